@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# nictl: build the module for the running kernel and the controller with
+# `make`; `make check` installs what it needs, builds everything and runs the
+# whole suite in QEMU guests on Debian's 6.1 and 6.12 kernels; `make demo`
+# boots one guest and shows a bind.
+
+VERSION		:= 0.1.0
+KERNELRELEASE	?= $(shell uname -r)
+KDIR		?= /lib/modules/$(KERNELRELEASE)/build
+BUILD		:= $(CURDIR)/build
+MODULE_SOURCES	:= Kbuild $(wildcard kmod/*.[ch]) include/uapi/linux/nictl.h
+
+export NICTL_VERSION := $(VERSION)
+
+.PHONY: all module ctl deps test-modules selftests unit check demo install clean
+
+all: module ctl
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+ctl:
+	$(MAKE) -C ctl BUILD=$(BUILD)
+
+deps:
+	scripts/install-deps.sh
+
+# The test build of the module, once per suite kernel, W=1 and with the
+# fault-injection knob; any compiler warning fails it.
+test-modules: $(MODULE_SOURCES)
+	scripts/build-test-modules.sh $(BUILD)/kmod
+
+selftests:
+	$(MAKE) -C selftests BUILD=$(BUILD)
+
+check: deps
+	$(MAKE) test-modules ctl selftests
+	selftests/vm/run-suite.sh $(BUILD)
+
+demo: deps
+	$(MAKE) test-modules ctl
+	selftests/vm/demo.sh $(BUILD)
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C ctl BUILD=$(BUILD) install
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	rm -rf $(BUILD)

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * nictl: the generic-netlink protocol between the nictl kernel module and
+ * its clients. This header is the only definition of the family name, its
+ * version, commands, attributes and enums; the module and nictlctl both
+ * include it.
+ *
+ * Conventions:
+ *  - Every request is strictly validated: unknown attributes, wrong types
+ *    and out-of-range values are rejected with -EINVAL and an extack message
+ *    that names the attribute.
+ *  - A CPU set travels as a bitmap in a binary attribute: CPU n is bit
+ *    (n % 8) of byte (n / 8). Replies carry exactly DIV_ROUND_UP(nr_cpu_ids, 8)
+ *    bytes; requests may be shorter (missing bytes are zero) or longer as
+ *    long as no bit beyond the last possible CPU is set.
+ *  - Devices live in the initial network namespace; the family is not
+ *    reachable from other namespaces.
+ */
+#ifndef _UAPI_LINUX_NICTL_H
+#define _UAPI_LINUX_NICTL_H
+
+/** NICTL_FAMILY_NAME - generic-netlink family name of the module */
+#define NICTL_FAMILY_NAME	"nictl"
+/** NICTL_FAMILY_VERSION - protocol version carried in genlmsghdr.version */
+#define NICTL_FAMILY_VERSION	1
+
+/**
+ * NICTL_CPUMASK_MAX_BYTES - longest CPU bitmap accepted in a request
+ *
+ * Enough for 8192 CPUs, the largest NR_CPUS of the distribution kernels.
+ */
+#define NICTL_CPUMASK_MAX_BYTES	1024
+
+/**
+ * enum nictl_cmd - commands of the nictl family
+ * @NICTL_CMD_UNSPEC: not a command
+ * @NICTL_CMD_DEV_GET: describe a network device and its queue IRQs. As a
+ *	do request it takes %NICTL_A_IFINDEX or %NICTL_A_IFNAME (-ENODEV when
+ *	no such device exists); as a dump it returns every device that has a
+ *	parent bus device, one message each. Open to every user. Replies carry
+ *	the device attributes and one %NICTL_A_IRQ nest per queue IRQ.
+ * @NICTL_CMD_BIND: retarget every queue IRQ of a device, all or nothing.
+ *	Needs CAP_NET_ADMIN in the initial user namespace (-EPERM otherwise).
+ *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
+ *	and exactly one of %NICTL_A_CPUS (the CPUs the kernel may choose from)
+ *	or one or more %NICTL_A_QUEUE_CPU nests (an explicit placement; queues
+ *	not named keep their affinity). The reply is a %NICTL_CMD_DEV_GET
+ *	message whose IRQ nests also carry %NICTL_A_IRQ_TARGET_CPU. Errors:
+ *	-ENODEV unknown device; -ENOENT no queue IRQs (a device whose driver
+ *	requests them at open may be down); -EINVAL empty, non-existent or
+ *	offline CPU, a CPU off the device's node with
+ *	%NICTL_BIND_F_NUMA_STRICT, more queues than physical cores with
+ *	%NICTL_BIND_F_SMT_EXCLUSIVE, an unknown queue in a placement; -EPERM a
+ *	managed IRQ; any error of the IRQ core while applying, after every
+ *	earlier write was rolled back.
+ * @NICTL_CMD_RESTORE: put back the affinities the device's queue IRQs had
+ *	before nictl first bound it, and forget the device. Needs
+ *	CAP_NET_ADMIN. -ENODATA when nictl never bound the device (or the
+ *	state was dropped because the device went away). The reply is a
+ *	%NICTL_CMD_DEV_GET message.
+ * @__NICTL_CMD_MAX: one past the last command
+ * @NICTL_CMD_MAX: the last command
+ */
+enum nictl_cmd {
+	NICTL_CMD_UNSPEC,
+	NICTL_CMD_DEV_GET,
+	NICTL_CMD_BIND,
+	NICTL_CMD_RESTORE,
+
+	__NICTL_CMD_MAX,
+	NICTL_CMD_MAX = __NICTL_CMD_MAX - 1
+};
+
+/**
+ * enum nictl_attr - top-level attributes
+ * @NICTL_A_UNSPEC: not an attribute
+ * @NICTL_A_IFINDEX: u32, interface index of the device
+ * @NICTL_A_IFNAME: string, interface name (request: used when no ifindex)
+ * @NICTL_A_DRIVER: string, name of the driver bound to the parent device
+ * @NICTL_A_BUS_ADDR: string, PCI address of the function (e.g. 0000:80:00.0),
+ *	absent when the device is not on PCI
+ * @NICTL_A_NUMA_NODE: s32, NUMA node of the device, -1 when unknown
+ * @NICTL_A_RX_QUEUES: u32, number of active receive queues
+ * @NICTL_A_TX_QUEUES: u32, number of active transmit queues
+ * @NICTL_A_DEV_FLAGS: u32, &enum nictl_dev_flags
+ * @NICTL_A_IRQ: nest, &enum nictl_irq_attr, one per queue IRQ in the order
+ *	queue index, then rx before tx
+ * @NICTL_A_CPUS: binary CPU bitmap, the CPUs a bind may use
+ * @NICTL_A_FLAGS: u32, &enum nictl_bind_flags
+ * @NICTL_A_QUEUE_CPU: nest, &enum nictl_queue_cpu_attr, one entry of an
+ *	explicit placement (repeated)
+ * @NICTL_A_SOURCE: u32, &enum nictl_irq_source, how the queue IRQs were found
+ * @__NICTL_A_MAX: one past the last attribute
+ * @NICTL_A_MAX: the last attribute
+ */
+enum nictl_attr {
+	NICTL_A_UNSPEC,
+	NICTL_A_IFINDEX,
+	NICTL_A_IFNAME,
+	NICTL_A_DRIVER,
+	NICTL_A_BUS_ADDR,
+	NICTL_A_NUMA_NODE,
+	NICTL_A_RX_QUEUES,
+	NICTL_A_TX_QUEUES,
+	NICTL_A_DEV_FLAGS,
+	NICTL_A_IRQ,
+	NICTL_A_CPUS,
+	NICTL_A_FLAGS,
+	NICTL_A_QUEUE_CPU,
+	NICTL_A_SOURCE,
+
+	__NICTL_A_MAX,
+	NICTL_A_MAX = __NICTL_A_MAX - 1
+};
+
+/**
+ * enum nictl_irq_attr - attributes of one queue IRQ (inside %NICTL_A_IRQ)
+ * @NICTL_A_IRQ_UNSPEC: not an attribute
+ * @NICTL_A_IRQ_NUM: u32, Linux IRQ number (as in /proc/interrupts)
+ * @NICTL_A_IRQ_NAME: string, name of the IRQ's action
+ * @NICTL_A_IRQ_QUEUE: u32, queue index
+ * @NICTL_A_IRQ_KIND: u32, &enum nictl_queue_kind
+ * @NICTL_A_IRQ_AFFINITY: binary CPU bitmap, the affinity mask
+ *	(/proc/irq/N/smp_affinity)
+ * @NICTL_A_IRQ_EFFECTIVE: binary CPU bitmap, the effective affinity
+ *	(/proc/irq/N/effective_affinity); may be empty while an IRQ is not
+ *	started
+ * @NICTL_A_IRQ_FLAGS: u32, &enum nictl_irq_flags
+ * @NICTL_A_IRQ_NODE: s32, NUMA node of the first effective CPU, -1 if none
+ * @NICTL_A_IRQ_TARGET_CPU: u32, the CPU nictl placed this IRQ on (bind
+ *	replies, and DEV_GET of a device nictl has bound)
+ * @__NICTL_A_IRQ_MAX: one past the last attribute
+ * @NICTL_A_IRQ_MAX: the last attribute
+ */
+enum nictl_irq_attr {
+	NICTL_A_IRQ_UNSPEC,
+	NICTL_A_IRQ_NUM,
+	NICTL_A_IRQ_NAME,
+	NICTL_A_IRQ_QUEUE,
+	NICTL_A_IRQ_KIND,
+	NICTL_A_IRQ_AFFINITY,
+	NICTL_A_IRQ_EFFECTIVE,
+	NICTL_A_IRQ_FLAGS,
+	NICTL_A_IRQ_NODE,
+	NICTL_A_IRQ_TARGET_CPU,
+
+	__NICTL_A_IRQ_MAX,
+	NICTL_A_IRQ_MAX = __NICTL_A_IRQ_MAX - 1
+};
+
+/**
+ * enum nictl_queue_cpu_attr - one queue of an explicit placement
+ *	(inside %NICTL_A_QUEUE_CPU)
+ * @NICTL_A_QUEUE_CPU_UNSPEC: not an attribute
+ * @NICTL_A_QUEUE_CPU_QUEUE: u32, queue index
+ * @NICTL_A_QUEUE_CPU_CPU: u32, CPU for every IRQ of that queue
+ * @__NICTL_A_QUEUE_CPU_MAX: one past the last attribute
+ * @NICTL_A_QUEUE_CPU_MAX: the last attribute
+ */
+enum nictl_queue_cpu_attr {
+	NICTL_A_QUEUE_CPU_UNSPEC,
+	NICTL_A_QUEUE_CPU_QUEUE,
+	NICTL_A_QUEUE_CPU_CPU,
+
+	__NICTL_A_QUEUE_CPU_MAX,
+	NICTL_A_QUEUE_CPU_MAX = __NICTL_A_QUEUE_CPU_MAX - 1
+};
+
+/**
+ * enum nictl_queue_kind - what a queue IRQ serves
+ * @NICTL_QUEUE_KIND_RX: receive only
+ * @NICTL_QUEUE_KIND_TX: transmit only
+ * @NICTL_QUEUE_KIND_COMBINED: one vector for the rx and tx queue of a pair
+ * @__NICTL_QUEUE_KIND_MAX: one past the last kind
+ */
+enum nictl_queue_kind {
+	NICTL_QUEUE_KIND_RX,
+	NICTL_QUEUE_KIND_TX,
+	NICTL_QUEUE_KIND_COMBINED,
+
+	__NICTL_QUEUE_KIND_MAX
+};
+
+/**
+ * enum nictl_irq_source - how a device's queue IRQs were found
+ * @NICTL_IRQ_SOURCE_NONE: the device has no queue IRQs
+ * @NICTL_IRQ_SOURCE_NAPI: from the kernel's queue -> NAPI -> IRQ links
+ * @NICTL_IRQ_SOURCE_MSI: from the parent PCI function's MSI/MSI-X vectors,
+ *	classified by IRQ name
+ */
+enum nictl_irq_source {
+	NICTL_IRQ_SOURCE_NONE,
+	NICTL_IRQ_SOURCE_NAPI,
+	NICTL_IRQ_SOURCE_MSI,
+};
+
+/**
+ * enum nictl_irq_flags - state of one queue IRQ
+ * @NICTL_IRQ_F_MANAGED: the kernel manages this IRQ's affinity; it cannot
+ *	be bound
+ * @NICTL_IRQ_F_BOUND: nictl set this IRQ's affinity and can restore it
+ */
+enum nictl_irq_flags {
+	NICTL_IRQ_F_MANAGED	= 1U << 0,
+	NICTL_IRQ_F_BOUND	= 1U << 1,
+};
+
+/**
+ * enum nictl_dev_flags - state of a device
+ * @NICTL_DEV_F_BOUND: nictl has bound this device and holds the affinities
+ *	to restore
+ * @NICTL_DEV_F_UP: the interface is administratively up
+ */
+enum nictl_dev_flags {
+	NICTL_DEV_F_BOUND	= 1U << 0,
+	NICTL_DEV_F_UP		= 1U << 1,
+};
+
+/**
+ * enum nictl_bind_flags - options of %NICTL_CMD_BIND
+ * @NICTL_BIND_F_NUMA_STRICT: refuse any CPU that is not on the device's
+ *	NUMA node (no effect when the node is unknown)
+ * @NICTL_BIND_F_SMT_EXCLUSIVE: refuse a placement that puts two queues of
+ *	the device on one physical core (SMT siblings)
+ * @NICTL_BIND_F_DRY_RUN: compute and validate the placement and reply with
+ *	it, but change nothing
+ * @NICTL_BIND_F_ALL: every valid flag
+ */
+enum nictl_bind_flags {
+	NICTL_BIND_F_NUMA_STRICT	= 1U << 0,
+	NICTL_BIND_F_SMT_EXCLUSIVE	= 1U << 1,
+	NICTL_BIND_F_DRY_RUN		= 1U << 2,
+
+	NICTL_BIND_F_ALL		= (1U << 3) - 1,
+};
+
+#endif /* _UAPI_LINUX_NICTL_H */

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * All-or-nothing affinity changes: validate every IRQ, save every mask in
+ * force, write them in order, and on the first failing write put every
+ * earlier one back. Callers hold rtnl and cpus_read_lock, so neither the
+ * device's IRQs nor the online CPUs change in between.
+ */
+#include <linux/interrupt.h>
+#include <linux/slab.h>
+
+#include "fault.h"
+#include "nictl.h"
+
+/**
+ * nictl_changes_alloc() - allocate @n changes with their masks
+ * @n: how many
+ *
+ * Return: the array, or NULL.
+ */
+struct nictl_change *nictl_changes_alloc(unsigned int n)
+{
+	struct nictl_change *changes;
+	unsigned int i;
+
+	changes = kcalloc(n, sizeof(*changes), GFP_KERNEL);
+	if (!changes)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (!zalloc_cpumask_var(&changes[i].target, GFP_KERNEL) ||
+		    !zalloc_cpumask_var(&changes[i].saved, GFP_KERNEL)) {
+			nictl_changes_free(changes, n);
+			return NULL;
+		}
+	}
+	return changes;
+}
+
+/**
+ * nictl_changes_free() - free what nictl_changes_alloc() returned
+ * @changes: the array, or NULL
+ * @n: its length
+ */
+void nictl_changes_free(struct nictl_change *changes, unsigned int n)
+{
+	unsigned int i;
+
+	if (!changes)
+		return;
+	for (i = 0; i < n; i++) {
+		free_cpumask_var(changes[i].target);
+		free_cpumask_var(changes[i].saved);
+	}
+	kfree(changes);
+}
+
+static void nictl_rollback(struct nictl_change *changes, unsigned int n)
+{
+	while (n--)
+		if (irq_set_affinity(changes[n].irq, changes[n].saved))
+			pr_err("could not restore the affinity of IRQ %u (%s)\n",
+			       changes[n].irq, changes[n].name);
+}
+
+/**
+ * nictl_apply() - set every change's affinity, or none
+ * @changes: the changes; their saved masks are filled
+ * @n: how many
+ * @dry_run: validate only
+ * @extack: names the IRQ that could not be set
+ *
+ * Return: 0, a validation error (see nictl_irq_check_settable()) or the
+ * error of the failing write, after every earlier write was undone.
+ */
+int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
+		struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = nictl_irq_check_settable(changes[i].irq, changes[i].name, extack);
+		if (err)
+			return err;
+		if (!cpumask_intersects(changes[i].target, cpu_online_mask)) {
+			NL_SET_ERR_MSG_FMT(extack, "IRQ %u (%.24s): none of CPUs %*pbl is online",
+					   changes[i].irq, changes[i].name,
+					   cpumask_pr_args(changes[i].target));
+			return -EINVAL;
+		}
+	}
+	if (dry_run)
+		return 0;
+
+	for (i = 0; i < n; i++)
+		nictl_irq_masks(changes[i].irq, changes[i].saved, NULL);
+	for (i = 0; i < n; i++) {
+		err = nictl_fault_write(i + 1);
+		if (!err)
+			err = irq_set_affinity(changes[i].irq, changes[i].target);
+		if (err) {
+			nictl_rollback(changes, i);
+			NL_SET_ERR_MSG_FMT(extack, "setting IRQ %u (%.24s) failed; all rolled back",
+					   changes[i].irq, changes[i].name);
+			return err;
+		}
+	}
+	return 0;
+}

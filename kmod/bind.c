@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BIND and RESTORE. Both run the same path: look the device up and find
+ * its queue IRQs, decide the target of every IRQ, validate all of them,
+ * apply all or none, record the binding, and reply with the resulting map.
+ * Lock order: genl_mutex -> rtnl -> cpus_read_lock.
+ */
+#include <linux/cpu.h>
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+
+#include "nictl.h"
+
+/* The changes that carry out the plan, in the order of the device's IRQs. */
+static struct nictl_change *nictl_plan_changes(const struct nictl_dev *dev, unsigned int *np)
+{
+	struct nictl_change *changes;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		if (dev->irqs[i].plan_cpu >= 0)
+			n++;
+	changes = nictl_changes_alloc(n);
+	if (!changes)
+		return NULL;
+	for (i = 0, n = 0; i < dev->n_irqs; i++) {
+		if (dev->irqs[i].plan_cpu < 0)
+			continue;
+		changes[n].irq = dev->irqs[i].irq;
+		changes[n].name = dev->irqs[i].name;
+		cpumask_set_cpu(dev->irqs[i].plan_cpu, changes[n].target);
+		n++;
+	}
+	*np = n;
+	return changes;
+}
+
+static int nictl_bind_plan(struct nictl_dev *dev, const struct genl_info *info,
+			   const struct cpumask *allowed, u32 flags)
+{
+	if (!dev->n_irqs) {
+		NL_SET_ERR_MSG_FMT(info->extack, "%s has no queue IRQs%s", dev->netdev->name,
+				   dev->netdev->flags & IFF_UP ? "" : " (it is down)");
+		return -ENOENT;
+	}
+	if (info->attrs[NICTL_A_CPUS])
+		return nictl_place_on_set(dev, allowed, flags, info->attrs[NICTL_A_CPUS],
+					  info->extack);
+	return nictl_place_explicit(dev, info, flags);
+}
+
+/* Exactly one way of saying where the queues go. */
+static int nictl_bind_check_target(const struct genl_info *info)
+{
+	struct nlattr *cpus = info->attrs[NICTL_A_CPUS];
+	struct nlattr *placement = info->attrs[NICTL_A_QUEUE_CPU];
+
+	if (cpus && placement) {
+		NL_SET_ERR_MSG_ATTR(info->extack, placement,
+				    "give a CPU set or a queue placement, not both");
+		return -EINVAL;
+	}
+	if (!cpus && !placement) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NICTL_A_CPUS);
+		NL_SET_ERR_MSG(info->extack, "a CPU set or a queue placement is needed");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Under rtnl and cpus_read_lock: everything from discovery to the reply. */
+static int nictl_bind_locked(struct genl_info *info, const struct cpumask *allowed, u32 flags,
+			     struct sk_buff **msg)
+{
+	bool dry_run = flags & NICTL_BIND_F_DRY_RUN;
+	struct nictl_change *changes = NULL;
+	struct nictl_binding *b = NULL;
+	struct net_device *netdev;
+	struct nictl_dev dev;
+	unsigned int i, n = 0;
+	int err;
+
+	netdev = nictl_netdev_lookup(info);
+	if (IS_ERR(netdev))
+		return PTR_ERR(netdev);
+	err = nictl_dev_discover(netdev, &dev);
+	if (err)
+		return err;
+	err = nictl_bind_plan(&dev, info, allowed, flags);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	changes = nictl_plan_changes(&dev, &n);
+	if (!changes)
+		goto out;
+	if (!dry_run) {
+		b = nictl_binding_prepare(&dev, changes);
+		if (!b)
+			goto out;
+	}
+	err = nictl_apply(changes, n, dry_run, info->extack);
+	if (err)
+		goto out;
+	if (!dry_run) {
+		nictl_binding_commit(b, changes);
+		b = NULL;
+	}
+	nictl_binding_annotate(&dev);
+	for (i = 0; i < dev.n_irqs; i++)
+		if (dev.irqs[i].plan_cpu >= 0)
+			dev.irqs[i].target_cpu = dev.irqs[i].plan_cpu;
+	*msg = nictl_dev_reply(info, &dev);
+	err = PTR_ERR_OR_ZERO(*msg);
+out:
+	nictl_binding_discard(b);
+	nictl_changes_free(changes, n);
+	nictl_dev_release(&dev);
+	return err;
+}
+
+/**
+ * nictl_bind_doit() - %NICTL_CMD_BIND
+ * @skb: the request
+ * @info: its parsed form
+ *
+ * Return: 0 after the reply was sent, or an errno with extack set.
+ */
+int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *flags_attr = info->attrs[NICTL_A_FLAGS];
+	u32 flags = flags_attr ? nla_get_u32(flags_attr) : 0;
+	struct sk_buff *msg = NULL;
+	cpumask_var_t allowed;
+	int err;
+
+	err = nictl_bind_check_target(info);
+	if (err)
+		return err;
+	if (!zalloc_cpumask_var(&allowed, GFP_KERNEL))
+		return -ENOMEM;
+	if (info->attrs[NICTL_A_CPUS])
+		err = nictl_nla_get_cpumask(info->attrs[NICTL_A_CPUS], allowed, info->extack);
+	if (!err) {
+		rtnl_lock();
+		cpus_read_lock();
+		err = nictl_bind_locked(info, allowed, flags, &msg);
+		cpus_read_unlock();
+		rtnl_unlock();
+	}
+	free_cpumask_var(allowed);
+	return err ?: genlmsg_reply(msg, info);
+}
+
+static int nictl_restore_locked(struct genl_info *info, struct sk_buff **msg)
+{
+	struct nictl_change *changes = NULL;
+	struct nictl_binding *b;
+	struct net_device *netdev;
+	struct nictl_dev dev;
+	unsigned int n = 0;
+	int err;
+
+	netdev = nictl_netdev_lookup(info);
+	if (IS_ERR(netdev))
+		return PTR_ERR(netdev);
+	b = nictl_binding_find(netdev);
+	if (!b) {
+		NL_SET_ERR_MSG_FMT(info->extack, "nictl has not bound %s", netdev->name);
+		return -ENODATA;
+	}
+	err = nictl_dev_discover(netdev, &dev);
+	if (err)
+		return err;
+	err = nictl_binding_restore_changes(b, &dev, &changes, &n);
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_FMT(info->extack, "no IRQ that nictl bound on %s exists now",
+				   netdev->name);
+	if (!err)
+		err = nictl_apply(changes, n, false, info->extack);
+	if (!err) {
+		nictl_binding_drop(netdev);
+		nictl_binding_annotate(&dev);
+		*msg = nictl_dev_reply(info, &dev);
+		err = PTR_ERR_OR_ZERO(*msg);
+	}
+	nictl_changes_free(changes, n);
+	nictl_dev_release(&dev);
+	return err;
+}
+
+/**
+ * nictl_restore_doit() - %NICTL_CMD_RESTORE
+ * @skb: the request
+ * @info: its parsed form
+ *
+ * Return: 0 after the reply was sent, or an errno with extack set.
+ */
+int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg = NULL;
+	int err;
+
+	rtnl_lock();
+	cpus_read_lock();
+	err = nictl_restore_locked(info, &msg);
+	cpus_read_unlock();
+	rtnl_unlock();
+	return err ?: genlmsg_reply(msg, info);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place where kernel differences are bridged. The sources are
+ * written against the newest API; Kbuild greps the target kernel's headers
+ * and defines NICTL_HAVE_* for what is there, and this file fills the gaps
+ * on older kernels. It is force-included into every source file.
+ */
+#ifndef _NICTL_COMPAT_H
+#define _NICTL_COMPAT_H
+
+#include <linux/netdevice.h>
+#include <linux/netlink.h>
+
+#ifndef NICTL_HAVE_EXTACK_FMT
+/*
+ * Formatted extack messages came in 6.2 with a buffer inside the extack.
+ * Before that, the message must outlive the op until the ack is built, so
+ * it goes to one module buffer whose last byte always stays NUL: concurrent
+ * failing requests may mix their texts, but never read past the buffer.
+ */
+#define NICTL_EXTACK_LEN	80
+extern char nictl_extack_buf[NICTL_EXTACK_LEN];
+
+#define NL_SET_ERR_MSG_FMT(extack, fmt, args...) do {				\
+	struct netlink_ext_ack *__extack = (extack);				\
+										\
+	if (__extack) {								\
+		snprintf(nictl_extack_buf, NICTL_EXTACK_LEN - 1, fmt, ##args);	\
+		__extack->_msg = nictl_extack_buf;				\
+	}									\
+} while (0)
+
+#define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, args...) do {		\
+	struct netlink_ext_ack *__extack = (extack);				\
+										\
+	NL_SET_ERR_MSG_FMT(__extack, fmt, ##args);				\
+	NL_SET_BAD_ATTR(__extack, attr);					\
+} while (0)
+#endif /* NICTL_HAVE_EXTACK_FMT */
+
+#ifdef NICTL_HAVE_NAPI_IRQ
+#include <net/netdev_rx_queue.h>
+
+/* 6.8+: drivers may link each queue to its NAPI and the NAPI to its IRQ. */
+static inline int nictl_queue_napi_irq(struct net_device *dev, unsigned int queue, bool rx)
+{
+	struct napi_struct *napi = rx ? __netif_get_rx_queue(dev, queue)->napi :
+					netdev_get_tx_queue(dev, queue)->napi;
+
+	return napi ? napi->irq : -1;
+}
+#else
+/* Before 6.8 the kernel does not know which IRQ serves a queue. */
+static inline int nictl_queue_napi_irq(struct net_device *dev, unsigned int queue, bool rx)
+{
+	return -1;
+}
+#endif /* NICTL_HAVE_NAPI_IRQ */
+
+#endif /* _NICTL_COMPAT_H */

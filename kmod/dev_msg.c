@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DEV_GET-shaped message that DEV_GET, BIND and RESTORE all reply with:
+ * the device, then one nest per queue IRQ with its masks as they are now.
+ */
+#include <net/genetlink.h>
+
+#include "nictl.h"
+
+static size_t nictl_irq_nest_size(void)
+{
+	return nla_total_size(0) +				/* NICTL_A_IRQ */
+	       nla_total_size(sizeof(u32)) * 6 +		/* NUM QUEUE KIND FLAGS NODE TARGET */
+	       nla_total_size(NICTL_IRQ_NAME_LEN) +		/* NAME */
+	       nictl_nla_cpumask_size() * 2;			/* AFFINITY EFFECTIVE */
+}
+
+static size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
+{
+	return nla_total_size(sizeof(u32)) * 6 +		/* IFINDEX NODE RXQ TXQ FLAGS SOURCE */
+	       nla_total_size(IFNAMSIZ) +
+	       nla_total_size(strlen(dev->driver) + 1) +
+	       (dev->bus_addr ? nla_total_size(strlen(dev->bus_addr) + 1) : 0);
+}
+
+/**
+ * nictl_dev_msg_size() - payload size of a message describing all of @dev
+ * @dev: the device
+ *
+ * Return: the size to pass to genlmsg_new().
+ */
+size_t nictl_dev_msg_size(const struct nictl_dev *dev)
+{
+	return nictl_dev_attrs_size(dev) + dev->n_irqs * nictl_irq_nest_size();
+}
+
+static int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
+{
+	const struct net_device *netdev = dev->netdev;
+	u32 flags = (dev->bound ? NICTL_DEV_F_BOUND : 0) |
+		    (netdev->flags & IFF_UP ? NICTL_DEV_F_UP : 0);
+
+	if (nla_put_u32(skb, NICTL_A_IFINDEX, netdev->ifindex) ||
+	    nla_put_string(skb, NICTL_A_IFNAME, netdev->name) ||
+	    nla_put_string(skb, NICTL_A_DRIVER, dev->driver) ||
+	    (dev->bus_addr && nla_put_string(skb, NICTL_A_BUS_ADDR, dev->bus_addr)) ||
+	    nla_put_s32(skb, NICTL_A_NUMA_NODE, dev->node) ||
+	    nla_put_u32(skb, NICTL_A_RX_QUEUES, netdev->real_num_rx_queues) ||
+	    nla_put_u32(skb, NICTL_A_TX_QUEUES, netdev->real_num_tx_queues) ||
+	    nla_put_u32(skb, NICTL_A_DEV_FLAGS, flags) ||
+	    nla_put_u32(skb, NICTL_A_SOURCE, dev->source))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
+			 struct cpumask *affinity, struct cpumask *effective)
+{
+	u32 flags = (q->managed ? NICTL_IRQ_F_MANAGED : 0) | (q->bound ? NICTL_IRQ_F_BOUND : 0);
+	unsigned int first;
+	struct nlattr *nest;
+
+	nictl_irq_masks(q->irq, affinity, effective);
+	first = cpumask_first(effective);
+
+	nest = nla_nest_start(skb, NICTL_A_IRQ);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NICTL_A_IRQ_NUM, q->irq) ||
+	    nla_put_string(skb, NICTL_A_IRQ_NAME, q->name) ||
+	    nla_put_u32(skb, NICTL_A_IRQ_QUEUE, q->queue) ||
+	    nla_put_u32(skb, NICTL_A_IRQ_KIND, q->kind) ||
+	    nictl_nla_put_cpumask(skb, NICTL_A_IRQ_AFFINITY, affinity) ||
+	    nictl_nla_put_cpumask(skb, NICTL_A_IRQ_EFFECTIVE, effective) ||
+	    nla_put_u32(skb, NICTL_A_IRQ_FLAGS, flags) ||
+	    nla_put_s32(skb, NICTL_A_IRQ_NODE,
+			first < nr_cpu_ids ? cpu_to_node(first) : NUMA_NO_NODE) ||
+	    (q->target_cpu >= 0 && nla_put_u32(skb, NICTL_A_IRQ_TARGET_CPU, q->target_cpu))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
+ * nictl_dev_fill() - write one message describing a device
+ * @skb: the message buffer
+ * @dev: the device
+ * @portid: netlink port of the requester
+ * @seq: sequence number of the request
+ * @flags: netlink message flags (NLM_F_MULTI in dumps)
+ * @cmd: command to put in the header
+ * @cb: the dump this message belongs to, or NULL
+ * @next_irq: in: the first IRQ to describe; out: the first one that did not
+ *	fit (dumps continue a large device in the next message)
+ *
+ * Return: 0 when the message was written, even if only part of the IRQs
+ * fit; -EMSGSIZE (and nothing written) when not even one IRQ did.
+ */
+int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
+		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq)
+{
+	cpumask_var_t affinity, effective;
+	unsigned int i = *next_irq;
+	void *hdr;
+	int err = -EMSGSIZE;
+
+	if (!alloc_cpumask_var(&affinity, GFP_KERNEL))
+		return -ENOMEM;
+	if (!alloc_cpumask_var(&effective, GFP_KERNEL)) {
+		free_cpumask_var(affinity);
+		return -ENOMEM;
+	}
+	hdr = genlmsg_put(skb, portid, seq, &nictl_family, flags, cmd);
+	if (!hdr)
+		goto out;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+	if (nictl_put_dev_attrs(skb, dev)) {
+		genlmsg_cancel(skb, hdr);
+		goto out;
+	}
+	for (; i < dev->n_irqs; i++)
+		if (nictl_put_irq(skb, &dev->irqs[i], affinity, effective))
+			break;
+	if (i == *next_irq && i < dev->n_irqs) {
+		genlmsg_cancel(skb, hdr);
+		goto out;
+	}
+	genlmsg_end(skb, hdr);
+	*next_irq = i;
+	err = 0;
+out:
+	free_cpumask_var(effective);
+	free_cpumask_var(affinity);
+	return err;
+}

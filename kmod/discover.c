@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding a device's queue IRQs. The kernel's own queue -> NAPI -> IRQ link
+ * is used where the driver fills it (6.8+). Otherwise the vectors of the
+ * parent PCI function are read and classified by name (classify.c), since
+ * that is the only place most drivers record which queue a vector serves.
+ */
+#include <linux/msi.h>
+#include <linux/pci.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "classify.h"
+#include "nictl.h"
+
+static struct device *nictl_pci_function(struct net_device *netdev)
+{
+	struct device *d;
+
+	for (d = netdev->dev.parent; d; d = d->parent)
+		if (dev_is_pci(d))
+			return d;
+	return NULL;
+}
+
+static int nictl_numa_node(struct net_device *netdev)
+{
+	struct device *d;
+
+	for (d = netdev->dev.parent; d; d = d->parent)
+		if (dev_to_node(d) != NUMA_NO_NODE)
+			return dev_to_node(d);
+	return NUMA_NO_NODE;
+}
+
+/* Vectors of queues beyond the active counts (after ethtool -L) are idle. */
+static bool nictl_queue_active(const struct net_device *netdev, enum nictl_queue_kind kind,
+			       unsigned int queue)
+{
+	switch (kind) {
+	case NICTL_QUEUE_KIND_RX:
+		return queue < netdev->real_num_rx_queues;
+	case NICTL_QUEUE_KIND_TX:
+		return queue < netdev->real_num_tx_queues;
+	default:
+		return queue < max(netdev->real_num_rx_queues, netdev->real_num_tx_queues);
+	}
+}
+
+static void nictl_dev_add(struct nictl_dev *dev, unsigned int irq, unsigned int queue,
+			  enum nictl_queue_kind kind, const char *name, bool managed)
+{
+	struct nictl_qirq *q = &dev->irqs[dev->n_irqs++];
+
+	q->irq = irq;
+	q->queue = queue;
+	q->kind = kind;
+	q->managed = managed;
+	q->target_cpu = -1;
+	q->plan_cpu = -1;
+	strscpy(q->name, name, sizeof(q->name));
+}
+
+static void nictl_add_napi_irq(struct nictl_dev *dev, int irq, unsigned int queue,
+			       enum nictl_queue_kind kind)
+{
+	char name[NICTL_IRQ_NAME_LEN] = "";
+	bool managed = false;
+
+	if (irq <= 0)
+		return;
+	nictl_irq_name(irq, name, sizeof(name), &managed);
+	nictl_dev_add(dev, irq, queue, kind, name, managed);
+}
+
+static int nictl_discover_napi(struct nictl_dev *dev)
+{
+	struct net_device *netdev = dev->netdev;
+	unsigned int nrx = netdev->real_num_rx_queues, ntx = netdev->real_num_tx_queues;
+	unsigned int q, nq = max(nrx, ntx);
+	int rx, tx;
+
+	dev->irqs = kcalloc(2 * nq, sizeof(*dev->irqs), GFP_KERNEL);
+	if (!dev->irqs)
+		return -ENOMEM;
+	for (q = 0; q < nq; q++) {
+		rx = q < nrx ? nictl_queue_napi_irq(netdev, q, true) : -1;
+		tx = q < ntx ? nictl_queue_napi_irq(netdev, q, false) : -1;
+		if (rx > 0 && rx == tx) {
+			nictl_add_napi_irq(dev, rx, q, NICTL_QUEUE_KIND_COMBINED);
+			continue;
+		}
+		nictl_add_napi_irq(dev, rx, q, NICTL_QUEUE_KIND_RX);
+		nictl_add_napi_irq(dev, tx, q, NICTL_QUEUE_KIND_TX);
+	}
+	return 0;
+}
+
+static void nictl_add_msi_irq(struct nictl_dev *dev, const struct nictl_irq_ident *id,
+			      unsigned int irq)
+{
+	char name[NICTL_IRQ_NAME_LEN];
+	enum nictl_queue_kind kind;
+	unsigned int queue;
+	bool managed;
+
+	if (!nictl_irq_name(irq, name, sizeof(name), &managed))
+		return;
+	if (!nictl_classify_irq(id, name, &kind, &queue))
+		return;
+	if (nictl_queue_active(dev->netdev, kind, queue))
+		nictl_dev_add(dev, irq, queue, kind, name, managed);
+}
+
+static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
+{
+	struct device *parent = dev->netdev->dev.parent;
+	struct nictl_irq_ident id = {
+		.ifname = dev->netdev->name,
+		.driver = dev->driver,
+		.parent = dev_name(parent),
+		.bus_addr = dev->bus_addr,
+	};
+	struct msi_desc *desc;
+	unsigned int n = 0, i;
+	int err = 0;
+
+	/* A function that never enabled MSI has no descriptor storage. */
+	if (!pci->msi.data)
+		return 0;
+	msi_lock_descs(pci);
+	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
+		n += desc->nvec_used;
+	dev->irqs = kcalloc(n, sizeof(*dev->irqs), GFP_KERNEL);
+	if (!dev->irqs) {
+		err = n ? -ENOMEM : 0;
+		goto unlock;
+	}
+	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
+		for (i = 0; i < desc->nvec_used; i++)
+			nictl_add_msi_irq(dev, &id, desc->irq + i);
+unlock:
+	msi_unlock_descs(pci);
+	return err;
+}
+
+static int nictl_qirq_cmp(const void *a, const void *b)
+{
+	const struct nictl_qirq *x = a, *y = b;
+
+	if (x->queue != y->queue)
+		return x->queue < y->queue ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+/**
+ * nictl_dev_discover() - describe a device and find its queue IRQs
+ * @netdev: the device
+ * @dev: filled in; release with nictl_dev_release()
+ *
+ * Context: rtnl held, so the device and its driver's IRQs stay put.
+ * Return: 0 or -ENOMEM. A device without queue IRQs is not an error.
+ */
+int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
+{
+	struct device *parent = netdev->dev.parent;
+	struct device *pci = nictl_pci_function(netdev);
+	int err;
+
+	ASSERT_RTNL();
+	memset(dev, 0, sizeof(*dev));
+	dev->netdev = netdev;
+	dev->driver = parent && parent->driver ? parent->driver->name : "";
+	dev->bus_addr = pci ? dev_name(pci) : NULL;
+	dev->node = nictl_numa_node(netdev);
+
+	err = nictl_discover_napi(dev);
+	if (!err && dev->n_irqs) {
+		dev->source = NICTL_IRQ_SOURCE_NAPI;
+	} else if (!err && pci && parent) {
+		kfree(dev->irqs);
+		dev->irqs = NULL;
+		err = nictl_discover_msi(dev, pci);
+		if (dev->n_irqs)
+			dev->source = NICTL_IRQ_SOURCE_MSI;
+	}
+	if (err) {
+		nictl_dev_release(dev);
+		return err;
+	}
+	sort(dev->irqs, dev->n_irqs, sizeof(*dev->irqs), nictl_qirq_cmp, NULL);
+	nictl_binding_annotate(dev);
+	return 0;
+}
+
+/**
+ * nictl_dev_release() - free what nictl_dev_discover() allocated
+ * @dev: the description
+ */
+void nictl_dev_release(struct nictl_dev *dev)
+{
+	kfree(dev->irqs);
+	dev->irqs = NULL;
+	dev->n_irqs = 0;
+}
+
+/**
+ * nictl_dev_queue_count() - number of distinct queues among the queue IRQs
+ * @dev: the device, IRQs sorted by queue
+ *
+ * Return: the count.
+ */
+unsigned int nictl_dev_queue_count(const struct nictl_dev *dev)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		if (!i || dev->irqs[i].queue != dev->irqs[i - 1].queue)
+			n++;
+	return n;
+}

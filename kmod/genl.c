@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The nictl generic-netlink family: policies, the op table, device lookup
+ * and the DEV_GET command. The family lives in the initial network
+ * namespace only (netnsok is false): IRQ affinity is a host-wide resource.
+ */
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+
+#include "nictl.h"
+
+#define NICTL_DEV_POLICY							\
+	[NICTL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),				\
+	[NICTL_A_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 }
+
+static const struct nla_policy nictl_dev_policy[NICTL_A_IFNAME + 1] = {
+	NICTL_DEV_POLICY,
+};
+
+static const struct nla_policy nictl_queue_cpu_policy[NICTL_A_QUEUE_CPU_MAX + 1] = {
+	[NICTL_A_QUEUE_CPU_QUEUE] = { .type = NLA_U32 },
+	[NICTL_A_QUEUE_CPU_CPU] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy nictl_bind_policy[NICTL_A_QUEUE_CPU + 1] = {
+	NICTL_DEV_POLICY,
+	[NICTL_A_CPUS] = { .type = NLA_BINARY, .len = NICTL_CPUMASK_MAX_BYTES },
+	[NICTL_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, NICTL_BIND_F_ALL),
+	[NICTL_A_QUEUE_CPU] = NLA_POLICY_NESTED(nictl_queue_cpu_policy),
+};
+
+/**
+ * nictl_netdev_lookup() - the device a request names
+ * @info: the request, with %NICTL_A_IFINDEX and/or %NICTL_A_IFNAME
+ *
+ * Context: rtnl held.
+ * Return: the device, or ERR_PTR(-ENODEV / -EINVAL) with extack set.
+ */
+struct net_device *nictl_netdev_lookup(const struct genl_info *info)
+{
+	struct nlattr *ifindex = info->attrs[NICTL_A_IFINDEX];
+	struct nlattr *ifname = info->attrs[NICTL_A_IFNAME];
+	struct net_device *netdev;
+
+	if (!ifindex && !ifname) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NICTL_A_IFINDEX);
+		NL_SET_ERR_MSG(info->extack, "a device is needed: ifindex or ifname");
+		return ERR_PTR(-EINVAL);
+	}
+	if (ifindex) {
+		netdev = __dev_get_by_index(&init_net, nla_get_u32(ifindex));
+		if (!netdev) {
+			NL_SET_ERR_MSG_ATTR(info->extack, ifindex, "no device has this ifindex");
+			return ERR_PTR(-ENODEV);
+		}
+		if (ifname && nla_strcmp(ifname, netdev->name)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, ifname,
+					    "ifindex and ifname name different devices");
+			return ERR_PTR(-EINVAL);
+		}
+		return netdev;
+	}
+	netdev = __dev_get_by_name(&init_net, nla_data(ifname));
+	if (!netdev) {
+		NL_SET_ERR_MSG_ATTR_FMT(info->extack, ifname, "no such device: %s",
+					(char *)nla_data(ifname));
+		return ERR_PTR(-ENODEV);
+	}
+	return netdev;
+}
+
+/**
+ * nictl_dev_reply() - build the reply describing a device
+ * @info: the request
+ * @dev: the device
+ *
+ * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
+ */
+struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl_dev *dev)
+{
+	unsigned int next = 0;
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(nictl_dev_msg_size(dev), GFP_KERNEL);
+	if (!msg)
+		return ERR_PTR(-ENOMEM);
+	err = nictl_dev_fill(msg, dev, info->snd_portid, info->snd_seq, 0,
+			     info->genlhdr->cmd, NULL, &next);
+	if (!err && next < dev->n_irqs)
+		err = -EMSGSIZE;
+	if (err) {
+		nlmsg_free(msg);
+		return ERR_PTR(err);
+	}
+	return msg;
+}
+
+static int nictl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg = NULL;
+	struct net_device *netdev;
+	struct nictl_dev dev;
+	int err;
+
+	rtnl_lock();
+	netdev = nictl_netdev_lookup(info);
+	err = PTR_ERR_OR_ZERO(netdev);
+	if (!err)
+		err = nictl_dev_discover(netdev, &dev);
+	if (!err) {
+		msg = nictl_dev_reply(info, &dev);
+		err = PTR_ERR_OR_ZERO(msg);
+		nictl_dev_release(&dev);
+	}
+	rtnl_unlock();
+	return err ?: genlmsg_reply(msg, info);
+}
+
+/*
+ * cb->args[0]: position in the device list to resume at; cb->args[1]: the
+ * first IRQ of that device not yet sent, when a device with many queue IRQs
+ * did not fit one message. A change of the device list between two parts of
+ * the dump marks the messages with NLM_F_DUMP_INTR.
+ */
+static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int next = cb->args[1];
+	struct net_device *netdev;
+	struct nictl_dev dev;
+	long idx = 0;
+	bool done;
+	int err = 0;
+
+	rtnl_lock();
+	cb->seq = init_net.dev_base_seq;
+	for_each_netdev(&init_net, netdev) {
+		if (idx < cb->args[0] || !netdev->dev.parent) {
+			idx++;
+			continue;
+		}
+		err = nictl_dev_discover(netdev, &dev);
+		if (err)
+			break;
+		err = nictl_dev_fill(skb, &dev, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				     NLM_F_MULTI, NICTL_CMD_DEV_GET, cb, &next);
+		done = next >= dev.n_irqs;
+		nictl_dev_release(&dev);
+		if (err || !done)
+			break;
+		next = 0;
+		idx++;
+	}
+	rtnl_unlock();
+	cb->args[0] = idx;
+	cb->args[1] = next;
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static const struct genl_ops nictl_ops[] = {
+	{
+		.cmd = NICTL_CMD_DEV_GET,
+		.doit = nictl_dev_get_doit,
+		.dumpit = nictl_dev_get_dumpit,
+		.policy = nictl_dev_policy,
+		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
+	},
+	{
+		.cmd = NICTL_CMD_BIND,
+		.doit = nictl_bind_doit,
+		.policy = nictl_bind_policy,
+		.maxattr = ARRAY_SIZE(nictl_bind_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NICTL_CMD_RESTORE,
+		.doit = nictl_restore_doit,
+		.policy = nictl_dev_policy,
+		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+struct genl_family nictl_family __ro_after_init = {
+	.name = NICTL_FAMILY_NAME,
+	.version = NICTL_FAMILY_VERSION,
+	.module = THIS_MODULE,
+	.ops = nictl_ops,
+	.n_ops = ARRAY_SIZE(nictl_ops),
+};
+
+/**
+ * nictl_genl_register() - make the family reachable
+ *
+ * Context: rtnl not held.
+ * Return: 0 or the error of genl_register_family().
+ */
+int nictl_genl_register(void)
+{
+	return genl_register_family(&nictl_family);
+}
+
+/**
+ * nictl_genl_unregister() - remove the family; no op runs after it returns
+ */
+void nictl_genl_unregister(void)
+{
+	genl_unregister_family(&nictl_family);
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading and checking IRQ descriptors. Descriptors are freed through RCU
+ * and their action list and masks change under desc->lock, so everything
+ * here is read with both held and copied out before they are dropped, as
+ * /proc/interrupts does.
+ */
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/string.h>
+
+#include "nictl.h"
+
+static struct irq_data *nictl_irq_lock(unsigned int irq, unsigned long *flags)
+{
+	struct irq_data *d;
+
+	rcu_read_lock();
+	d = irq_get_irq_data(irq);
+	if (!d) {
+		rcu_read_unlock();
+		return NULL;
+	}
+	raw_spin_lock_irqsave(&irq_data_to_desc(d)->lock, *flags);
+	return d;
+}
+
+static void nictl_irq_unlock(struct irq_data *d, unsigned long flags)
+{
+	raw_spin_unlock_irqrestore(&irq_data_to_desc(d)->lock, flags);
+	rcu_read_unlock();
+}
+
+/**
+ * nictl_irq_name() - name of an IRQ's (first) action
+ * @irq: the IRQ
+ * @name: buffer for the name
+ * @len: size of @name
+ * @managed: set to whether the kernel manages the IRQ's affinity
+ *
+ * Return: true when the IRQ exists and has a named action.
+ */
+bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed)
+{
+	struct irq_data *d;
+	unsigned long flags;
+	bool found = false;
+
+	d = nictl_irq_lock(irq, &flags);
+	if (!d)
+		return false;
+	if (irq_data_to_desc(d)->action && irq_data_to_desc(d)->action->name) {
+		strscpy(name, irq_data_to_desc(d)->action->name, len);
+		*managed = irqd_affinity_is_managed(d);
+		found = true;
+	}
+	nictl_irq_unlock(d, flags);
+	return found;
+}
+
+/**
+ * nictl_irq_masks() - copy an IRQ's affinity and effective affinity
+ * @irq: the IRQ
+ * @affinity: receives the affinity mask
+ * @effective: receives the effective affinity, or NULL
+ *
+ * Return: 0, or -ENOENT when the IRQ does not exist (both masks cleared).
+ */
+int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective)
+{
+	struct irq_data *d;
+	unsigned long flags;
+
+	d = nictl_irq_lock(irq, &flags);
+	if (!d) {
+		cpumask_clear(affinity);
+		if (effective)
+			cpumask_clear(effective);
+		return -ENOENT;
+	}
+	cpumask_copy(affinity, irq_data_get_affinity_mask(d));
+	if (effective)
+		cpumask_copy(effective, irq_data_get_effective_affinity_mask(d));
+	nictl_irq_unlock(d, flags);
+	return 0;
+}
+
+/**
+ * nictl_irq_check_settable() - can nictl set this IRQ's affinity?
+ * @irq: the IRQ
+ * @name: its name, for the message
+ * @extack: where to say why not
+ *
+ * The in-kernel setter does not refuse managed IRQs (only /proc does), so
+ * refuse them here, as well as IRQs that cannot move at all.
+ *
+ * Return: 0, -ENOENT (gone), -EPERM (managed) or -EOPNOTSUPP (cannot move).
+ */
+int nictl_irq_check_settable(unsigned int irq, const char *name, struct netlink_ext_ack *extack)
+{
+	struct irq_chip *chip;
+	struct irq_data *d;
+	unsigned long flags;
+	int err = 0;
+
+	d = nictl_irq_lock(irq, &flags);
+	if (!d) {
+		NL_SET_ERR_MSG_FMT(extack, "IRQ %u (%.24s) no longer exists", irq, name);
+		return -ENOENT;
+	}
+	chip = irq_data_get_irq_chip(d);
+	if (irqd_affinity_is_managed(d)) {
+		NL_SET_ERR_MSG_FMT(extack, "IRQ %u (%.24s) is managed by the kernel", irq, name);
+		err = -EPERM;
+	} else if (!irqd_can_balance(d) || !chip || !chip->irq_set_affinity) {
+		NL_SET_ERR_MSG_FMT(extack, "IRQ %u (%.24s) cannot be moved", irq, name);
+		err = -EOPNOTSUPP;
+	}
+	nictl_irq_unlock(d, flags);
+	return err;
+}

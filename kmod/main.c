@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nictl: find every queue IRQ of a NIC and retarget them all at once, with
+ * NUMA and SMT checks, over the generic-netlink family "nictl".
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+
+#include "nictl.h"
+
+/* A device that goes away takes its binding with it: its IRQs are freed. */
+static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	if (event == NETDEV_UNREGISTER)
+		nictl_binding_drop(netdev_notifier_info_to_dev(ptr));
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block nictl_netdev_notifier = {
+	.notifier_call = nictl_netdev_event,
+};
+
+static int __init nictl_init(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&nictl_netdev_notifier);
+	if (err)
+		return err;
+	err = nictl_genl_register();
+	if (err) {
+		unregister_netdevice_notifier(&nictl_netdev_notifier);
+		return err;
+	}
+	pr_info("version %s loaded\n", NICTL_VERSION);
+	return 0;
+}
+
+static void __exit nictl_exit(void)
+{
+	/* No op can run after this; the notifier cannot either after the next. */
+	nictl_genl_unregister();
+	unregister_netdevice_notifier(&nictl_netdev_notifier);
+	rtnl_lock();
+	nictl_bindings_drop_all();
+	rtnl_unlock();
+}
+
+module_init(nictl_init);
+module_exit(nictl_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Atomic, NUMA- and SMT-aware NIC queue IRQ affinity");
+MODULE_VERSION(NICTL_VERSION);
+MODULE_ALIAS_GENL_FAMILY(NICTL_FAMILY_NAME);

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces between the parts of the nictl module.
+ *
+ * Locking: every genl op runs under genl_mutex (parallel_ops is false) and
+ * takes rtnl_lock, then cpus_read_lock when it changes affinities. The
+ * bindings (state.c) are protected by rtnl; the netdevice notifier that
+ * drops them already runs under rtnl.
+ */
+#ifndef _NICTL_NICTL_H
+#define _NICTL_NICTL_H
+
+#include <linux/cpumask.h>
+#include <linux/netdevice.h>
+#include <linux/netlink.h>
+#include <linux/nictl.h>
+#include <net/genetlink.h>
+
+/* Long enough for every driver's vector name ("mlx5_comp63@pci:0000:..."). */
+#define NICTL_IRQ_NAME_LEN	64
+
+/**
+ * struct nictl_qirq - one queue IRQ of a device
+ * @irq: Linux IRQ number
+ * @queue: queue index
+ * @kind: &enum nictl_queue_kind
+ * @managed: the kernel manages the affinity
+ * @bound: nictl set the affinity and holds the one to restore
+ * @target_cpu: where nictl placed it, or -1
+ * @plan_cpu: where the bind being prepared puts it, or -1 to leave it
+ * @name: name of the IRQ's action when it was found
+ */
+struct nictl_qirq {
+	unsigned int irq;
+	unsigned int queue;
+	enum nictl_queue_kind kind;
+	bool managed;
+	bool bound;
+	int target_cpu;
+	int plan_cpu;
+	char name[NICTL_IRQ_NAME_LEN];
+};
+
+/**
+ * struct nictl_dev - a device and its queue IRQs, as found under rtnl
+ * @netdev: the device
+ * @driver: driver of the parent device, or "" if none
+ * @bus_addr: PCI address of the function, or NULL
+ * @node: NUMA node, or NUMA_NO_NODE
+ * @source: &enum nictl_irq_source
+ * @bound: nictl holds affinities to restore for this device
+ * @n_irqs: entries in @irqs
+ * @irqs: queue IRQs sorted by queue, then kind
+ */
+struct nictl_dev {
+	struct net_device *netdev;
+	const char *driver;
+	const char *bus_addr;
+	int node;
+	enum nictl_irq_source source;
+	bool bound;
+	unsigned int n_irqs;
+	struct nictl_qirq *irqs;
+};
+
+/* discover.c */
+int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
+void nictl_dev_release(struct nictl_dev *dev);
+unsigned int nictl_dev_queue_count(const struct nictl_dev *dev);
+
+/* irq.c */
+bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed);
+int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective);
+int nictl_irq_check_settable(unsigned int irq, const char *name, struct netlink_ext_ack *extack);
+
+/* cpumask_nla.c */
+int nictl_nla_put_cpumask(struct sk_buff *skb, int attrtype, const struct cpumask *mask);
+int nictl_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
+			  struct netlink_ext_ack *extack);
+size_t nictl_nla_cpumask_size(void);
+
+/* place.c */
+int nictl_check_cpu(unsigned int cpu, const struct nictl_dev *dev, bool numa_strict,
+		    const struct nlattr *attr, struct netlink_ext_ack *extack);
+int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32 flags,
+		       const struct nlattr *attr, struct netlink_ext_ack *extack);
+int nictl_place_explicit(struct nictl_dev *dev, const struct genl_info *info, u32 flags);
+
+/* apply.c */
+/**
+ * struct nictl_change - one affinity write of an all-or-nothing apply
+ * @irq: the IRQ
+ * @name: its name, for messages
+ * @target: the mask to set
+ * @saved: filled with the mask in force before the apply
+ */
+struct nictl_change {
+	unsigned int irq;
+	const char *name;
+	cpumask_var_t target;
+	cpumask_var_t saved;
+};
+struct nictl_change *nictl_changes_alloc(unsigned int n);
+void nictl_changes_free(struct nictl_change *changes, unsigned int n);
+int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
+		struct netlink_ext_ack *extack);
+
+/* state.c */
+struct nictl_binding;
+struct nictl_binding *nictl_binding_find(const struct net_device *netdev);
+void nictl_binding_annotate(struct nictl_dev *dev);
+struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
+					    const struct nictl_change *changes);
+void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *changes);
+void nictl_binding_discard(struct nictl_binding *b);
+int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_dev *dev,
+				  struct nictl_change **changes, unsigned int *n);
+void nictl_binding_drop(const struct net_device *netdev);
+void nictl_bindings_drop_all(void);
+
+/* dev_msg.c */
+size_t nictl_dev_msg_size(const struct nictl_dev *dev);
+int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
+		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);
+
+/* genl.c */
+extern struct genl_family nictl_family;
+struct net_device *nictl_netdev_lookup(const struct genl_info *info);
+struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl_dev *dev);
+
+/* bind.c */
+int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info);
+int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info);
+int nictl_genl_register(void);
+void nictl_genl_unregister(void);
+
+#endif /* _NICTL_NICTL_H */

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bindings: for every device nictl has bound, the affinities its queue IRQs
+ * had before nictl first touched them (what RESTORE puts back) and where
+ * nictl placed them. Keyed by the net_device, and dropped when it
+ * unregisters, so a stale pointer is never compared. Protected by rtnl.
+ */
+#include <linux/list.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "nictl.h"
+
+/**
+ * struct nictl_saved_irq - one IRQ of a binding
+ * @irq: the IRQ
+ * @target_cpu: where nictl placed it
+ * @from_change: index of the change whose saved mask becomes @orig when
+ *	the binding is committed, or -1 when @orig is already known
+ * @orig: the affinity before nictl first set it
+ */
+struct nictl_saved_irq {
+	unsigned int irq;
+	int target_cpu;
+	int from_change;
+	cpumask_var_t orig;
+};
+
+/**
+ * struct nictl_binding - what nictl holds for one bound device
+ * @list: in nictl_bindings
+ * @netdev: the device, registered as long as the binding exists
+ * @n: entries in @irqs
+ * @irqs: the IRQs nictl has set
+ */
+struct nictl_binding {
+	struct list_head list;
+	const struct net_device *netdev;
+	unsigned int n;
+	struct nictl_saved_irq *irqs;
+};
+
+static LIST_HEAD(nictl_bindings);
+
+static void nictl_binding_free(struct nictl_binding *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++)
+		free_cpumask_var(b->irqs[i].orig);
+	kfree(b->irqs);
+	kfree(b);
+}
+
+/**
+ * nictl_binding_find() - the binding of a device
+ * @netdev: the device
+ *
+ * Return: the binding, or NULL when nictl has not bound @netdev.
+ */
+struct nictl_binding *nictl_binding_find(const struct net_device *netdev)
+{
+	struct nictl_binding *b;
+
+	ASSERT_RTNL();
+	list_for_each_entry(b, &nictl_bindings, list)
+		if (b->netdev == netdev)
+			return b;
+	return NULL;
+}
+
+static struct nictl_saved_irq *nictl_binding_irq(const struct nictl_binding *b, unsigned int irq)
+{
+	unsigned int i;
+
+	for (i = 0; b && i < b->n; i++)
+		if (b->irqs[i].irq == irq)
+			return &b->irqs[i];
+	return NULL;
+}
+
+/**
+ * nictl_binding_annotate() - mark which of a device's IRQs nictl has bound
+ * @dev: the device, as just discovered
+ */
+void nictl_binding_annotate(struct nictl_dev *dev)
+{
+	struct nictl_binding *b = nictl_binding_find(dev->netdev);
+	struct nictl_saved_irq *s;
+	unsigned int i;
+
+	dev->bound = b;
+	for (i = 0; i < dev->n_irqs; i++) {
+		s = nictl_binding_irq(b, dev->irqs[i].irq);
+		dev->irqs[i].bound = s;
+		dev->irqs[i].target_cpu = s ? s->target_cpu : -1;
+	}
+}
+
+/**
+ * nictl_binding_prepare() - allocate the binding a bind will leave behind
+ * @dev: the device, with plan_cpu set for the IRQs the bind changes
+ * @changes: those changes, in the order of @dev's IRQs
+ *
+ * Everything that can fail happens here, before any affinity is written;
+ * nictl_binding_commit() then cannot fail. IRQs bound earlier keep their
+ * original affinity; IRQs bound earlier that are no longer queue IRQs of
+ * the device are forgotten.
+ *
+ * Return: the new binding, or NULL when out of memory.
+ */
+struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
+					    const struct nictl_change *changes)
+{
+	struct nictl_binding *old = nictl_binding_find(dev->netdev), *b;
+	const struct nictl_qirq *q;
+	struct nictl_saved_irq *s, *prev;
+	unsigned int i, n = 0;
+	int k = 0;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		if (dev->irqs[i].plan_cpu >= 0 || nictl_binding_irq(old, dev->irqs[i].irq))
+			n++;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return NULL;
+	b->netdev = dev->netdev;
+	b->irqs = kcalloc(n, sizeof(*b->irqs), GFP_KERNEL);
+	if (!b->irqs) {
+		kfree(b);
+		return NULL;
+	}
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		q = &dev->irqs[i];
+		prev = nictl_binding_irq(old, q->irq);
+		if (q->plan_cpu < 0 && !prev)
+			continue;
+		s = &b->irqs[b->n];
+		if (!zalloc_cpumask_var(&s->orig, GFP_KERNEL)) {
+			nictl_binding_free(b);
+			return NULL;
+		}
+		b->n++;
+		s->irq = q->irq;
+		s->target_cpu = q->plan_cpu >= 0 ? q->plan_cpu : prev->target_cpu;
+		s->from_change = prev ? -1 : k;
+		if (prev)
+			cpumask_copy(s->orig, prev->orig);
+		if (q->plan_cpu >= 0) {
+			WARN_ON_ONCE(changes[k].irq != q->irq);
+			k++;
+		}
+	}
+	return b;
+}
+
+/**
+ * nictl_binding_commit() - make a prepared binding the device's binding
+ * @b: from nictl_binding_prepare()
+ * @changes: the changes just applied, whose saved masks are the originals
+ *	of IRQs bound for the first time
+ */
+void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *changes)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->irqs[i].from_change >= 0)
+			cpumask_copy(b->irqs[i].orig, changes[b->irqs[i].from_change].saved);
+	nictl_binding_drop(b->netdev);
+	list_add(&b->list, &nictl_bindings);
+}
+
+/**
+ * nictl_binding_discard() - free a prepared binding that was not committed
+ * @b: from nictl_binding_prepare(), or NULL
+ */
+void nictl_binding_discard(struct nictl_binding *b)
+{
+	if (b)
+		nictl_binding_free(b);
+}
+
+/**
+ * nictl_binding_restore_changes() - the changes that undo a binding
+ * @b: the binding
+ * @dev: the device as it is now
+ * @changesp: receives the changes (free with nictl_changes_free())
+ * @np: receives their number
+ *
+ * Only IRQs that are still queue IRQs of the device are restored: the others
+ * were freed (and their number possibly reused) since nictl bound them.
+ *
+ * Return: 0, -ENOENT when none is left, or -ENOMEM.
+ */
+int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_dev *dev,
+				  struct nictl_change **changesp, unsigned int *np)
+{
+	struct nictl_change *changes;
+	struct nictl_saved_irq *s;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		if (nictl_binding_irq(b, dev->irqs[i].irq))
+			n++;
+	if (!n)
+		return -ENOENT;
+	changes = nictl_changes_alloc(n);
+	if (!changes)
+		return -ENOMEM;
+	for (i = 0, n = 0; i < dev->n_irqs; i++) {
+		s = nictl_binding_irq(b, dev->irqs[i].irq);
+		if (!s)
+			continue;
+		changes[n].irq = s->irq;
+		changes[n].name = dev->irqs[i].name;
+		cpumask_copy(changes[n].target, s->orig);
+		n++;
+	}
+	*changesp = changes;
+	*np = n;
+	return 0;
+}
+
+/**
+ * nictl_binding_drop() - forget a device's binding, if any
+ * @netdev: the device
+ */
+void nictl_binding_drop(const struct net_device *netdev)
+{
+	struct nictl_binding *b = nictl_binding_find(netdev);
+
+	if (b) {
+		list_del(&b->list);
+		nictl_binding_free(b);
+	}
+}
+
+/**
+ * nictl_bindings_drop_all() - forget every binding (module unload)
+ */
+void nictl_bindings_drop_all(void)
+{
+	struct nictl_binding *b, *tmp;
+
+	ASSERT_RTNL();
+	list_for_each_entry_safe(b, tmp, &nictl_bindings, list) {
+		list_del(&b->list);
+		nictl_binding_free(b);
+	}
+}
