@@ -37,8 +37,12 @@
  * @NICTL_CMD_DEV_GET: describe a network device and its queue IRQs. As a
  *	do request it takes %NICTL_A_IFINDEX or %NICTL_A_IFNAME (-ENODEV when
  *	no such device exists); as a dump it returns every device that has a
- *	parent bus device, one message each. Open to every user. Replies carry
- *	the device attributes and one %NICTL_A_IRQ nest per queue IRQ.
+ *	parent bus device. Open to every user. Replies carry the device
+ *	attributes and one %NICTL_A_IRQ nest per queue IRQ. In a dump, a device
+ *	whose IRQs do not fit one message continues in the next message(s),
+ *	which repeat the device attributes (same %NICTL_A_IFINDEX) and carry
+ *	the following IRQs; a client appends them. IRQs of queues beyond the
+ *	active counts (after ethtool -L) are not reported.
  * @NICTL_CMD_BIND: retarget every queue IRQ of a device, all or nothing.
  *	Needs CAP_NET_ADMIN in the initial user namespace (-EPERM otherwise).
  *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
@@ -87,8 +91,8 @@ enum nictl_cmd {
  *	queue index, then rx before tx
  * @NICTL_A_CPUS: binary CPU bitmap, the CPUs a bind may use
  * @NICTL_A_FLAGS: u32, &enum nictl_bind_flags
- * @NICTL_A_QUEUE_CPU: nest, &enum nictl_queue_cpu_attr, one entry of an
- *	explicit placement (repeated)
+ * @NICTL_A_QUEUE_CPU: nest (NLA_F_NESTED set), &enum nictl_queue_cpu_attr,
+ *	one entry of an explicit placement (repeated)
  * @NICTL_A_SOURCE: u32, &enum nictl_irq_source, how the queue IRQs were found
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
