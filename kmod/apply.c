@@ -92,7 +92,7 @@ int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 		return 0;
 
 	for (i = 0; i < n; i++)
-		nictl_irq_masks(changes[i].irq, changes[i].saved, NULL);
+		nictl_irq_masks(changes[i].irq, changes[i].saved, NULL, NULL);
 	for (i = 0; i < n; i++) {
 		err = nictl_fault_write(i + 1);
 		if (!err)

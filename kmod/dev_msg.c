@@ -59,8 +59,11 @@ static int nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
 	u32 flags = (q->managed ? NICTL_IRQ_F_MANAGED : 0) | (q->bound ? NICTL_IRQ_F_BOUND : 0);
 	unsigned int first;
 	struct nlattr *nest;
+	bool pending = false;
 
-	nictl_irq_masks(q->irq, affinity, effective);
+	nictl_irq_masks(q->irq, affinity, effective, &pending);
+	if (pending)
+		flags |= NICTL_IRQ_F_PENDING;
 	first = cpumask_first(effective);
 
 	nest = nla_nest_start(skb, NICTL_A_IRQ);

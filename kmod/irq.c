@@ -58,18 +58,39 @@ bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed)
 	return found;
 }
 
+/*
+ * A move the chip could not make at once (x86 without interrupt remapping
+ * moves a vector only from its next interrupt) waits in pending_mask. That
+ * mask, not the one still in force, is what the IRQ was last given and what
+ * /proc/irq/N/smp_affinity shows.
+ */
+static const struct cpumask *nictl_irq_affinity(struct irq_data *d, bool *pending)
+{
+#ifdef CONFIG_GENERIC_PENDING_IRQ
+	if (irqd_is_setaffinity_pending(d)) {
+		*pending = true;
+		return irq_data_to_desc(d)->pending_mask;
+	}
+#endif
+	*pending = false;
+	return irq_data_get_affinity_mask(d);
+}
+
 /**
  * nictl_irq_masks() - copy an IRQ's affinity and effective affinity
  * @irq: the IRQ
- * @affinity: receives the affinity mask
- * @effective: receives the effective affinity, or NULL
+ * @affinity: receives the affinity it was last given (pending or not)
+ * @effective: receives the effective affinity in force, or NULL
+ * @pending: set when @affinity waits for the next interrupt, or NULL
  *
- * Return: 0, or -ENOENT when the IRQ does not exist (both masks cleared).
+ * Return: 0, or -ENOENT when the IRQ does not exist (masks cleared).
  */
-int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective)
+int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective,
+		    bool *pending)
 {
 	struct irq_data *d;
 	unsigned long flags;
+	bool is_pending;
 
 	d = nictl_irq_lock(irq, &flags);
 	if (!d) {
@@ -78,9 +99,11 @@ int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *
 			cpumask_clear(effective);
 		return -ENOENT;
 	}
-	cpumask_copy(affinity, irq_data_get_affinity_mask(d));
+	cpumask_copy(affinity, nictl_irq_affinity(d, &is_pending));
 	if (effective)
 		cpumask_copy(effective, irq_data_get_effective_affinity_mask(d));
+	if (pending)
+		*pending = is_pending;
 	nictl_irq_unlock(d, flags);
 	return 0;
 }

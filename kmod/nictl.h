@@ -70,7 +70,8 @@ unsigned int nictl_dev_queue_count(const struct nictl_dev *dev);
 
 /* irq.c */
 bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed);
-int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective);
+int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective,
+		    bool *pending);
 int nictl_irq_check_settable(unsigned int irq, const char *name, struct netlink_ext_ack *extack);
 
 /* cpumask_nla.c */

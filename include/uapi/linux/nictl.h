@@ -124,8 +124,8 @@ enum nictl_attr {
  * @NICTL_A_IRQ_NAME: string, name of the IRQ's action
  * @NICTL_A_IRQ_QUEUE: u32, queue index
  * @NICTL_A_IRQ_KIND: u32, &enum nictl_queue_kind
- * @NICTL_A_IRQ_AFFINITY: binary CPU bitmap, the affinity mask
- *	(/proc/irq/N/smp_affinity)
+ * @NICTL_A_IRQ_AFFINITY: binary CPU bitmap, the affinity last set, pending
+ *	or not (/proc/irq/N/smp_affinity)
  * @NICTL_A_IRQ_EFFECTIVE: binary CPU bitmap, the effective affinity
  *	(/proc/irq/N/effective_affinity); may be empty while an IRQ is not
  *	started
@@ -203,10 +203,14 @@ enum nictl_irq_source {
  * @NICTL_IRQ_F_MANAGED: the kernel manages this IRQ's affinity; it cannot
  *	be bound
  * @NICTL_IRQ_F_BOUND: nictl set this IRQ's affinity and can restore it
+ * @NICTL_IRQ_F_PENDING: the affinity was accepted but the IRQ moves only at
+ *	its next interrupt (x86 without interrupt remapping); until then the
+ *	effective affinity still shows the CPU it is leaving
  */
 enum nictl_irq_flags {
 	NICTL_IRQ_F_MANAGED	= 1U << 0,
 	NICTL_IRQ_F_BOUND	= 1U << 1,
+	NICTL_IRQ_F_PENDING	= 1U << 2,
 };
 
 /**

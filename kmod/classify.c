@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nictl: classify a NIC's MSI/MSI-X vectors by IRQ name.
+ *
+ * Each table entry is one name pattern, written in a tiny language that
+ * mirrors the drivers' format strings:
+ *
+ *   %p   dev_name() of the netdev's parent (id->parent)
+ *   %i   the interface name (id->ifname)
+ *   %d   the parent's driver name (id->driver)
+ *   %b   the PCI address of the function (id->bus_addr)
+ *   %.Ni the first N characters of one of the above (like printf's "%.Ns")
+ *   %q   the queue number: decimal digits, no sign, no leading zero, at
+ *        most UINT_MAX; the run of digits is taken whole
+ *   %*   any non-empty run of characters (at most one per pattern)
+ *   %%   a literal '%'
+ *
+ * Every other character matches itself, case included, and a pattern must
+ * match the whole name. The entries are tried in order; the first one that
+ * matches decides, whether it says "queue" or "not a queue". Driver entries
+ * come first, the generic entries (for every driver) last.
+ *
+ * Matching is one pass over the name for a pattern without %*, and one
+ * pass per possible end of the %* run otherwise (names are shorter than
+ * NICTL_CLASSIFY_NAME_MAX), without recursion or allocation.
+ */
+#include "classify.h"
+
+/**
+ * enum nictl_verdict - what a matching table entry says about the vector
+ * @NICTL_NOT_QUEUE: a control / misc vector, or one that serves no single
+ *	queue of this netdev
+ * @NICTL_Q_RX: receive queue %q
+ * @NICTL_Q_TX: transmit queue %q
+ * @NICTL_Q_COMBINED: queue pair %q
+ * @NICTL_Q_BY_NAME: queue %q whose kind the %* run tells (generic rule)
+ */
+enum nictl_verdict {
+	NICTL_NOT_QUEUE,
+	NICTL_Q_RX,
+	NICTL_Q_TX,
+	NICTL_Q_COMBINED,
+	NICTL_Q_BY_NAME,
+};
+
+/**
+ * struct nictl_irq_rule - one table entry
+ * @drivers: NULL-terminated list of the drivers it applies to; NULL for
+ *	every driver
+ * @pattern: the name pattern; NULL ends the table
+ * @verdict: what a match means
+ */
+struct nictl_irq_rule {
+	const char * const *drivers;
+	const char *pattern;
+	enum nictl_verdict verdict;
+};
+
+static const char * const nictl_virtio_drivers[] = { "virtio_net", NULL };
+
+/* The Intel drivers share their naming scheme (and often code history). */
+static const char * const nictl_intel_drivers[] = {
+	"e1000e", "fm10k", "i40e", "iavf", "ice",
+	"igb", "igbvf", "igc", "ixgbe", "ixgbevf", NULL
+};
+
+static const char * const nictl_e1000e_drivers[] = { "e1000e", NULL };
+static const char * const nictl_mlx5_drivers[] = { "mlx5_core", NULL };
+static const char * const nictl_bnxt_drivers[] = { "bnxt_en", NULL };
+static const char * const nictl_ena_drivers[] = { "ena", NULL };
+
+/* File names are relative to drivers/ (virtio) or drivers/net/ethernet/. */
+static const struct nictl_irq_rule nictl_irq_rules[] = {
+	/*
+	 * virtio_net: the vectors carry the name of the virtio device, not of
+	 * the netdev. virtio_net.c:virtnet_find_vqs names the virtqueues
+	 * "input.%u", "output.%u" and "control"; virtio_pci_common.c:
+	 * vp_find_one_vq_msix (6.12; vp_find_vqs_msix in 6.1) requests each
+	 * per-vq vector as "%s-%s", dev_name(&vdev->dev), vq name.
+	 */
+	{ nictl_virtio_drivers, "%p-input.%q",		NICTL_Q_RX },
+	{ nictl_virtio_drivers, "%p-output.%q",		NICTL_Q_TX },
+	/* virtio_pci_common.c:vp_request_msix_vectors: config change vector */
+	{ nictl_virtio_drivers, "%p-config",		NICTL_NOT_QUEUE },
+	/* virtio_net.c:virtnet_find_vqs: the control virtqueue */
+	{ nictl_virtio_drivers, "%p-control",		NICTL_NOT_QUEUE },
+	/* virtio_pci_common.c:vp_request_msix_vectors: one vector shared by
+	 * every virtqueue when there are too few for one per queue
+	 */
+	{ nictl_virtio_drivers, "%p-virtqueues",	NICTL_NOT_QUEUE },
+	/* virtio_pci_common.c:vp_find_vqs_intx: INTx, everything shared */
+	{ nictl_virtio_drivers, "%p",			NICTL_NOT_QUEUE },
+
+	/*
+	 * i40e, ice, iavf: "%s-%s-%d" with basename "<driver>-<ifname>"
+	 * (i40e_main.c:i40e_vsi_request_irq_msix, basename from
+	 * i40e_vsi_open; ice_main.c:ice_vsi_req_irq_msix, basename from
+	 * ice_vsi_open) and "iavf-%s-TxRx-%u" with the ifname
+	 * (iavf_main.c:iavf_request_traffic_irqs).
+	 */
+	{ nictl_intel_drivers, "%d-%i-TxRx-%q",		NICTL_Q_COMBINED },
+	{ nictl_intel_drivers, "%d-%i-rx-%q",		NICTL_Q_RX },
+	{ nictl_intel_drivers, "%d-%i-tx-%q",		NICTL_Q_TX },
+	/*
+	 * "%s-TxRx-%u", "%s-rx-%u", "%s-tx-%u" with the ifname:
+	 * ixgbe_main.c:ixgbe_request_msix_irqs, igb_main.c:igb_request_msix,
+	 * igc_main.c:igc_request_msix, ixgbevf_main.c:ixgbevf_request_msix_irqs,
+	 * fm10k_pci.c:fm10k_qv_request_irq; "%s-rx-0"/"%s-tx-0":
+	 * igbvf/netdev.c:igbvf_request_msix; "%.14s-rx-0"/"%.14s-tx-0":
+	 * e1000e/netdev.c:e1000_request_msix (ifnames of 10 characters or
+	 * fewer, which the precision does not cut).
+	 */
+	{ nictl_intel_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
+	{ nictl_intel_drivers, "%i-rx-%q",		NICTL_Q_RX },
+	{ nictl_intel_drivers, "%i-tx-%q",		NICTL_Q_TX },
+	/*
+	 * e1000e/netdev.c:e1000_request_msix: the format cuts the ifname to
+	 * 14 characters. (6.1 and 6.12 only print it for ifnames shorter
+	 * than IFNAMSIZ - 5 and otherwise name the rx and tx vectors plain
+	 * "<ifname>", which the next entry catches; this entry keeps the
+	 * format string's meaning should that guard go.)
+	 */
+	{ nictl_e1000e_drivers, "%.14i-rx-%q",		NICTL_Q_RX },
+	{ nictl_e1000e_drivers, "%.14i-tx-%q",		NICTL_Q_TX },
+	/*
+	 * The "other" vector (link, mailbox, ...) and MSI / INTx: plain
+	 * netdev->name. ixgbe_main.c:ixgbe_request_msix_irqs,
+	 * igb_main.c:igb_request_msix, igc_main.c:igc_request_msix,
+	 * e1000e/netdev.c:e1000_request_msix and e1000_request_irq.
+	 */
+	{ nictl_intel_drivers, "%i",			NICTL_NOT_QUEUE },
+	/* igb_main.c:igb_request_msix, igc_main.c:igc_request_msix: a
+	 * q_vector with no ring
+	 */
+	{ nictl_intel_drivers, "%i-unused",		NICTL_NOT_QUEUE },
+	/*
+	 * Per-function vectors "<driver>-<bdf>:<what>":
+	 * i40e_main.c:i40e_probe ":misc"; ice_main.c:ice_req_irq_msix_misc
+	 * ":misc" and ":ll_ts"; iavf_main.c:iavf_request_misc_irq "iavf-%s:mbx".
+	 * The flow-director VSI (i40e_main.c:i40e_vsi_open, ":fdir") and the
+	 * ice control VSI (ice_main.c:ice_vsi_open_ctrl, ":ctrl") pass that
+	 * name as the basename of their queue vectors, which thus end in
+	 * "-TxRx-0": queues, but not of the netdev.
+	 */
+	{ nictl_intel_drivers, "%d-%b:misc",		NICTL_NOT_QUEUE },
+	{ nictl_intel_drivers, "%d-%b:ll_ts",		NICTL_NOT_QUEUE },
+	{ nictl_intel_drivers, "%d-%b:mbx",		NICTL_NOT_QUEUE },
+	{ nictl_intel_drivers, "%d-%b:fdir",		NICTL_NOT_QUEUE },
+	{ nictl_intel_drivers, "%d-%b:fdir-%*",		NICTL_NOT_QUEUE },
+	{ nictl_intel_drivers, "%d-%b:ctrl",		NICTL_NOT_QUEUE },
+	{ nictl_intel_drivers, "%d-%b:ctrl-%*",		NICTL_NOT_QUEUE },
+	{ nictl_intel_drivers, "%d-%b:%*",		NICTL_NOT_QUEUE },
+
+	/*
+	 * mlx5_core: the vectors belong to the PCI function, not to a netdev.
+	 * mlx5 pci_irq.c:mlx5_irq_alloc names them MLX5_IRQ_NAME_FORMAT_STR
+	 * "%s@pci:%s" with pci_name(); pci_irq.c:irq_set_name gives
+	 * "mlx5_comp%d" for completion vector N (eq.c:comp_irq_request_pci),
+	 * which channel N's queues use (en_main.c:mlx5e_open_channel).
+	 */
+	{ nictl_mlx5_drivers, "mlx5_comp%q@pci:%b",	NICTL_Q_COMBINED },
+	/* pci_irq.c:irq_set_name: vector 0, the async EQ (commands, page
+	 * requests, port and health events)
+	 */
+	{ nictl_mlx5_drivers, "mlx5_async%q@pci:%b",	NICTL_NOT_QUEUE },
+	/* pci_irq.c:irq_set_name: a function with a single vector, shared
+	 * by the async EQ and every completion EQ: moving it moves control
+	 * traffic too, and it is no one queue's
+	 */
+	{ nictl_mlx5_drivers, "mlx5_combined%q@pci:%b",	NICTL_NOT_QUEUE },
+	/* pci_irq.c:irq_sf_set_name, pools "mlx5_sf_ctrl"/"mlx5_sf_comp":
+	 * vectors shared by the function's subfunctions (which are netdevs
+	 * of their own, with driver "mlx5_core.sf"); the number is a pool
+	 * index, not a queue
+	 */
+	{ nictl_mlx5_drivers, "mlx5_sf_%*",		NICTL_NOT_QUEUE },
+
+	/*
+	 * bnxt_en: bnxt.c:bnxt_setup_msix, "%s-%s-%d" with the ifname and
+	 * "TxRx" (shared rings), "rx" or "tx". The number is the completion
+	 * ring index: see nictl_classify_irq() for tx numbering.
+	 */
+	{ nictl_bnxt_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
+	{ nictl_bnxt_drivers, "%i-rx-%q",		NICTL_Q_RX },
+	{ nictl_bnxt_drivers, "%i-tx-%q",		NICTL_Q_TX },
+
+	/* ena: ena_netdev.c:ena_setup_io_intr, "%s-Tx-Rx-%d" */
+	{ nictl_ena_drivers, "%i-Tx-Rx-%q",		NICTL_Q_COMBINED },
+	/* ena_netdev.c:ena_setup_mgmnt_intr, "ena-mgmnt@pci:%s" */
+	{ nictl_ena_drivers, "ena-mgmnt@pci:%b",	NICTL_NOT_QUEUE },
+
+	/*
+	 * Generic, every driver: "<ifname>-N" and "<ifname>-<middle>-N", the
+	 * kind told by the middle (nictl_verdict_by_name()). Never a name
+	 * that does not start with the ifname and a '-'.
+	 */
+	{ NULL, "%i-%q",				NICTL_Q_COMBINED },
+	{ NULL, "%i-%*-%q",				NICTL_Q_BY_NAME },
+
+	{ NULL, NULL, NICTL_NOT_QUEUE }
+};
+
+/*
+ * Words that mark a control vector in the middle of a generic
+ * "<ifname>-<middle>-N" name, matched without regard to case.
+ */
+static const char * const nictl_control_words[] = {
+	"async", "config", "ctrl", "err", "fdir", "link", "mbx", "mgmnt",
+	"mgmt", "misc", "other", "unused", NULL
+};
+
+/**
+ * struct nictl_match - what a successful match captured
+ * @star: start of the %* run, or NULL
+ * @star_len: its length
+ * @queue: the %q value
+ * @has_queue: a %q was matched
+ */
+struct nictl_match {
+	const char *star;
+	size_t star_len;
+	unsigned int queue;
+	bool has_queue;
+};
+
+static char nictl_ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static bool nictl_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Whether @word occurs in the @len characters at @s, ignoring case. */
+static bool nictl_contains_word(const char *s, size_t len, const char *word)
+{
+	size_t wlen = strlen(word);
+	size_t i, j;
+
+	for (i = 0; i + wlen <= len; i++) {
+		for (j = 0; j < wlen; j++)
+			if (nictl_ascii_lower(s[i + j]) != word[j])
+				break;
+		if (j == wlen)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The kind of a generic "<ifname>-<middle>-N" vector: rx if the middle
+ * says rx (in any case) and not tx, tx if it says tx and not rx, a pair
+ * otherwise. Not a queue when the middle names a control vector, holds a
+ * ':' (an interface name cannot, a bus address does) or has an empty
+ * '-'-separated part ("eth0-rx--1" is not rx queue 1).
+ */
+static enum nictl_verdict nictl_verdict_by_name(const char *s, size_t len)
+{
+	unsigned int i;
+	bool rx, tx;
+
+	if (!len || s[0] == '-' || s[len - 1] == '-' ||
+	    nictl_contains_word(s, len, "--") ||
+	    nictl_contains_word(s, len, ":"))
+		return NICTL_NOT_QUEUE;
+	for (i = 0; nictl_control_words[i]; i++)
+		if (nictl_contains_word(s, len, nictl_control_words[i]))
+			return NICTL_NOT_QUEUE;
+
+	rx = nictl_contains_word(s, len, "rx");
+	tx = nictl_contains_word(s, len, "tx");
+	if (rx && !tx)
+		return NICTL_Q_RX;
+	if (tx && !rx)
+		return NICTL_Q_TX;
+	return NICTL_Q_COMBINED;
+}
+
+/* The identity string a %p, %i, %d or %b stands for (NULL if none). */
+static const char *nictl_ident_field(const struct nictl_irq_ident *id, char c)
+{
+	switch (c) {
+	case 'p':
+		return id->parent;
+	case 'i':
+		return id->ifname;
+	case 'd':
+		return id->driver;
+	case 'b':
+		return id->bus_addr;
+	default:
+		return NULL;
+	}
+}
+
+/* Parse the %q digits at s[*pos..len); see the pattern language above. */
+static bool nictl_match_queue(const char *s, size_t len, size_t *pos,
+			      unsigned int *queue)
+{
+	unsigned int v = 0;
+	size_t i = *pos;
+
+	if (i >= len || !nictl_is_digit(s[i]))
+		return false;
+	if (s[i] == '0' && i + 1 < len && nictl_is_digit(s[i + 1]))
+		return false;
+	for (; i < len && nictl_is_digit(s[i]); i++) {
+		unsigned int d = (unsigned int)(s[i] - '0');
+
+		if (v > (UINT_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*queue = v;
+	*pos = i;
+	return true;
+}
+
+/*
+ * Match the pattern token at *@pat against s[*pos..len) and advance both.
+ * %* is not handled here: nictl_match() splits the pattern around it, and
+ * a second %* makes the pattern fail, as does any malformed token.
+ */
+static bool nictl_match_token(const struct nictl_irq_ident *id,
+			      const char **pat, const char *s, size_t len,
+			      size_t *pos, struct nictl_match *m)
+{
+	const char *p = *pat;
+	size_t prec = NICTL_CLASSIFY_NAME_MAX;
+	const char *field;
+	size_t flen;
+
+	if (*p != '%') {
+		if (*pos >= len || s[*pos] != *p)
+			return false;
+		(*pos)++;
+		*pat = p + 1;
+		return true;
+	}
+
+	p++;
+	switch (*p) {
+	case '%':
+		if (*pos >= len || s[*pos] != '%')
+			return false;
+		(*pos)++;
+		*pat = p + 1;
+		return true;
+	case 'q':
+		if (m->has_queue || !nictl_match_queue(s, len, pos, &m->queue))
+			return false;
+		m->has_queue = true;
+		*pat = p + 1;
+		return true;
+	case '.':
+		/* "%.N" + field: N of 1 to 3 digits */
+		prec = 0;
+		for (p++; nictl_is_digit(*p) && prec < 100; p++)
+			prec = prec * 10 + (size_t)(*p - '0');
+		if (!prec || nictl_is_digit(*p))
+			return false;
+		break;
+	default:
+		break;
+	}
+
+	field = nictl_ident_field(id, *p);
+	if (!field)
+		return false;
+	flen = strnlen(field, NICTL_CLASSIFY_NAME_MAX);
+	if (!flen || flen == NICTL_CLASSIFY_NAME_MAX)
+		return false;
+	if (flen > prec)
+		flen = prec;
+	if (len - *pos < flen || memcmp(s + *pos, field, flen))
+		return false;
+	*pos += flen;
+	*pat = p + 1;
+	return true;
+}
+
+/* Match the pattern from *@pat to its end against s[pos..len) exactly. */
+static bool nictl_match_rest(const struct nictl_irq_ident *id, const char *pat,
+			     const char *s, size_t len, size_t pos,
+			     struct nictl_match *m)
+{
+	while (*pat)
+		if (!nictl_match_token(id, &pat, s, len, &pos, m))
+			return false;
+	return pos == len;
+}
+
+/* Whether @pattern matches all of @s (@len characters); fills @m. */
+static bool nictl_match(const struct nictl_irq_ident *id, const char *pattern,
+			const char *s, size_t len, struct nictl_match *m)
+{
+	const char *pat = pattern;
+	size_t pos = 0, end;
+
+	/* Up to the %*, if any: deterministic. */
+	while (*pat && !(pat[0] == '%' && pat[1] == '*'))
+		if (!nictl_match_token(id, &pat, s, len, &pos, m))
+			return false;
+	if (!*pat)
+		return pos == len;
+
+	/* The %* run: try each end, shortest first, against the rest. */
+	pat += 2;
+	for (end = pos + 1; end <= len; end++) {
+		struct nictl_match tail = *m;
+
+		if (nictl_match_rest(id, pat, s, len, end, &tail)) {
+			*m = tail;
+			m->star = s + pos;
+			m->star_len = end - pos;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether @rule applies to @driver. */
+static bool nictl_rule_applies(const struct nictl_irq_rule *rule,
+			       const char *driver)
+{
+	const char * const *d;
+
+	if (!rule->drivers)
+		return true;
+	if (!driver)
+		return false;
+	for (d = rule->drivers; *d; d++)
+		if (!strcmp(*d, driver))
+			return true;
+	return false;
+}
+
+bool nictl_classify_irq(const struct nictl_irq_ident *id, const char *name,
+			enum nictl_queue_kind *kind, unsigned int *queue)
+{
+	const struct nictl_irq_rule *rule;
+	size_t len;
+
+	if (!id || !name)
+		return false;
+	len = strnlen(name, NICTL_CLASSIFY_NAME_MAX);
+	if (!len || len == NICTL_CLASSIFY_NAME_MAX)
+		return false;
+
+	for (rule = nictl_irq_rules; rule->pattern; rule++) {
+		struct nictl_match m = { NULL, 0, 0, false };
+		enum nictl_verdict verdict = rule->verdict;
+		enum nictl_queue_kind k;
+
+		if (!nictl_rule_applies(rule, id->driver) ||
+		    !nictl_match(id, rule->pattern, name, len, &m))
+			continue;
+
+		/* The first matching rule decides. */
+		if (verdict == NICTL_Q_BY_NAME)
+			verdict = m.star ? nictl_verdict_by_name(m.star, m.star_len)
+					 : NICTL_NOT_QUEUE;
+		switch (verdict) {
+		case NICTL_Q_RX:
+			k = NICTL_QUEUE_KIND_RX;
+			break;
+		case NICTL_Q_TX:
+			k = NICTL_QUEUE_KIND_TX;
+			break;
+		case NICTL_Q_COMBINED:
+			k = NICTL_QUEUE_KIND_COMBINED;
+			break;
+		case NICTL_NOT_QUEUE:
+		case NICTL_Q_BY_NAME:
+		default:
+			return false;
+		}
+		if (!m.has_queue)
+			return false;
+		if (kind)
+			*kind = k;
+		if (queue)
+			*queue = m.queue;
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit test of kmod/classify.c, the IRQ-name classifier, built in userspace.
+ *
+ * One table: each FIXTURE_VARIANT_ADD below is a row {device, IRQ name,
+ * expected answer} and runs as its own TAP test "classify.<row>.row", so a
+ * failure names the row. The names are the ones the 6.12 drivers print
+ * (see the citations in classify.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "classify.h"
+#include "kselftest_harness.h"
+
+#define ID(_ifname, _driver, _parent, _bus_addr)			\
+	{ .ifname = (_ifname), .driver = (_driver),			\
+	  .parent = (_parent), .bus_addr = (_bus_addr) }
+
+/* The devices of the table */
+#define VIRTIO3		ID("eth0", "virtio_net", "virtio3", "0000:00:03.0")
+#define VIRTIO1		ID("eth0", "virtio_net", "virtio1", "0000:00:02.0")
+#define VIRTIO10	ID("eth1", "virtio_net", "virtio10", "0000:00:0b.0")
+#define VIRTIO_NOBUS	ID("eth0", "virtio_net", "virtio3", NULL)
+#define I40E		ID("ens1f0", "i40e", "0000:3b:00.0", "0000:3b:00.0")
+#define I40E_NOBUS	ID("ens1f0", "i40e", "0000:3b:00.0", NULL)
+#define ICE		ID("ens2f0", "ice", "0000:5e:00.0", "0000:5e:00.0")
+#define IAVF		ID("eth1", "iavf", "0000:3b:02.0", "0000:3b:02.0")
+#define IXGBE		ID("eth0", "ixgbe", "0000:01:00.0", "0000:01:00.0")
+#define IXGBEVF		ID("eth3", "ixgbevf", "0000:01:10.0", "0000:01:10.0")
+#define IGB		ID("eno1", "igb", "0000:02:00.0", "0000:02:00.0")
+#define IGB_LONG	ID("enx525400123456", "igb", "0000:02:00.0", "0000:02:00.0")
+#define IGBVF		ID("eth4", "igbvf", "0000:02:10.0", "0000:02:10.0")
+#define IGC		ID("enp3s0", "igc", "0000:03:00.0", "0000:03:00.0")
+#define FM10K		ID("eth5", "fm10k", "0000:04:00.0", "0000:04:00.0")
+#define E1000E		ID("eth0", "e1000e", "0000:00:02.0", "0000:00:02.0")
+/* 10 characters: the longest name e1000e puts in "%.14s-rx-0" */
+#define E1000E_10	ID("enp0s31f6x", "e1000e", "0000:00:1f.6", "0000:00:1f.6")
+/* 15 characters (IFNAMSIZ - 1): cut to 14 by "%.14s" */
+#define E1000E_15	ID("enx525400123456", "e1000e", "0000:00:02.0", "0000:00:02.0")
+#define MLX5		ID("ens3f0np0", "mlx5_core", "0000:af:00.0", "0000:af:00.0")
+#define MLX5_NOBUS	ID("ens3f0np0", "mlx5_core", "0000:af:00.0", NULL)
+#define MLX5_SF		ID("enp175s0f0s2", "mlx5_core.sf", "mlx5_core.sf.2", "0000:af:00.0")
+#define BNXT		ID("ens4f0np0", "bnxt_en", "0000:17:00.0", "0000:17:00.0")
+#define ENA		ID("ens5", "ena", "0000:00:05.0", "0000:00:05.0")
+#define ENA_NOBUS	ID("ens5", "ena", "0000:00:05.0", NULL)
+#define OTHER		ID("eth2", "other_nic", "0000:06:00.0", "0000:06:00.0")
+#define NODRIVER	ID("eth3", NULL, "0000:07:00.0", "0000:07:00.0")
+#define NOIFNAME	ID(NULL, "ixgbe", "0000:01:00.0", "0000:01:00.0")
+#define EMPTY		ID("", "", "", "")
+
+/* The expected answers */
+#define QUEUE(_kind, _queue)						\
+	.is_queue = true, .kind = NICTL_QUEUE_KIND_##_kind, .queue = (_queue)
+#define NOT_QUEUE	.is_queue = false
+
+FIXTURE(classify) {
+};
+
+FIXTURE_VARIANT(classify) {
+	struct nictl_irq_ident id;
+	const char *name;
+	bool is_queue;
+	enum nictl_queue_kind kind;
+	unsigned int queue;
+};
+
+FIXTURE_SETUP(classify)
+{
+}
+
+FIXTURE_TEARDOWN(classify)
+{
+}
+
+/* virtio_net: named after the virtio device, "virtioN" */
+FIXTURE_VARIANT_ADD(classify, virtio_input_0) {
+	.id = VIRTIO3, .name = "virtio3-input.0", QUEUE(RX, 0) };
+FIXTURE_VARIANT_ADD(classify, virtio_input_15) {
+	.id = VIRTIO3, .name = "virtio3-input.15", QUEUE(RX, 15) };
+FIXTURE_VARIANT_ADD(classify, virtio_output_0) {
+	.id = VIRTIO3, .name = "virtio3-output.0", QUEUE(TX, 0) };
+FIXTURE_VARIANT_ADD(classify, virtio_output_7) {
+	.id = VIRTIO3, .name = "virtio3-output.7", QUEUE(TX, 7) };
+FIXTURE_VARIANT_ADD(classify, virtio_no_bus_addr) {
+	.id = VIRTIO_NOBUS, .name = "virtio3-input.2", QUEUE(RX, 2) };
+FIXTURE_VARIANT_ADD(classify, virtio_config) {
+	.id = VIRTIO3, .name = "virtio3-config", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_control) {
+	.id = VIRTIO3, .name = "virtio3-control", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_virtqueues) {
+	.id = VIRTIO3, .name = "virtio3-virtqueues", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_intx) {
+	.id = VIRTIO3, .name = "virtio3", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_other_device) {
+	.id = VIRTIO3, .name = "virtio4-input.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio1_name_on_virtio10) {
+	.id = VIRTIO10, .name = "virtio1-input.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio10_name_on_virtio1) {
+	.id = VIRTIO1, .name = "virtio10-input.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio10_output_3) {
+	.id = VIRTIO10, .name = "virtio10-output.3", QUEUE(TX, 3) };
+FIXTURE_VARIANT_ADD(classify, virtio_ifname_not_parent) {
+	.id = VIRTIO3, .name = "eth0-input.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_no_digits) {
+	.id = VIRTIO3, .name = "virtio3-input.", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_no_dot) {
+	.id = VIRTIO3, .name = "virtio3-input0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_leading_zero) {
+	.id = VIRTIO3, .name = "virtio3-input.01", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_plus_sign) {
+	.id = VIRTIO3, .name = "virtio3-input.+1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, virtio_minus_sign) {
+	.id = VIRTIO3, .name = "virtio3-output.-1", NOT_QUEUE };
+
+/* i40e / ice / iavf: "<driver>-<ifname>-TxRx-N", "<driver>-<bdf>:misc" */
+FIXTURE_VARIANT_ADD(classify, i40e_txrx_0) {
+	.id = I40E, .name = "i40e-ens1f0-TxRx-0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, i40e_txrx_63) {
+	.id = I40E, .name = "i40e-ens1f0-TxRx-63", QUEUE(COMBINED, 63) };
+FIXTURE_VARIANT_ADD(classify, i40e_rx_2) {
+	.id = I40E, .name = "i40e-ens1f0-rx-2", QUEUE(RX, 2) };
+FIXTURE_VARIANT_ADD(classify, i40e_tx_2) {
+	.id = I40E, .name = "i40e-ens1f0-tx-2", QUEUE(TX, 2) };
+FIXTURE_VARIANT_ADD(classify, i40e_no_bus_addr_queue) {
+	.id = I40E_NOBUS, .name = "i40e-ens1f0-TxRx-1", QUEUE(COMBINED, 1) };
+FIXTURE_VARIANT_ADD(classify, i40e_misc) {
+	.id = I40E, .name = "i40e-0000:3b:00.0:misc", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, i40e_misc_no_bus_addr) {
+	.id = I40E_NOBUS, .name = "i40e-0000:3b:00.0:misc", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, i40e_fdir) {
+	.id = I40E, .name = "i40e-0000:3b:00.0:fdir", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, i40e_fdir_queue_vector) {
+	.id = I40E, .name = "i40e-0000:3b:00.0:fdir-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, i40e_other_function_misc) {
+	.id = I40E, .name = "i40e-0000:3b:00.1:misc", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, i40e_other_interface) {
+	.id = I40E, .name = "i40e-ens1f1-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, i40e_other_driver_prefix) {
+	.id = I40E, .name = "ice-ens1f0-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, i40e_bare_ifname) {
+	.id = I40E, .name = "ens1f0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ice_txrx_5) {
+	.id = ICE, .name = "ice-ens2f0-TxRx-5", QUEUE(COMBINED, 5) };
+FIXTURE_VARIANT_ADD(classify, ice_rx_1) {
+	.id = ICE, .name = "ice-ens2f0-rx-1", QUEUE(RX, 1) };
+FIXTURE_VARIANT_ADD(classify, ice_misc) {
+	.id = ICE, .name = "ice-0000:5e:00.0:misc", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ice_ctrl) {
+	.id = ICE, .name = "ice-0000:5e:00.0:ctrl", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ice_ctrl_queue_vector) {
+	.id = ICE, .name = "ice-0000:5e:00.0:ctrl-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ice_ll_ts) {
+	.id = ICE, .name = "ice-0000:5e:00.0:ll_ts", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, iavf_txrx_3) {
+	.id = IAVF, .name = "iavf-eth1-TxRx-3", QUEUE(COMBINED, 3) };
+FIXTURE_VARIANT_ADD(classify, iavf_tx_0) {
+	.id = IAVF, .name = "iavf-eth1-tx-0", QUEUE(TX, 0) };
+FIXTURE_VARIANT_ADD(classify, iavf_mbx) {
+	.id = IAVF, .name = "iavf-0000:3b:02.0:mbx", NOT_QUEUE };
+
+/* ixgbe / igb / igc / ixgbevf / igbvf / fm10k: "<ifname>-TxRx-N" */
+FIXTURE_VARIANT_ADD(classify, ixgbe_txrx_7) {
+	.id = IXGBE, .name = "eth0-TxRx-7", QUEUE(COMBINED, 7) };
+FIXTURE_VARIANT_ADD(classify, ixgbe_rx_1) {
+	.id = IXGBE, .name = "eth0-rx-1", QUEUE(RX, 1) };
+FIXTURE_VARIANT_ADD(classify, ixgbe_tx_1) {
+	.id = IXGBE, .name = "eth0-tx-1", QUEUE(TX, 1) };
+FIXTURE_VARIANT_ADD(classify, ixgbe_other) {
+	.id = IXGBE, .name = "eth0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ixgbe_other_interface) {
+	.id = IXGBE, .name = "eth1-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ixgbevf_txrx_1) {
+	.id = IXGBEVF, .name = "eth3-TxRx-1", QUEUE(COMBINED, 1) };
+FIXTURE_VARIANT_ADD(classify, igb_txrx_0) {
+	.id = IGB, .name = "eno1-TxRx-0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, igb_rx_3) {
+	.id = IGB, .name = "eno1-rx-3", QUEUE(RX, 3) };
+FIXTURE_VARIANT_ADD(classify, igb_tx_3) {
+	.id = IGB, .name = "eno1-tx-3", QUEUE(TX, 3) };
+FIXTURE_VARIANT_ADD(classify, igb_unused) {
+	.id = IGB, .name = "eno1-unused", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, igb_longer_ifname) {
+	.id = IGB, .name = "eno10-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, igb_cut_name_is_not_igb) {
+	.id = IGB_LONG, .name = "enx52540012345-rx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, igbvf_rx_0) {
+	.id = IGBVF, .name = "eth4-rx-0", QUEUE(RX, 0) };
+FIXTURE_VARIANT_ADD(classify, igc_txrx_3) {
+	.id = IGC, .name = "enp3s0-TxRx-3", QUEUE(COMBINED, 3) };
+FIXTURE_VARIANT_ADD(classify, igc_other) {
+	.id = IGC, .name = "enp3s0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, fm10k_txrx_2) {
+	.id = FM10K, .name = "eth5-TxRx-2", QUEUE(COMBINED, 2) };
+
+/* e1000e: "%.14s-rx-0", "%.14s-tx-0", other = "<ifname>" */
+FIXTURE_VARIANT_ADD(classify, e1000e_rx) {
+	.id = E1000E, .name = "eth0-rx-0", QUEUE(RX, 0) };
+FIXTURE_VARIANT_ADD(classify, e1000e_tx) {
+	.id = E1000E, .name = "eth0-tx-0", QUEUE(TX, 0) };
+FIXTURE_VARIANT_ADD(classify, e1000e_other) {
+	.id = E1000E, .name = "eth0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, e1000e_10_chars_rx) {
+	.id = E1000E_10, .name = "enp0s31f6x-rx-0", QUEUE(RX, 0) };
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_rx) {
+	.id = E1000E_15, .name = "enx52540012345-rx-0", QUEUE(RX, 0) };
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_tx) {
+	.id = E1000E_15, .name = "enx52540012345-tx-0", QUEUE(TX, 0) };
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_whole_rx) {
+	.id = E1000E_15, .name = "enx525400123456-rx-0", QUEUE(RX, 0) };
+/* What 6.1 and 6.12 really print for an ifname of 11+ characters */
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_bare) {
+	.id = E1000E_15, .name = "enx525400123456", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_bare) {
+	.id = E1000E_15, .name = "enx52540012345", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_more) {
+	.id = E1000E_15, .name = "enx5254001234-rx-0", NOT_QUEUE };
+
+/* Queue number parsing */
+FIXTURE_VARIANT_ADD(classify, parse_overflow) {
+	.id = IXGBE, .name = "eth0-TxRx-99999999999", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_uint_max) {
+	.id = IXGBE, .name = "eth0-TxRx-4294967295", QUEUE(COMBINED, 4294967295U) };
+FIXTURE_VARIANT_ADD(classify, parse_uint_max_plus_1) {
+	.id = IXGBE, .name = "eth0-TxRx-4294967296", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_trailing_garbage) {
+	.id = IXGBE, .name = "eth0-rx-1x", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_trailing_space) {
+	.id = IXGBE, .name = "eth0-rx-1 ", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_leading_garbage) {
+	.id = IXGBE, .name = "eth0-rx-x1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_leading_space) {
+	.id = IXGBE, .name = "eth0-rx- 1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_plus_sign) {
+	.id = IXGBE, .name = "eth0-rx-+1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_minus_sign) {
+	.id = IXGBE, .name = "eth0-rx--1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_leading_zero) {
+	.id = IXGBE, .name = "eth0-rx-01", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_hex) {
+	.id = IXGBE, .name = "eth0-rx-0x1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_no_number) {
+	.id = IXGBE, .name = "eth0-TxRx-", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, parse_no_dash) {
+	.id = IXGBE, .name = "eth0-TxRx", NOT_QUEUE };
+
+/* Empty and missing strings */
+FIXTURE_VARIANT_ADD(classify, empty_name) {
+	.id = IXGBE, .name = "", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, null_name) {
+	.id = IXGBE, .name = NULL, NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, empty_ident_dash_number) {
+	.id = EMPTY, .name = "-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, empty_ident_number) {
+	.id = EMPTY, .name = "-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, empty_ident_empty_name) {
+	.id = EMPTY, .name = "", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, null_ifname) {
+	.id = NOIFNAME, .name = "eth0-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, null_driver_generic) {
+	.id = NODRIVER, .name = "eth3-TxRx-2", QUEUE(COMBINED, 2) };
+FIXTURE_VARIANT_ADD(classify, null_driver_not_virtio) {
+	.id = NODRIVER, .name = "virtio3-input.0", NOT_QUEUE };
+
+/* mlx5_core: "mlx5_comp<N>@pci:<bdf>" */
+FIXTURE_VARIANT_ADD(classify, mlx5_comp_0) {
+	.id = MLX5, .name = "mlx5_comp0@pci:0000:af:00.0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, mlx5_comp_62) {
+	.id = MLX5, .name = "mlx5_comp62@pci:0000:af:00.0", QUEUE(COMBINED, 62) };
+FIXTURE_VARIANT_ADD(classify, mlx5_comp_other_function) {
+	.id = MLX5, .name = "mlx5_comp0@pci:0000:af:00.1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_comp_no_bus_addr) {
+	.id = MLX5_NOBUS, .name = "mlx5_comp0@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_comp_trailing_garbage) {
+	.id = MLX5, .name = "mlx5_comp0@pci:0000:af:00.0x", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_comp_no_number) {
+	.id = MLX5, .name = "mlx5_comp@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_async) {
+	.id = MLX5, .name = "mlx5_async0@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_combined) {
+	.id = MLX5, .name = "mlx5_combined0@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_sf_comp) {
+	.id = MLX5, .name = "mlx5_sf_comp3@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_sf_ctrl) {
+	.id = MLX5, .name = "mlx5_sf_ctrl0@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_sf_netdev_pf_comp) {
+	.id = MLX5_SF, .name = "mlx5_comp0@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_name_on_other_driver) {
+	.id = IXGBE, .name = "mlx5_comp0@pci:0000:01:00.0", NOT_QUEUE };
+
+/* bnxt_en: "<ifname>-TxRx-N", "-rx-N", "-tx-N" */
+FIXTURE_VARIANT_ADD(classify, bnxt_txrx_0) {
+	.id = BNXT, .name = "ens4f0np0-TxRx-0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, bnxt_rx_3) {
+	.id = BNXT, .name = "ens4f0np0-rx-3", QUEUE(RX, 3) };
+/* tx numbers follow the rx ones: this is tx ring 0 with 4 rx rings */
+FIXTURE_VARIANT_ADD(classify, bnxt_tx_4) {
+	.id = BNXT, .name = "ens4f0np0-tx-4", QUEUE(TX, 4) };
+FIXTURE_VARIANT_ADD(classify, bnxt_other_interface) {
+	.id = BNXT, .name = "ens4f1np1-TxRx-0", NOT_QUEUE };
+
+/* ena: "<ifname>-Tx-Rx-N", "ena-mgmnt@pci:<bdf>" */
+FIXTURE_VARIANT_ADD(classify, ena_txrx_0) {
+	.id = ENA, .name = "ens5-Tx-Rx-0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, ena_txrx_31) {
+	.id = ENA, .name = "ens5-Tx-Rx-31", QUEUE(COMBINED, 31) };
+FIXTURE_VARIANT_ADD(classify, ena_mgmnt) {
+	.id = ENA, .name = "ena-mgmnt@pci:0000:00:05.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ena_mgmnt_no_bus_addr) {
+	.id = ENA_NOBUS, .name = "ena-mgmnt@pci:0000:00:05.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ena_other_interface) {
+	.id = ENA, .name = "ens50-Tx-Rx-0", NOT_QUEUE };
+
+/* Generic rules, any driver: "<ifname>-N", "<ifname>-<middle>-N" */
+FIXTURE_VARIANT_ADD(classify, generic_number_only) {
+	.id = OTHER, .name = "eth2-3", QUEUE(COMBINED, 3) };
+FIXTURE_VARIANT_ADD(classify, generic_fp) {
+	.id = OTHER, .name = "eth2-fp-1", QUEUE(COMBINED, 1) };
+FIXTURE_VARIANT_ADD(classify, generic_rx) {
+	.id = OTHER, .name = "eth2-rx-4", QUEUE(RX, 4) };
+FIXTURE_VARIANT_ADD(classify, generic_rx_mixed_case) {
+	.id = OTHER, .name = "eth2-Rx-4", QUEUE(RX, 4) };
+FIXTURE_VARIANT_ADD(classify, generic_rx_upper_case) {
+	.id = OTHER, .name = "eth2-RX-4", QUEUE(RX, 4) };
+FIXTURE_VARIANT_ADD(classify, generic_tx) {
+	.id = OTHER, .name = "eth2-tx-5", QUEUE(TX, 5) };
+FIXTURE_VARIANT_ADD(classify, generic_tx_upper_case) {
+	.id = OTHER, .name = "eth2-TX-5", QUEUE(TX, 5) };
+FIXTURE_VARIANT_ADD(classify, generic_rxtx) {
+	.id = OTHER, .name = "eth2-rxtx-6", QUEUE(COMBINED, 6) };
+FIXTURE_VARIANT_ADD(classify, generic_txrx_mixed_case) {
+	.id = OTHER, .name = "eth2-TxRx-6", QUEUE(COMBINED, 6) };
+FIXTURE_VARIANT_ADD(classify, generic_tx_dash_rx) {
+	.id = OTHER, .name = "eth2-Tx-Rx-7", QUEUE(COMBINED, 7) };
+FIXTURE_VARIANT_ADD(classify, generic_rx_queue_word) {
+	.id = OTHER, .name = "eth2-rx-q-8", QUEUE(RX, 8) };
+FIXTURE_VARIANT_ADD(classify, generic_misc) {
+	.id = OTHER, .name = "eth2-misc-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_async) {
+	.id = OTHER, .name = "eth2-Async-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_bus_addr) {
+	.id = OTHER, .name = "eth2-0000:06:00.0-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_empty_token) {
+	.id = OTHER, .name = "eth2--rx-1", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_longer_ifname) {
+	.id = OTHER, .name = "eth20-rx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_ifname_not_first) {
+	.id = OTHER, .name = "xeth2-rx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_ifname_inside) {
+	.id = OTHER, .name = "foo-eth2-rx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_ifname_case) {
+	.id = OTHER, .name = "ETH2-rx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_bare_ifname) {
+	.id = OTHER, .name = "eth2", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_no_number) {
+	.id = OTHER, .name = "eth2-rx", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_no_dash_before_number) {
+	.id = OTHER, .name = "eth2-rx0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_trailing_dash) {
+	.id = OTHER, .name = "eth2-rx-0-", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, generic_on_known_driver) {
+	.id = IXGBE, .name = "eth0-fp-2", QUEUE(COMBINED, 2) };
+
+static const char *show(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+static const char *kind_name(enum nictl_queue_kind kind)
+{
+	switch (kind) {
+	case NICTL_QUEUE_KIND_RX:
+		return "rx";
+	case NICTL_QUEUE_KIND_TX:
+		return "tx";
+	case NICTL_QUEUE_KIND_COMBINED:
+		return "combined";
+	default:
+		return "(unset)";
+	}
+}
+
+/* Typed, so that the harness's EXPECT_EQ compares like with like */
+#define KIND(_kind)	((enum nictl_queue_kind)NICTL_QUEUE_KIND_##_kind)
+#define UNSET_KIND	((enum nictl_queue_kind)__NICTL_QUEUE_KIND_MAX)
+#define UNSET_QUEUE	0xdeadbeefU
+
+TEST_F(classify, row)
+{
+	enum nictl_queue_kind kind = UNSET_KIND;
+	unsigned int queue = UNSET_QUEUE;
+	bool got;
+
+	got = nictl_classify_irq(&variant->id, variant->name, &kind, &queue);
+
+	ASSERT_EQ(variant->is_queue, got) {
+		TH_LOG("\"%s\" on if=%s drv=%s parent=%s bus=%s: want %s, got %s %s %u",
+		       show(variant->name), show(variant->id.ifname),
+		       show(variant->id.driver), show(variant->id.parent),
+		       show(variant->id.bus_addr),
+		       variant->is_queue ? "a queue" : "not a queue",
+		       got ? "queue" : "not a queue", kind_name(kind), queue);
+	}
+	if (variant->is_queue) {
+		EXPECT_EQ(variant->kind, kind) {
+			TH_LOG("\"%s\": want kind %s, got %s", variant->name,
+			       kind_name(variant->kind), kind_name(kind));
+		}
+		EXPECT_EQ(variant->queue, queue) {
+			TH_LOG("\"%s\": want queue %u, got %u", variant->name,
+			       variant->queue, queue);
+		}
+	} else {
+		/* A "no" leaves the outputs alone. */
+		EXPECT_EQ(UNSET_KIND, kind);
+		EXPECT_EQ(UNSET_QUEUE, queue);
+	}
+}
+
+TEST(null_ident)
+{
+	enum nictl_queue_kind kind = UNSET_KIND;
+	unsigned int queue = UNSET_QUEUE;
+
+	EXPECT_FALSE(nictl_classify_irq(NULL, "eth0-TxRx-0", &kind, &queue));
+	EXPECT_FALSE(nictl_classify_irq(NULL, NULL, &kind, &queue));
+	EXPECT_EQ(UNSET_KIND, kind);
+	EXPECT_EQ(UNSET_QUEUE, queue);
+}
+
+TEST(null_outputs)
+{
+	const struct nictl_irq_ident id = IXGBE;
+	enum nictl_queue_kind kind = UNSET_KIND;
+	unsigned int queue = UNSET_QUEUE;
+
+	EXPECT_TRUE(nictl_classify_irq(&id, "eth0-rx-3", NULL, NULL));
+	EXPECT_TRUE(nictl_classify_irq(&id, "eth0-rx-3", &kind, NULL));
+	EXPECT_EQ(KIND(RX), kind);
+	EXPECT_TRUE(nictl_classify_irq(&id, "eth0-rx-3", NULL, &queue));
+	EXPECT_EQ(3U, queue);
+	EXPECT_FALSE(nictl_classify_irq(&id, "eth0", NULL, NULL));
+}
+
+/*
+ * NICTL_CLASSIFY_NAME_MAX - 1 characters are classified, NICTL_CLASSIFY_NAME_MAX
+ * are not, and nothing reads past the name's NUL.
+ */
+TEST(name_length_limit)
+{
+	const struct nictl_irq_ident id = OTHER;
+	char name[NICTL_CLASSIFY_NAME_MAX + 16];
+	enum nictl_queue_kind kind;
+	unsigned int queue;
+	size_t len;
+
+	for (len = NICTL_CLASSIFY_NAME_MAX - 1; len <= NICTL_CLASSIFY_NAME_MAX; len++) {
+		/* "eth2-" "aaa...a" "-rx-9" */
+		memset(name, 'a', sizeof(name));
+		memcpy(name, "eth2-", 5);
+		memcpy(name + len - 5, "-rx-9", 5);
+		name[len] = '\0';
+		kind = UNSET_KIND;
+		queue = UNSET_QUEUE;
+		if (len < NICTL_CLASSIFY_NAME_MAX) {
+			ASSERT_TRUE(nictl_classify_irq(&id, name, &kind, &queue))
+				TH_LOG("length %zu", len);
+			EXPECT_EQ(KIND(RX), kind);
+			EXPECT_EQ(9U, queue);
+		} else {
+			EXPECT_FALSE(nictl_classify_irq(&id, name, &kind, &queue))
+				TH_LOG("length %zu", len);
+		}
+	}
+}
+
+/*
+ * Worst cases for the %* search: long names that almost match. They must
+ * all be refused, quickly (the harness's timeout catches a runaway).
+ */
+TEST(adversarial_names)
+{
+	static const struct nictl_irq_ident ids[] = {
+		OTHER, IXGBE, I40E, MLX5, VIRTIO3, ENA,
+	};
+	char name[NICTL_CLASSIFY_NAME_MAX];
+	unsigned int i, round;
+
+	for (round = 0; round < 4; round++) {
+		size_t len = sizeof(name) - 1;
+
+		switch (round) {
+		case 0:		/* "eth2-" then dashes */
+			memset(name, '-', len);
+			memcpy(name, "eth2", 4);
+			break;
+		case 1:		/* dashes and digits, no end */
+			for (i = 0; i < len; i++)
+				name[i] = i % 2 ? '-' : '1';
+			memcpy(name, "eth2-", 5);
+			name[len - 1] = 'x';
+			break;
+		case 2:		/* the Intel per-function prefix, then junk */
+			memset(name, ':', len);
+			memcpy(name, "i40e-0000:3b:00.0:", 18);
+			name[len - 1] = '-';
+			break;
+		default:	/* digits that overflow */
+			memset(name, '9', len);
+			memcpy(name, "eth2-rx-", 8);
+			break;
+		}
+		name[len] = '\0';
+		for (i = 0; i < ARRAY_SIZE(ids); i++) {
+			bool got = nictl_classify_irq(&ids[i], name, NULL, NULL);
+
+			/* round 2 is "not a queue" for i40e by its catch-all */
+			EXPECT_FALSE(got) TH_LOG("round %u, device %u", round, i);
+		}
+	}
+}
+
+TEST_HARNESS_MAIN
