@@ -34,8 +34,13 @@ test-modules: $(MODULE_SOURCES)
 selftests:
 	$(MAKE) -C selftests BUILD=$(BUILD)
 
+# Host unit tests: every executable in $(BUILD)/unit is run by the suite.
+unit:
+	$(MAKE) -C selftests/unit BUILD=$(BUILD)
+	$(MAKE) -C ctl BUILD=$(BUILD) unit
+
 check: deps
-	$(MAKE) test-modules ctl selftests
+	$(MAKE) test-modules ctl selftests unit
 	selftests/vm/run-suite.sh $(BUILD)
 
 demo: deps

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bind command: pick the CPUs in userspace, where the user's intent and
+ * the sysfs topology are at hand, check them against the device, and let the
+ * kernel place every queue IRQ of the device on them in one step.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/nictl.h>
+
+#include "choose.h"
+#include "commands.h"
+#include "dev.h"
+#include "report.h"
+#include "show.h"
+
+struct bind_args {
+	struct dev_ref ref;
+	struct cpu_request req;
+	unsigned int nr_sources;	/* of --numa-local, --node, --cpus */
+	bool numa_local;
+	bool allow_siblings;
+	bool dry_run;
+	bool json;
+};
+
+static const char bind_usage[] =
+	"Usage: " PROG_NAME " bind DEV [--numa-local | --node N | --cpus LIST] [--exclude LIST]\n"
+	"                     [--allow-siblings] [--dry-run] [-j|--json]\n"
+	"\n"
+	"Spread the queue IRQs of DEV (an interface name or ifindex) over a set of\n"
+	"CPUs, all of them or none, and show the result. The set is:\n"
+	"\n"
+	"  (default)         all online CPUs\n"
+	"  --numa-local      the online CPUs of DEV's NUMA node; the kernel then\n"
+	"                    also refuses CPUs of other nodes\n"
+	"  --node N          the online CPUs of NUMA node N\n"
+	"  --cpus LIST       exactly the CPUs in LIST, a cpulist such as 4-7,12\n"
+	"\n"
+	"Unless LIST was given, CPU 0 and the isolcpus/nohz_full CPUs are left out\n"
+	"as long as other CPUs remain.\n"
+	"\n"
+	"Options:\n"
+	"  --exclude LIST    leave the CPUs in LIST out of the set\n"
+	"  --allow-siblings  allow two queues on SMT siblings of one physical core\n"
+	"                    (by default the set needs a core per queue)\n"
+	"  --dry-run         show the placement the kernel would apply, change nothing\n"
+	"  -j, --json        print the result as JSON (an array of one device)\n"
+	"  -h, --help        show this help\n";
+
+/* Long-only options get values outside the character range. */
+enum {
+	OPT_NUMA_LOCAL = 0x100,
+	OPT_NODE,
+	OPT_CPUS,
+	OPT_EXCLUDE,
+	OPT_ALLOW_SIBLINGS,
+	OPT_DRY_RUN,
+};
+
+static int parse_cpus_arg(const char *opt, const char *arg, struct cpuset *cpus)
+{
+	int err = cpuset_parse(cpus, arg);
+
+	if (err == -ERANGE)
+		return ctl_usage("bind", "%s %s: CPU numbers go up to %d", opt, arg,
+				 CPUSET_MAX_CPUS - 1);
+	if (err == -ENOMEM) {
+		ctl_msg("out of memory");
+		return EXIT_FAILURE;
+	}
+	if (err)
+		return ctl_usage("bind", "%s '%s' is not a CPU list; write one like 0-3,8,10-11",
+				 opt, arg);
+	return 0;
+}
+
+static int parse_node_arg(const char *arg, int *node)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || n > INT_MAX)
+		return ctl_usage("bind", "--node '%s' is not a NUMA node number", arg);
+	*node = n;
+	return 0;
+}
+
+static const char bind_shortopts[] = ":jh";
+
+/* One option other than -h; returns 0, or the exit status when it is bad. */
+static int parse_option(struct bind_args *args, int c, char **argv)
+{
+	switch (c) {
+	case OPT_NUMA_LOCAL:
+		args->numa_local = true;
+		args->req.source = CPUS_NODE;
+		args->nr_sources++;
+		return 0;
+	case OPT_NODE:
+		args->req.source = CPUS_NODE;
+		args->nr_sources++;
+		return parse_node_arg(optarg, &args->req.node);
+	case OPT_CPUS:
+		if (!*optarg)
+			return ctl_usage("bind", "--cpus needs at least one CPU");
+		args->req.source = CPUS_GIVEN;
+		args->nr_sources++;
+		return parse_cpus_arg("--cpus", optarg, &args->req.given);
+	case OPT_EXCLUDE:
+		return parse_cpus_arg("--exclude", optarg, &args->req.exclude);
+	case OPT_ALLOW_SIBLINGS:
+		args->allow_siblings = true;
+		return 0;
+	case OPT_DRY_RUN:
+		args->dry_run = true;
+		return 0;
+	case 'j':
+		args->json = true;
+		return 0;
+	default:
+		return ctl_bad_option("bind", bind_shortopts, c, argv);
+	}
+}
+
+/* Returns -1 when bind should go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct bind_args *args)
+{
+	static const struct option opts[] = {
+		{ "numa-local", no_argument, NULL, OPT_NUMA_LOCAL },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+		{ "allow-siblings", no_argument, NULL, OPT_ALLOW_SIBLINGS },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, bind_shortopts, opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(bind_usage, stdout);
+			return EXIT_SUCCESS;
+		}
+		ret = parse_option(args, c, argv);
+		if (ret)
+			return ret;
+	}
+	if (args->nr_sources > 1)
+		return ctl_usage("bind", "give only one of --numa-local, --node and --cpus");
+	if (optind == argc)
+		return ctl_usage("bind", "missing DEV");
+	if (argc - optind > 1)
+		return ctl_usage("bind", "unexpected argument '%s'", argv[optind + 1]);
+	return dev_ref_parse("bind", argv[optind], &args->ref) ?: -1;
+}
+
+/* The BIND request for @dev: its ifindex, the CPU bitmap and the flags. */
+static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_dev *dev,
+				   const struct bind_args *args, const struct cpuset *cpus)
+{
+	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
+	size_t len = cpuset_bytes_len(cpus);
+	uint32_t flags = 0;
+	struct nl_msg *msg;
+	struct nlattr *attr;
+
+	if (!args->allow_siblings)
+		flags |= NICTL_BIND_F_SMT_EXCLUSIVE;
+	if (args->numa_local)
+		flags |= NICTL_BIND_F_NUMA_STRICT;
+	if (args->dry_run)
+		flags |= NICTL_BIND_F_DRY_RUN;
+
+	msg = dev_request(nl, NICTL_CMD_BIND, &ref);
+	if (!msg)
+		return NULL;
+	attr = nla_reserve(msg, NICTL_A_CPUS, len);
+	if (!attr || nla_put_u32(msg, NICTL_A_FLAGS, flags)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	cpuset_to_bytes(cpus, nla_data(attr), len);
+	return msg;
+}
+
+/* Tell the user which CPUs were offered and why, then show the result. */
+static int report_result(const struct bind_args *args, const struct cpu_choice *choice,
+			 const struct dev_list *result)
+{
+	char *list = cpuset_format(&choice->cpus);
+
+	if (!list) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	ctl_msg("using CPUs %s (%s)", list, choice->why);
+	free(list);
+	if (args->dry_run)
+		ctl_msg("dry run: nothing changed; shown is the placement bind would apply");
+	return show_devs(result, args->json);
+}
+
+/* Everything after the arguments, on an open socket; 0 or -1 (reported). */
+static int bind_dev(struct ctl_nl *nl, struct bind_args *args)
+{
+	struct dev_list found, result = { NULL, 0 };
+	struct cpu_choice choice = { CPUSET_INIT, NULL };
+	const struct nictl_dev *d;
+	int err;
+
+	err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, &args->ref), "bind",
+			   args->ref.name, &found);
+	if (err)
+		return err;
+	d = &found.devs[0];
+	if (args->numa_local) {
+		if (d->numa_node < 0) {
+			ctl_msg("the NUMA node of %s is unknown; use --node N or --cpus LIST",
+				d->ifname);
+			err = -1;
+		}
+		args->req.node = d->numa_node;
+	}
+	if (!err)
+		err = cpus_choose(&args->req, &choice);
+	if (!err && !args->allow_siblings)
+		err = cpus_check_cores(&choice, d->ifname, dev_queue_count(d));
+	if (!err)
+		err = dev_exchange(nl, bind_request(nl, d, args, &choice.cpus), "bind",
+				   args->ref.name, &result);
+	if (!err)
+		err = report_result(args, &choice, &result);
+	dev_list_free(&result);
+	cpu_choice_free(&choice);
+	dev_list_free(&found);
+	return err;
+}
+
+int cmd_bind(int argc, char **argv)
+{
+	struct bind_args args = {
+		.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT, .exclude = CPUSET_INIT },
+	};
+	struct ctl_nl nl;
+	int ret;
+
+	ret = parse_args(argc, argv, &args);
+	if (ret < 0) {
+		ret = EXIT_FAILURE;
+		if (!ctl_nl_open(&nl)) {
+			ret = bind_dev(&nl, &args) ? EXIT_FAILURE : EXIT_SUCCESS;
+			ctl_nl_close(&nl);
+		}
+	}
+	cpuset_free(&args.req.given);
+	cpuset_free(&args.req.exclude);
+	return ret;
+}

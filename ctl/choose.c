@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CPU set of a bind. Interrupts on CPU 0 or on CPUs the administrator
+ * isolated are what operators call nictl to get away from, so the default
+ * sets avoid them; a list given with --cpus is taken as meant.
+ *
+ * Every function here prints the one line describing a failure itself and
+ * then returns -1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "choose.h"
+#include "report.h"
+#include "topology.h"
+#include "util.h"
+
+void cpu_choice_free(struct cpu_choice *choice)
+{
+	cpuset_free(&choice->cpus);
+	free(choice->why);
+	choice->why = NULL;
+}
+
+static int failed(int err)
+{
+	if (err == -ENOMEM)
+		ctl_msg("out of memory");
+	else
+		ctl_msg("cannot read the CPU topology under %s: %s", topo_root(), strerror(-err));
+	return -1;
+}
+
+/* Append one reason to choice->why, comma-separated. */
+static __printf(2, 3) int note(struct cpu_choice *choice, const char *fmt, ...)
+{
+	char *part, *why;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&part, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return failed(-ENOMEM);
+	n = asprintf(&why, "%s%s%s", choice->why ?: "", choice->why ? ", " : "", part);
+	free(part);
+	if (n < 0)
+		return failed(-ENOMEM);
+	free(choice->why);
+	choice->why = why;
+	return 0;
+}
+
+/* Like note(), for a reason that ends in the CPU set @cpus. */
+static int note_cpus(struct cpu_choice *choice, const char *what, const struct cpuset *cpus)
+{
+	char *list = cpuset_format(cpus);
+	int err;
+
+	if (!list)
+		return failed(-ENOMEM);
+	err = note(choice, "%s %s", what, list);
+	free(list);
+	return err;
+}
+
+static int node_cpus(int node, struct cpu_choice *choice)
+{
+	struct cpuset online = CPUSET_INIT;
+	int err;
+
+	err = topo_node_cpus(node, &choice->cpus);
+	if (err == -ENOENT) {
+		ctl_msg("NUMA node %d does not exist; the nodes are listed in %s/devices/system/node",
+			node, topo_root());
+		return -1;
+	}
+	if (!err)
+		err = topo_online_cpus(&online);
+	cpuset_and(&choice->cpus, &online);
+	cpuset_free(&online);
+	if (err)
+		return failed(err);
+	if (cpuset_empty(&choice->cpus)) {
+		ctl_msg("NUMA node %d has no online CPUs; use --node N or --cpus LIST", node);
+		return -1;
+	}
+	return note(choice, "node %d", node);
+}
+
+static int source_cpus(const struct cpu_request *req, struct cpu_choice *choice)
+{
+	int err;
+
+	switch (req->source) {
+	case CPUS_NODE:
+		return node_cpus(req->node, choice);
+	case CPUS_GIVEN:
+		err = cpuset_or(&choice->cpus, &req->given);
+		break;
+	default:
+		err = topo_online_cpus(&choice->cpus);
+		break;
+	}
+	return err ? failed(err) : 0;
+}
+
+/*
+ * Drop the isolated and nohz_full CPUs, then CPU 0, each only while other
+ * CPUs remain. Isolated CPUs go first: the administrator reserved them, and
+ * CPU 0 is the lesser evil when nothing else is left.
+ */
+static int keep_off(struct cpu_choice *choice)
+{
+	struct cpuset isolated = CPUSET_INIT;
+	int err;
+
+	err = topo_isolated_cpus(&isolated);
+	if (err) {
+		cpuset_free(&isolated);
+		return failed(err);
+	}
+	cpuset_and(&isolated, &choice->cpus);
+	if (cpuset_empty(&isolated))
+		err = 0;
+	else if (cpuset_weight(&isolated) == cpuset_weight(&choice->cpus))
+		err = note(choice, "all of them isolated/nohz_full");
+	else {
+		cpuset_andnot(&choice->cpus, &isolated);
+		err = note_cpus(choice, "kept off isolated/nohz_full CPUs", &isolated);
+	}
+	cpuset_free(&isolated);
+	if (err || !cpuset_has(&choice->cpus, 0))
+		return err;
+	if (cpuset_weight(&choice->cpus) == 1)
+		return note(choice, "CPU 0 is the only one left");
+	cpuset_del(&choice->cpus, 0);
+	return note(choice, "kept off CPU 0");
+}
+
+static int apply_exclude(const struct cpuset *exclude, struct cpu_choice *choice)
+{
+	if (!cpuset_intersects(&choice->cpus, exclude))
+		return 0;
+	cpuset_andnot(&choice->cpus, exclude);
+	if (cpuset_empty(&choice->cpus)) {
+		ctl_msg("--exclude leaves no CPU to bind to; exclude fewer CPUs");
+		return -1;
+	}
+	return note_cpus(choice, "without --exclude", exclude);
+}
+
+/*
+ * Fill @choice with the CPUs for @req and the reasons for them. On failure
+ * print one line saying why and return -1.
+ */
+int cpus_choose(const struct cpu_request *req, struct cpu_choice *choice)
+{
+	int err;
+
+	*choice = (struct cpu_choice){ CPUSET_INIT, NULL };
+	err = source_cpus(req, choice);
+	if (!err)
+		err = apply_exclude(&req->exclude, choice);
+	if (!err && req->source != CPUS_GIVEN)
+		err = keep_off(choice);
+	if (!err && !choice->why)
+		err = note(choice, req->source == CPUS_GIVEN ? "as given" : "all online CPUs");
+	if (err)
+		cpu_choice_free(choice);
+	return err;
+}
+
+/*
+ * Refuse, in a line that gives both numbers, a set with fewer physical cores
+ * than @dev has queues: SMT siblings share a core's cycles, so two queues on
+ * one core would not get the parallelism a bind promises. The kernel checks
+ * this too, but cannot tell the user how many cores there were.
+ */
+int cpus_check_cores(const struct cpu_choice *choice, const char *dev, unsigned int queues)
+{
+	unsigned int cores;
+	char *list;
+	int err;
+
+	err = topo_count_cores(&choice->cpus, &cores);
+	if (err)
+		return failed(err);
+	if (queues <= cores)
+		return 0;
+	list = cpuset_format(&choice->cpus);
+	if (!list)
+		return failed(-ENOMEM);
+	ctl_msg("%s has %u queues but CPUs %s have only %u physical core%s; "
+		"add CPUs or pass --allow-siblings", dev, queues, list, cores, cores == 1 ? "" : "s");
+	free(list);
+	return -1;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The commands main() dispatches to. Each gets its own argv (argv[0] is the
+ * command name), parses its options with getopt_long and returns the exit
+ * status: EXIT_SUCCESS, EXIT_FAILURE or EXIT_USAGE.
+ */
+#ifndef NICTLCTL_COMMANDS_H
+#define NICTLCTL_COMMANDS_H
+
+int cmd_show(int argc, char **argv);
+int cmd_bind(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+
+#endif /* NICTLCTL_COMMANDS_H */

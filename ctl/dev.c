@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device requests and the parsing of their replies into struct nictl_dev.
+ * Replies are validated before use: a reply nictlctl cannot read is reported
+ * as -EPROTO rather than shown half right.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/nictl.h>
+
+#include "dev.h"
+#include "report.h"
+
+/* libnl gives signed attributes no minimum length of their own. */
+#define S32_POLICY	{ .type = NLA_S32, .minlen = sizeof(int32_t) }
+#define CPUS_POLICY	{ .type = NLA_BINARY, .maxlen = NICTL_CPUMASK_MAX_BYTES }
+
+static const struct nla_policy dev_policy[NICTL_A_MAX + 1] = {
+	[NICTL_A_IFINDEX]	= { .type = NLA_U32 },
+	[NICTL_A_IFNAME]	= { .type = NLA_STRING },
+	[NICTL_A_DRIVER]	= { .type = NLA_STRING },
+	[NICTL_A_BUS_ADDR]	= { .type = NLA_STRING },
+	[NICTL_A_NUMA_NODE]	= S32_POLICY,
+	[NICTL_A_RX_QUEUES]	= { .type = NLA_U32 },
+	[NICTL_A_TX_QUEUES]	= { .type = NLA_U32 },
+	[NICTL_A_DEV_FLAGS]	= { .type = NLA_U32 },
+	[NICTL_A_IRQ]		= { .type = NLA_NESTED },
+	[NICTL_A_SOURCE]	= { .type = NLA_U32 },
+};
+
+static const struct nla_policy irq_policy[NICTL_A_IRQ_MAX + 1] = {
+	[NICTL_A_IRQ_NUM]	 = { .type = NLA_U32 },
+	[NICTL_A_IRQ_NAME]	 = { .type = NLA_STRING },
+	[NICTL_A_IRQ_QUEUE]	 = { .type = NLA_U32 },
+	[NICTL_A_IRQ_KIND]	 = { .type = NLA_U32 },
+	[NICTL_A_IRQ_AFFINITY]	 = CPUS_POLICY,
+	[NICTL_A_IRQ_EFFECTIVE]	 = CPUS_POLICY,
+	[NICTL_A_IRQ_FLAGS]	 = { .type = NLA_U32 },
+	[NICTL_A_IRQ_NODE]	 = S32_POLICY,
+	[NICTL_A_IRQ_TARGET_CPU] = { .type = NLA_U32 },
+};
+
+/*
+ * The DEV argument of command @cmd: a number is an ifindex, anything else an
+ * interface name. Returns 0, or EXIT_USAGE after saying what is wrong with a
+ * name no device can have.
+ */
+int dev_ref_parse(const char *cmd, const char *arg, struct dev_ref *ref)
+{
+	unsigned long long idx;
+
+	ref->ifindex = 0;
+	ref->name = arg;
+	if (!*arg || strlen(arg) >= IFNAMSIZ)
+		return ctl_usage(cmd, "invalid device '%s': give an ifindex or a name of 1-%d chars",
+				 arg, IFNAMSIZ - 1);
+	if (strspn(arg, "0123456789") != strlen(arg))
+		return 0;
+	idx = strtoull(arg, NULL, 10);	/* at most 15 digits: no overflow */
+	if (!idx || idx > UINT32_MAX)
+		return ctl_usage(cmd, "invalid device '%s': an ifindex lies between 1 and %u",
+				 arg, UINT32_MAX);
+	ref->ifindex = idx;
+	return 0;
+}
+
+/* A request for @cmd on @ref, or a dump of every device when @ref is NULL. */
+struct nl_msg *dev_request(const struct ctl_nl *nl, uint8_t cmd, const struct dev_ref *ref)
+{
+	struct nl_msg *msg = ctl_nl_msg(nl, cmd, ref ? 0 : NLM_F_DUMP);
+	int err;
+
+	if (!msg || !ref)
+		return msg;
+	if (ref->ifindex)
+		err = nla_put_u32(msg, NICTL_A_IFINDEX, ref->ifindex);
+	else
+		err = nla_put_string(msg, NICTL_A_IFNAME, ref->name);
+	if (err) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int dup_string(char **dst, const struct nlattr *attr)
+{
+	if (!attr)
+		return 0;
+	*dst = strdup(nla_get_string((struct nlattr *)attr));
+	return *dst ? 0 : -ENOMEM;
+}
+
+static int get_cpus(struct cpuset *dst, const struct nlattr *attr)
+{
+	if (!attr)
+		return 0;
+	return cpuset_from_bytes(dst, nla_data(attr), nla_len(attr));
+}
+
+static int parse_irq(struct nictl_irq *irq, struct nlattr *nest)
+{
+	struct nlattr *tb[NICTL_A_IRQ_MAX + 1];
+	int err;
+
+	if (nla_parse_nested(tb, NICTL_A_IRQ_MAX, nest, irq_policy) ||
+	    !tb[NICTL_A_IRQ_NUM] || !tb[NICTL_A_IRQ_QUEUE] || !tb[NICTL_A_IRQ_KIND])
+		return -EPROTO;
+	irq->irq = nla_get_u32(tb[NICTL_A_IRQ_NUM]);
+	irq->queue = nla_get_u32(tb[NICTL_A_IRQ_QUEUE]);
+	irq->kind = nla_get_u32(tb[NICTL_A_IRQ_KIND]);
+	irq->node = tb[NICTL_A_IRQ_NODE] ? nla_get_s32(tb[NICTL_A_IRQ_NODE]) : -1;
+	irq->flags = tb[NICTL_A_IRQ_FLAGS] ? nla_get_u32(tb[NICTL_A_IRQ_FLAGS]) : 0;
+	irq->target_cpu = -1;
+	if (tb[NICTL_A_IRQ_TARGET_CPU]) {
+		if (nla_get_u32(tb[NICTL_A_IRQ_TARGET_CPU]) >= CPUSET_MAX_CPUS)
+			return -EPROTO;
+		irq->target_cpu = nla_get_u32(tb[NICTL_A_IRQ_TARGET_CPU]);
+	}
+	err = dup_string(&irq->name, tb[NICTL_A_IRQ_NAME]);
+	if (!err)
+		err = get_cpus(&irq->affinity, tb[NICTL_A_IRQ_AFFINITY]);
+	if (!err)
+		err = get_cpus(&irq->effective, tb[NICTL_A_IRQ_EFFECTIVE]);
+	return err == -ERANGE ? -EPROTO : err;
+}
+
+static int parse_irqs(struct nictl_dev *dev, struct nlmsghdr *hdr)
+{
+	struct genlmsghdr *gnlh = nlmsg_data(hdr);
+	struct nlattr *attr;
+	unsigned int n = 0;
+	int rem, err;
+
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		n += nla_type(attr) == NICTL_A_IRQ;
+	if (!n)
+		return 0;
+	dev->irqs = calloc(n, sizeof(*dev->irqs));
+	if (!dev->irqs)
+		return -ENOMEM;
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(attr) != NICTL_A_IRQ)
+			continue;
+		/* Count before parsing: dev_free() then frees only what exists. */
+		err = parse_irq(&dev->irqs[dev->nr_irqs++], attr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int parse_dev(struct nictl_dev *dev, struct nlmsghdr *hdr)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+	int err;
+
+	if (genlmsg_parse(hdr, 0, tb, NICTL_A_MAX, dev_policy) ||
+	    !tb[NICTL_A_IFINDEX] || !tb[NICTL_A_IFNAME])
+		return -EPROTO;
+	dev->ifindex = nla_get_u32(tb[NICTL_A_IFINDEX]);
+	dev->numa_node = tb[NICTL_A_NUMA_NODE] ? nla_get_s32(tb[NICTL_A_NUMA_NODE]) : -1;
+	dev->rx_queues = tb[NICTL_A_RX_QUEUES] ? nla_get_u32(tb[NICTL_A_RX_QUEUES]) : 0;
+	dev->tx_queues = tb[NICTL_A_TX_QUEUES] ? nla_get_u32(tb[NICTL_A_TX_QUEUES]) : 0;
+	dev->flags = tb[NICTL_A_DEV_FLAGS] ? nla_get_u32(tb[NICTL_A_DEV_FLAGS]) : 0;
+	dev->source = tb[NICTL_A_SOURCE] ? nla_get_u32(tb[NICTL_A_SOURCE]) :
+		      NICTL_IRQ_SOURCE_NONE;
+	err = dup_string(&dev->ifname, tb[NICTL_A_IFNAME]);
+	if (!err)
+		err = dup_string(&dev->driver, tb[NICTL_A_DRIVER]);
+	if (!err)
+		err = dup_string(&dev->bus_addr, tb[NICTL_A_BUS_ADDR]);
+	if (!err)
+		err = parse_irqs(dev, hdr);
+	return err;
+}
+
+static void dev_free(struct nictl_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->nr_irqs; i++) {
+		free(dev->irqs[i].name);
+		cpuset_free(&dev->irqs[i].affinity);
+		cpuset_free(&dev->irqs[i].effective);
+	}
+	free(dev->irqs);
+	free(dev->ifname);
+	free(dev->driver);
+	free(dev->bus_addr);
+}
+
+void dev_list_free(struct dev_list *list)
+{
+	unsigned int i;
+
+	for (i = 0; i < list->nr; i++)
+		dev_free(&list->devs[i]);
+	free(list->devs);
+	list->devs = NULL;
+	list->nr = 0;
+}
+
+/* A ctl_nl_reply_fn: append the device a reply describes to @arg, a dev_list. */
+int dev_collect(struct nlmsghdr *hdr, void *arg)
+{
+	struct dev_list *list = arg;
+	struct nictl_dev *devs;
+
+	devs = realloc(list->devs, (list->nr + 1) * sizeof(*devs));
+	if (!devs)
+		return -ENOMEM;
+	list->devs = devs;
+	memset(&devs[list->nr], 0, sizeof(*devs));
+	/* Counted even when parsing fails, so that dev_list_free() frees it. */
+	return parse_dev(&devs[list->nr++], hdr);
+}
+
+/*
+ * Send @msg (consumed; NULL stands for a request that could not be built)
+ * and collect the devices of the replies into @out. A request that is not a
+ * dump must bring back exactly one device. On failure print the one line
+ * about @cmd on @dev and return -1.
+ */
+int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
+		 struct dev_list *out)
+{
+	struct ctl_nl_error e = { .err = -ENOMEM, .msg = "" };
+	bool dump;
+
+	*out = (struct dev_list){ NULL, 0 };
+	if (msg) {
+		dump = nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP;
+		ctl_nl_transact(nl, msg, dev_collect, out, &e);
+		if (!e.err && !dump && out->nr != 1)
+			e.err = -EPROTO;
+	}
+	if (!e.err)
+		return 0;
+	ctl_nl_report(cmd, dev, &e);
+	dev_list_free(out);
+	return -1;
+}
+
+/* The number of distinct queues the device's IRQs serve. */
+unsigned int dev_queue_count(const struct nictl_dev *dev)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < dev->nr_irqs; i++) {
+		for (j = 0; j < i; j++)
+			if (dev->irqs[j].queue == dev->irqs[i].queue)
+				break;
+		n += j == i;
+	}
+	return n;
+}

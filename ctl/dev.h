@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A network device and its queue IRQs as NICTL_CMD_DEV_GET describes them
+ * (bind and restore reply in the same shape), and the requests that return
+ * such descriptions.
+ */
+#ifndef NICTLCTL_DEV_H
+#define NICTLCTL_DEV_H
+
+#include <stdint.h>
+
+#include "cpuset.h"
+#include "nl.h"
+
+struct nictl_irq {
+	unsigned int queue;
+	unsigned int kind;		/* enum nictl_queue_kind */
+	unsigned int irq;
+	char *name;
+	struct cpuset affinity;
+	struct cpuset effective;
+	int node;			/* -1 when unknown */
+	unsigned int flags;		/* enum nictl_irq_flags */
+	int target_cpu;			/* -1 when nictl placed it nowhere */
+};
+
+struct nictl_dev {
+	unsigned int ifindex;
+	char *ifname;
+	char *driver;			/* NULL when absent */
+	char *bus_addr;			/* NULL when not on PCI */
+	int numa_node;			/* -1 when unknown */
+	unsigned int rx_queues;
+	unsigned int tx_queues;
+	unsigned int flags;		/* enum nictl_dev_flags */
+	unsigned int source;		/* enum nictl_irq_source */
+	struct nictl_irq *irqs;
+	unsigned int nr_irqs;
+};
+
+struct dev_list {
+	struct nictl_dev *devs;
+	unsigned int nr;
+};
+
+/* How the user named a device: by ifindex when non-zero, else by name. */
+struct dev_ref {
+	unsigned int ifindex;
+	const char *name;
+};
+
+int dev_ref_parse(const char *cmd, const char *arg, struct dev_ref *ref);
+struct nl_msg *dev_request(const struct ctl_nl *nl, uint8_t cmd, const struct dev_ref *ref);
+int dev_collect(struct nlmsghdr *hdr, void *list);
+int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
+		 struct dev_list *out);
+void dev_list_free(struct dev_list *list);
+unsigned int dev_queue_count(const struct nictl_dev *dev);
+
+#endif /* NICTLCTL_DEV_H */

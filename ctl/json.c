@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON output. Strings come from the kernel (IRQ and driver names) and are
+ * escaped so that the document stays valid whatever bytes they hold: control
+ * characters become \u escapes and bytes that are not UTF-8 become U+FFFD.
+ */
+#include "json.h"
+
+void json_start(struct json *j, FILE *f)
+{
+	j->f = f;
+	j->comma = false;
+}
+
+/* Length of the valid UTF-8 sequence of two or more bytes at @p, else 0. */
+static int utf8_len(const unsigned char *p)
+{
+	unsigned int lo = 0x80, hi = 0xbf;
+	int i, more;
+
+	if (*p < 0xc2 || *p > 0xf4)
+		return 0;
+	more = *p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 : 1;
+	/* The first continuation byte rules out overlong forms and surrogates. */
+	if (*p == 0xe0)
+		lo = 0xa0;
+	else if (*p == 0xed)
+		hi = 0x9f;
+	else if (*p == 0xf0)
+		lo = 0x90;
+	else if (*p == 0xf4)
+		hi = 0x8f;
+	for (i = 1; i <= more; i++) {
+		if (p[i] < lo || p[i] > hi)
+			return 0;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return more + 1;
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int len;
+
+	fputc('"', f);
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p++);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+			p++;
+		} else if (*p == '\t') {
+			fputs("\\t", f);
+			p++;
+		} else if (*p < 0x20) {
+			fprintf(f, "\\u%04x", *p++);
+		} else if (*p < 0x80) {
+			fputc(*p++, f);
+		} else {
+			len = utf8_len(p);
+			if (len)
+				fwrite(p, 1, len, f);
+			else
+				fputs("\\ufffd", f);
+			p += len ?: 1;
+		}
+	}
+	fputc('"', f);
+}
+
+/* Start a value: the separator, then the member name if inside an object. */
+static void begin_value(struct json *j, const char *key)
+{
+	if (j->comma)
+		fputc(',', j->f);
+	if (key) {
+		put_string(j->f, key);
+		fputc(':', j->f);
+	}
+	j->comma = true;
+}
+
+void json_obj_begin(struct json *j, const char *key)
+{
+	begin_value(j, key);
+	fputc('{', j->f);
+	j->comma = false;
+}
+
+void json_obj_end(struct json *j)
+{
+	fputc('}', j->f);
+	j->comma = true;
+}
+
+void json_arr_begin(struct json *j, const char *key)
+{
+	begin_value(j, key);
+	fputc('[', j->f);
+	j->comma = false;
+}
+
+void json_arr_end(struct json *j)
+{
+	fputc(']', j->f);
+	j->comma = true;
+}
+
+void json_null(struct json *j, const char *key)
+{
+	begin_value(j, key);
+	fputs("null", j->f);
+}
+
+/* A string value; NULL is written as null. */
+void json_str(struct json *j, const char *key, const char *s)
+{
+	if (!s) {
+		json_null(j, key);
+		return;
+	}
+	begin_value(j, key);
+	put_string(j->f, s);
+}
+
+void json_int(struct json *j, const char *key, long long v)
+{
+	begin_value(j, key);
+	fprintf(j->f, "%lld", v);
+}
+
+void json_bool(struct json *j, const char *key, bool v)
+{
+	begin_value(j, key);
+	fputs(v ? "true" : "false", j->f);
+}

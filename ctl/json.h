@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A minimal streaming JSON writer: compact output, keys given with each
+ * member (NULL for array elements and the top-level value).
+ */
+#ifndef NICTLCTL_JSON_H
+#define NICTLCTL_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct json {
+	FILE *f;
+	bool comma;	/* a value was written at this level: separate the next */
+};
+
+void json_start(struct json *j, FILE *f);
+void json_obj_begin(struct json *j, const char *key);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+void json_str(struct json *j, const char *key, const char *s);
+void json_int(struct json *j, const char *key, long long v);
+void json_bool(struct json *j, const char *key, bool v);
+void json_null(struct json *j, const char *key);
+
+#endif /* NICTLCTL_JSON_H */

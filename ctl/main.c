@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nictlctl: the controller of the nictl module. main() handles the global
+ * options and hands the rest of the command line to one of the commands.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report.h"
+#include "util.h"
+
+#ifndef NICTL_VERSION
+#error "build with -DNICTL_VERSION=\"x.y.z\" (the Makefile does)"
+#endif
+
+struct command {
+	const char *name;
+	const char *args;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "show", "[DEV]", "show devices and the CPUs their queue IRQs run on", cmd_show },
+	{ "bind", "DEV", "spread the queue IRQs of DEV over a set of CPUs", cmd_bind },
+	{ "restore", "DEV", "give DEV's queue IRQs back their old affinities", cmd_restore },
+	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help },
+};
+
+static void print_usage(void)
+{
+	char synopsis[32];
+	size_t i;
+
+	printf("Usage: %s [-h|--help] [--version] COMMAND [ARGS]\n"
+	       "\n"
+	       "Move all queue IRQs of a network device onto the right CPUs at once,\n"
+	       "through the nictl kernel module.\n"
+	       "\n"
+	       "Commands:\n", PROG_NAME);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		snprintf(synopsis, sizeof(synopsis), "%s %s", commands[i].name, commands[i].args);
+		printf("  %-18s%s\n", synopsis, commands[i].summary);
+	}
+	printf("\n"
+	       "Run '%s COMMAND --help' for the options of a command.\n"
+	       "Exit status: 0 success, 1 failure, 2 usage error.\n", PROG_NAME);
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Hand @argv (argv[0] naming the command) to the command's own getopt. */
+static int run_command(int argc, char **argv)
+{
+	const struct command *cmd = find_command(argv[0]);
+
+	if (!cmd)
+		return ctl_usage(NULL, "unknown command '%s'", argv[0]);
+	optind = 0;	/* glibc: start a fresh scan of the new argv */
+	return cmd->run(argc, argv);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	char help_opt[] = "--help";
+	char *help_argv[] = { argv[1], help_opt, NULL };
+
+	if (argc > 2)
+		return ctl_usage("help", "unexpected argument '%s'", argv[2]);
+	if (argc == 1 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		print_usage();
+		return EXIT_SUCCESS;
+	}
+	return run_command(2, help_argv);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_VERSION = 0x100 };
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *shortopts = "+:h";	/* '+': options after COMMAND are its own */
+	int c;
+
+	opterr = 0;	/* every error is worded by ctl_bad_option() */
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			print_usage();
+			return EXIT_SUCCESS;
+		case OPT_VERSION:
+			printf("%s %s\n", PROG_NAME, NICTL_VERSION);
+			return EXIT_SUCCESS;
+		default:
+			return ctl_bad_option(NULL, shortopts, c, argv);
+		}
+	}
+	if (optind == argc)
+		return ctl_usage(NULL, "missing command");
+	return run_command(argc - optind, argv + optind);
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The restore command: undo nictl's binding of one device. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include <linux/nictl.h>
+
+#include "commands.h"
+#include "dev.h"
+#include "report.h"
+#include "show.h"
+
+static const char restore_usage[] =
+	"Usage: " PROG_NAME " restore DEV [-j|--json]\n"
+	"\n"
+	"Give the queue IRQs of DEV (an interface name or ifindex) back the\n"
+	"affinities they had before nictl first bound them, make nictl forget\n"
+	"the device, and show the result.\n"
+	"\n"
+	"Options:\n"
+	"  -j, --json    print the result as JSON (an array of one device)\n"
+	"  -h, --help    show this help\n";
+
+int cmd_restore(int argc, char **argv)
+{
+	struct dev_ref ref;
+	bool json;
+	int ret;
+
+	ret = show_opts(argc, argv, restore_usage, &json);
+	if (ret >= 0)
+		return ret;
+	if (optind == argc)
+		return ctl_usage("restore", "missing DEV");
+	if (argc - optind > 1)
+		return ctl_usage("restore", "unexpected argument '%s'", argv[optind + 1]);
+	ret = dev_ref_parse("restore", argv[optind], &ref);
+	return ret ?: show_run(NICTL_CMD_RESTORE, "restore", &ref, json);
+}

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The show command, and the two formats in which show, bind and restore
+ * print devices. Both formats are stable: tests and scripts rely on them.
+ *
+ * TABLE (default; on stdout)
+ *
+ * Per device a header line, then a column heading and one row per queue IRQ
+ * in the kernel's order (queue index, rx before tx), each indented by two
+ * spaces; devices are separated by an empty line:
+ *
+ *   vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, queues rx 4 tx 4, up,
+ *   bound, irqs from napi                        (one line, wrapped here)
+ *     QUEUE  KIND      IRQ  NAME             CPUS  EFFECTIVE  NODE  TARGET  FLAGS
+ *     0      combined  45   virtio0-input.0  4     4          1     4       bound
+ *     1      combined  46   virtio0-input.1  5     5          1     5       bound
+ *
+ * Header: "<ifname> (ifindex <n>): driver <driver>, bus <bus address>,
+ * node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
+ * irqs from <napi|msi|none>", where a missing driver or bus address is "-"
+ * and an unknown node "?".
+ * Columns are left-aligned and separated by at least two spaces. KIND is rx,
+ * tx or combined. CPUS (the affinity) and EFFECTIVE (the effective affinity)
+ * are cpulists such as 4-5,7, "-" when empty. NODE is "?" when unknown.
+ * TARGET is the CPU nictl placed the IRQ on, "-" if none. FLAGS is
+ * "managed", "bound", "managed,bound" or "-". Only NAME can contain spaces
+ * (if the driver put some in the IRQ name).
+ * A device without queue IRQs has, instead of heading and rows, the line
+ * "  no queue IRQs", or "  no queue IRQs; is the device down?" when it is
+ * down. When a dump finds no device at all, show prints the line
+ * "no network devices with a bus parent".
+ *
+ * JSON (-j; on stdout, one line)
+ *
+ * One document: an array with one object per device (exactly one for show
+ * DEV, bind and restore). Members, in this order:
+ *
+ *   ifname     string
+ *   ifindex    integer
+ *   driver     string, or null when the kernel sent none
+ *   bus_addr   string, or null when the device is not on PCI
+ *   numa_node  integer, -1 when unknown
+ *   rx_queues  integer
+ *   tx_queues  integer
+ *   up         boolean
+ *   bound      boolean, nictl holds affinities to restore
+ *   source     "none", "napi" or "msi": how the queue IRQs were found
+ *   irqs       array of objects, one per queue IRQ, in table order:
+ *     queue           integer
+ *     kind            "rx", "tx" or "combined"
+ *     irq             integer
+ *     name            string, or null when the kernel sent none
+ *     affinity        array of CPU numbers, ascending
+ *     affinity_list   the same as a cpulist string ("" when empty)
+ *     effective       array of CPU numbers, ascending
+ *     effective_list  the same as a cpulist string ("" when empty)
+ *     node            integer, -1 when unknown
+ *     managed         boolean
+ *     bound           boolean
+ *     target_cpu      integer, or null when nictl placed the IRQ nowhere
+ *
+ * A kind or source this nictlctl does not know is shown as "unknown".
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/nictl.h>
+
+#include "commands.h"
+#include "dev.h"
+#include "json.h"
+#include "report.h"
+#include "show.h"
+#include "util.h"
+
+static const char *const kind_names[__NICTL_QUEUE_KIND_MAX] = {
+	[NICTL_QUEUE_KIND_RX]		= "rx",
+	[NICTL_QUEUE_KIND_TX]		= "tx",
+	[NICTL_QUEUE_KIND_COMBINED]	= "combined",
+};
+
+static const char *const source_names[] = {
+	[NICTL_IRQ_SOURCE_NONE]	= "none",
+	[NICTL_IRQ_SOURCE_NAPI]	= "napi",
+	[NICTL_IRQ_SOURCE_MSI]	= "msi",
+};
+
+static const char *kind_name(unsigned int kind)
+{
+	return kind < __NICTL_QUEUE_KIND_MAX ? kind_names[kind] : "unknown";
+}
+
+static const char *source_name(unsigned int source)
+{
+	return source < ARRAY_SIZE(source_names) ? source_names[source] : "unknown";
+}
+
+enum column {
+	COL_QUEUE, COL_KIND, COL_IRQ, COL_NAME, COL_CPUS, COL_EFFECTIVE, COL_NODE, COL_TARGET,
+	COL_FLAGS, NR_COLS
+};
+
+static const char *const col_names[NR_COLS] = {
+	"QUEUE", "KIND", "IRQ", "NAME", "CPUS", "EFFECTIVE", "NODE", "TARGET", "FLAGS"
+};
+
+/* A malloc'ed cell; NULL when out of memory, checked once the row is done. */
+static __printf(1, 2) char *cell(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+static char *cpus_cell(const struct cpuset *cpus)
+{
+	char *list = cpuset_format(cpus);
+	char *s = list && *list ? cell("%s", list) : cell("-");
+
+	free(list);
+	return s;
+}
+
+static const char *flags_text(unsigned int flags)
+{
+	switch (flags & (NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND)) {
+	case NICTL_IRQ_F_MANAGED:
+		return "managed";
+	case NICTL_IRQ_F_BOUND:
+		return "bound";
+	case NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND:
+		return "managed,bound";
+	default:
+		return "-";
+	}
+}
+
+/* Fill @row with the cells of @irq; false when out of memory. */
+static bool fill_row(char **row, const struct nictl_irq *irq)
+{
+	int i;
+
+	row[COL_QUEUE] = cell("%u", irq->queue);
+	row[COL_KIND] = cell("%s", kind_name(irq->kind));
+	row[COL_IRQ] = cell("%u", irq->irq);
+	row[COL_NAME] = cell("%s", irq->name ?: "-");
+	row[COL_CPUS] = cpus_cell(&irq->affinity);
+	row[COL_EFFECTIVE] = cpus_cell(&irq->effective);
+	row[COL_NODE] = irq->node < 0 ? cell("?") : cell("%d", irq->node);
+	row[COL_TARGET] = irq->target_cpu < 0 ? cell("-") : cell("%d", irq->target_cpu);
+	row[COL_FLAGS] = cell("%s", flags_text(irq->flags));
+	for (i = 0; i < NR_COLS; i++)
+		if (!row[i])
+			return false;
+	return true;
+}
+
+static void print_row(FILE *f, const char *const *row, const int *width)
+{
+	int i;
+
+	fputs("  ", f);
+	for (i = 0; i < NR_COLS - 1; i++)
+		fprintf(f, "%-*s  ", width[i], row[i]);
+	fprintf(f, "%s\n", row[NR_COLS - 1]);
+}
+
+static int print_irqs(FILE *f, const struct nictl_dev *dev)
+{
+	char **rows = calloc((size_t)dev->nr_irqs * NR_COLS, sizeof(*rows));
+	int width[NR_COLS], i, err = 0;
+	unsigned int r;
+
+	if (!rows)
+		return -1;
+	for (i = 0; i < NR_COLS; i++)
+		width[i] = strlen(col_names[i]);
+	for (r = 0; r < dev->nr_irqs && !err; r++) {
+		if (!fill_row(rows + r * NR_COLS, &dev->irqs[r]))
+			err = -1;
+		for (i = 0; i < NR_COLS && !err; i++)
+			if ((int)strlen(rows[r * NR_COLS + i]) > width[i])
+				width[i] = strlen(rows[r * NR_COLS + i]);
+	}
+	if (!err) {
+		print_row(f, col_names, width);
+		for (r = 0; r < dev->nr_irqs; r++)
+			print_row(f, (const char *const *)rows + r * NR_COLS, width);
+	}
+	for (r = 0; r < dev->nr_irqs * NR_COLS; r++)
+		free(rows[r]);
+	free(rows);
+	return err;
+}
+
+static int print_dev(FILE *f, const struct nictl_dev *dev)
+{
+	bool up = dev->flags & NICTL_DEV_F_UP;
+
+	fprintf(f, "%s (ifindex %u): driver %s, bus %s, ", dev->ifname, dev->ifindex,
+		dev->driver ?: "-", dev->bus_addr ?: "-");
+	if (dev->numa_node < 0)
+		fputs("node ?, ", f);
+	else
+		fprintf(f, "node %d, ", dev->numa_node);
+	fprintf(f, "queues rx %u tx %u, %s, %s, irqs from %s\n", dev->rx_queues, dev->tx_queues,
+		up ? "up" : "down", dev->flags & NICTL_DEV_F_BOUND ? "bound" : "not bound",
+		source_name(dev->source));
+	if (!dev->nr_irqs) {
+		fprintf(f, "  no queue IRQs%s\n", up ? "" : "; is the device down?");
+		return 0;
+	}
+	return print_irqs(f, dev);
+}
+
+/* The table format; -1 after saying so when out of memory. */
+int show_table(FILE *f, const struct dev_list *list)
+{
+	unsigned int i;
+
+	for (i = 0; i < list->nr; i++) {
+		if (i)
+			fputc('\n', f);
+		if (print_dev(f, &list->devs[i])) {
+			ctl_msg("out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int json_cpus(struct json *j, const char *key, const char *list_key,
+		     const struct cpuset *cpus)
+{
+	char *list = cpuset_format(cpus);
+	int cpu;
+
+	if (!list)
+		return -1;
+	json_arr_begin(j, key);
+	cpuset_for_each(cpu, cpus)
+		json_int(j, NULL, cpu);
+	json_arr_end(j);
+	json_str(j, list_key, list);
+	free(list);
+	return 0;
+}
+
+static int json_irq(struct json *j, const struct nictl_irq *irq)
+{
+	json_obj_begin(j, NULL);
+	json_int(j, "queue", irq->queue);
+	json_str(j, "kind", kind_name(irq->kind));
+	json_int(j, "irq", irq->irq);
+	json_str(j, "name", irq->name);
+	if (json_cpus(j, "affinity", "affinity_list", &irq->affinity) ||
+	    json_cpus(j, "effective", "effective_list", &irq->effective))
+		return -1;
+	json_int(j, "node", irq->node);
+	json_bool(j, "managed", irq->flags & NICTL_IRQ_F_MANAGED);
+	json_bool(j, "bound", irq->flags & NICTL_IRQ_F_BOUND);
+	if (irq->target_cpu < 0)
+		json_null(j, "target_cpu");
+	else
+		json_int(j, "target_cpu", irq->target_cpu);
+	json_obj_end(j);
+	return 0;
+}
+
+static int json_dev(struct json *j, const struct nictl_dev *dev)
+{
+	unsigned int i;
+
+	json_obj_begin(j, NULL);
+	json_str(j, "ifname", dev->ifname);
+	json_int(j, "ifindex", dev->ifindex);
+	json_str(j, "driver", dev->driver);
+	json_str(j, "bus_addr", dev->bus_addr);
+	json_int(j, "numa_node", dev->numa_node);
+	json_int(j, "rx_queues", dev->rx_queues);
+	json_int(j, "tx_queues", dev->tx_queues);
+	json_bool(j, "up", dev->flags & NICTL_DEV_F_UP);
+	json_bool(j, "bound", dev->flags & NICTL_DEV_F_BOUND);
+	json_str(j, "source", source_name(dev->source));
+	json_arr_begin(j, "irqs");
+	for (i = 0; i < dev->nr_irqs; i++)
+		if (json_irq(j, &dev->irqs[i]))
+			return -1;
+	json_arr_end(j);
+	json_obj_end(j);
+	return 0;
+}
+
+/*
+ * The JSON format; -1 after saying so when out of memory. The document is
+ * assembled in memory first so that a failure never leaves half of one.
+ */
+int show_json(FILE *f, const struct dev_list *list)
+{
+	char *doc = NULL;
+	size_t size = 0;
+	struct json j;
+	unsigned int i;
+	int err = 0;
+	FILE *mem;
+
+	mem = open_memstream(&doc, &size);
+	if (!mem) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	json_start(&j, mem);
+	json_arr_begin(&j, NULL);
+	for (i = 0; i < list->nr && !err; i++)
+		err = json_dev(&j, &list->devs[i]);
+	json_arr_end(&j);
+	if (fclose(mem) || err) {
+		ctl_msg("out of memory");
+		err = -1;
+	} else {
+		fprintf(f, "%s\n", doc);
+	}
+	free(doc);
+	return err;
+}
+
+/* Print @list on stdout in the format the user chose. */
+int show_devs(const struct dev_list *list, bool json)
+{
+	return json ? show_json(stdout, list) : show_table(stdout, list);
+}
+
+/*
+ * Parse the options of a command that takes only -j and -h. Returns -1 when
+ * the command should go on, else the exit status (after printing @usage for
+ * -h).
+ */
+int show_opts(int argc, char **argv, const char *usage, bool *json)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *shortopts = ":jh";
+	int c;
+
+	*json = false;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			*json = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return EXIT_SUCCESS;
+		default:
+			return ctl_bad_option(argv[0], shortopts, c, argv);
+		}
+	}
+	return -1;
+}
+
+/*
+ * Send @cmd (named @name for messages) about @ref, or a dump of all devices
+ * when @ref is NULL, and print the devices of the reply. Returns the exit
+ * status.
+ */
+int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json)
+{
+	struct dev_list list;
+	struct ctl_nl nl;
+	int err;
+
+	if (ctl_nl_open(&nl))
+		return EXIT_FAILURE;
+	err = dev_exchange(&nl, dev_request(&nl, cmd, ref), name, ref ? ref->name : NULL, &list);
+	ctl_nl_close(&nl);
+	if (err)
+		return EXIT_FAILURE;
+	if (!list.nr && !json)
+		puts("no network devices with a bus parent");
+	else
+		err = show_devs(&list, json);
+	dev_list_free(&list);
+	return err ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static const char show_usage[] =
+	"Usage: " PROG_NAME " show [DEV] [-j|--json]\n"
+	"\n"
+	"Show network devices and how their queue IRQs are spread over the CPUs:\n"
+	"every device with a bus parent, or only DEV (an interface name or ifindex).\n"
+	"\n"
+	"Options:\n"
+	"  -j, --json    print one JSON document (an array of devices)\n"
+	"  -h, --help    show this help\n";
+
+int cmd_show(int argc, char **argv)
+{
+	struct dev_ref ref;
+	bool json;
+	int ret;
+
+	ret = show_opts(argc, argv, show_usage, &json);
+	if (ret >= 0)
+		return ret;
+	if (argc - optind > 1)
+		return ctl_usage("show", "unexpected argument '%s'", argv[optind + 1]);
+	if (optind == argc)
+		return show_run(NICTL_CMD_DEV_GET, "show", NULL, json);
+	ret = dev_ref_parse("show", argv[optind], &ref);
+	return ret ?: show_run(NICTL_CMD_DEV_GET, "show", &ref, json);
+}

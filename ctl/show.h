@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Printing devices in the table and JSON formats documented in show.c, and
+ * the plumbing of the commands that just print what the kernel replies.
+ */
+#ifndef NICTLCTL_SHOW_H
+#define NICTLCTL_SHOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dev.h"
+
+int show_table(FILE *f, const struct dev_list *list);
+int show_json(FILE *f, const struct dev_list *list);
+int show_devs(const struct dev_list *list, bool json);
+int show_opts(int argc, char **argv, const char *usage, bool *json);
+int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json);
+
+#endif /* NICTLCTL_SHOW_H */

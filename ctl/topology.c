@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read cpulists from sysfs. Errors are returned as -errno for the caller to
+ * word; a file that is not a cpulist counts as -EINVAL.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+#include "util.h"
+
+const char *topo_root(void)
+{
+	const char *root = getenv("NICTL_SYSFS");
+
+	return root && *root ? root : "/sys";
+}
+
+/* Add the cpulist in the file at @fmt (relative to the sysfs root) to @out. */
+static __printf(2, 3) int read_cpulist(struct cpuset *out, const char *fmt, ...)
+{
+	char rel[256], path[4096], *line = NULL;
+	size_t size = 0;
+	va_list ap;
+	FILE *f;
+	int err;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", topo_root(), rel) >= sizeof(path))
+		return -ENAMETOOLONG;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (getline(&line, &size, f) < 0)
+		err = ferror(f) ? -EIO : 0;	/* an empty file is an empty list */
+	else if (!strcmp(line, "(null)\n"))
+		err = 0;	/* nohz_full when the boot did not configure it */
+	else
+		err = cpuset_parse(out, line);
+	free(line);
+	fclose(f);
+	return err;
+}
+
+int topo_online_cpus(struct cpuset *out)
+{
+	return read_cpulist(out, "devices/system/cpu/online");
+}
+
+/* The CPUs of NUMA node @node, online or not; -ENOENT for no such node. */
+int topo_node_cpus(int node, struct cpuset *out)
+{
+	return read_cpulist(out, "devices/system/node/node%d/cpulist", node);
+}
+
+/*
+ * The CPUs the administrator reserved with isolcpus= or nohz_full=. Kernels
+ * without CONFIG_NO_HZ_FULL have no nohz_full file: that is an empty set.
+ */
+int topo_isolated_cpus(struct cpuset *out)
+{
+	int err;
+
+	err = read_cpulist(out, "devices/system/cpu/isolated");
+	if (err && err != -ENOENT)
+		return err;
+	err = read_cpulist(out, "devices/system/cpu/nohz_full");
+	return err == -ENOENT ? 0 : err;
+}
+
+/*
+ * Count the physical cores @cpus spans: CPUs whose thread_siblings_list
+ * overlap are one core. A CPU without topology (never the case for an online
+ * CPU on the kernels nictl supports) counts as a core of its own.
+ */
+int topo_count_cores(const struct cpuset *cpus, unsigned int *cores)
+{
+	struct cpuset seen = CPUSET_INIT;
+	int cpu, err = 0;
+
+	*cores = 0;
+	cpuset_for_each(cpu, cpus) {
+		if (cpuset_has(&seen, cpu))
+			continue;
+		(*cores)++;
+		err = read_cpulist(&seen, "devices/system/cpu/cpu%d/topology/thread_siblings_list",
+				   cpu);
+		if (err == -ENOENT)
+			err = 0;
+		if (err)
+			break;
+	}
+	cpuset_free(&seen);
+	return err;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CPU topology as sysfs shows it. The sysfs root is $NICTL_SYSFS when set
+ * (host unit tests point it at a fake tree), /sys otherwise.
+ */
+#ifndef NICTLCTL_TOPOLOGY_H
+#define NICTLCTL_TOPOLOGY_H
+
+#include "cpuset.h"
+
+const char *topo_root(void);
+int topo_online_cpus(struct cpuset *out);
+int topo_node_cpus(int node, struct cpuset *out);
+int topo_isolated_cpus(struct cpuset *out);
+int topo_count_cores(const struct cpuset *cpus, unsigned int *cores);
+
+#endif /* NICTLCTL_TOPOLOGY_H */

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The commands end to end, against a fake nictl module. The test defines the
+ * libnl calls through which nictlctl reaches the kernel (family lookup,
+ * callback registration, send, receive); the linker prefers them to libnl's,
+ * so requests land here and replies are handed straight to nictlctl's
+ * callbacks. The topology comes from a fake sysfs: 8 CPUs, node 0 = 0-3,
+ * node 1 = 4-7, SMT pairs (0,1) (2,3) (4,5) (6,7).
+ */
+#include "ctl_fakesys.h"
+
+#include <errno.h>
+#include <getopt.h>
+
+#include "kselftest_harness.h"
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "commands.h"
+#include "cpuset.h"
+#include "ctl_capture.h"
+#include "report.h"
+#include "util.h"
+
+#define FAMILY	0x42
+
+/* The device the fake module knows: 4 combined queues, IRQs 40-43. */
+struct fake_dev {
+	unsigned int ifindex;
+	const char *name;
+	int node;
+	unsigned int queues;
+};
+
+/* The fake module: what it answers and what it was asked. */
+static struct {
+	int family;				/* genl_ctrl_resolve() result */
+	struct fake_dev dev;
+	int error;				/* answer every request with this */
+	const char *extack;			/* ... and this message */
+	struct nlmsghdr *req[4];		/* copies of the requests */
+	unsigned int nr_req;
+	nl_recvmsg_msg_cb_t cb[NL_CB_TYPE_MAX + 1];
+	void *cb_arg[NL_CB_TYPE_MAX + 1];
+	nl_recvmsg_err_cb_t err_cb;
+	void *err_arg;
+} fk;
+
+int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
+{
+	(void)sk;
+	return strcmp(name, NICTL_FAMILY_NAME) ? -NLE_OBJ_NOTFOUND : fk.family;
+}
+
+int nl_cb_set(struct nl_cb *cb, enum nl_cb_type type, enum nl_cb_kind kind,
+	      nl_recvmsg_msg_cb_t func, void *arg)
+{
+	(void)cb;
+	(void)kind;
+	fk.cb[type] = func;
+	fk.cb_arg[type] = arg;
+	return 0;
+}
+
+int nl_cb_err(struct nl_cb *cb, enum nl_cb_kind kind, nl_recvmsg_err_cb_t func, void *arg)
+{
+	(void)cb;
+	(void)kind;
+	fk.err_cb = func;
+	fk.err_arg = arg;
+	return 0;
+}
+
+int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
+{
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+
+	(void)sk;
+	if (fk.nr_req == ARRAY_SIZE(fk.req))
+		abort();
+	fk.req[fk.nr_req] = malloc(hdr->nlmsg_len);
+	memcpy(fk.req[fk.nr_req++], hdr, hdr->nlmsg_len);
+	return hdr->nlmsg_len;
+}
+
+static struct nl_msg *new_reply(uint8_t cmd)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg || !genlmsg_put(msg, 0, 0, FAMILY, 0, 0, cmd, NICTL_FAMILY_VERSION))
+		abort();
+	return msg;
+}
+
+static void deliver(enum nl_cb_type type, struct nl_msg *msg)
+{
+	fk.cb[type](msg, fk.cb_arg[type]);
+	nlmsg_free(msg);
+}
+
+static void put_cpu_bitmap(struct nl_msg *msg, int type, uint8_t byte)
+{
+	if (nla_put(msg, type, 1, &byte))
+		abort();
+}
+
+/*
+ * Describe the device: all IRQs on CPU 0 (the operators' problem), or, for
+ * a bind reply, queue q on the q-th CPU of @targets.
+ */
+static void send_dev(uint8_t cmd, const struct cpuset *targets)
+{
+	struct nl_msg *msg = new_reply(cmd);
+	unsigned int q, flags = targets ? NICTL_IRQ_F_BOUND : 0;
+	char name[32];
+	int cpu = -1;
+
+	if (nla_put_u32(msg, NICTL_A_IFINDEX, fk.dev.ifindex) ||
+	    nla_put_string(msg, NICTL_A_IFNAME, fk.dev.name) ||
+	    nla_put_string(msg, NICTL_A_DRIVER, "virtio_net") ||
+	    nla_put_string(msg, NICTL_A_BUS_ADDR, "0000:00:04.0") ||
+	    nla_put_s32(msg, NICTL_A_NUMA_NODE, fk.dev.node) ||
+	    nla_put_u32(msg, NICTL_A_RX_QUEUES, fk.dev.queues) ||
+	    nla_put_u32(msg, NICTL_A_TX_QUEUES, fk.dev.queues) ||
+	    nla_put_u32(msg, NICTL_A_DEV_FLAGS, NICTL_DEV_F_UP | (targets ? NICTL_DEV_F_BOUND : 0)) ||
+	    nla_put_u32(msg, NICTL_A_SOURCE, NICTL_IRQ_SOURCE_NAPI))
+		abort();
+	for (q = 0; q < fk.dev.queues; q++) {
+		struct nlattr *nest = nla_nest_start(msg, NICTL_A_IRQ);
+
+		snprintf(name, sizeof(name), "virtio0-input.%u", q);
+		if (targets)
+			cpu = cpuset_next(targets, cpu);
+		if (!nest ||
+		    nla_put_u32(msg, NICTL_A_IRQ_NUM, 40 + q) ||
+		    nla_put_string(msg, NICTL_A_IRQ_NAME, name) ||
+		    nla_put_u32(msg, NICTL_A_IRQ_QUEUE, q) ||
+		    nla_put_u32(msg, NICTL_A_IRQ_KIND, NICTL_QUEUE_KIND_COMBINED) ||
+		    nla_put_u32(msg, NICTL_A_IRQ_FLAGS, flags) ||
+		    nla_put_s32(msg, NICTL_A_IRQ_NODE, cpu >= 4))
+			abort();
+		put_cpu_bitmap(msg, NICTL_A_IRQ_AFFINITY, targets ? 1 << cpu : 0xff);
+		put_cpu_bitmap(msg, NICTL_A_IRQ_EFFECTIVE, targets ? 1 << cpu : 0x01);
+		if (targets && nla_put_u32(msg, NICTL_A_IRQ_TARGET_CPU, cpu))
+			abort();
+		nla_nest_end(msg, nest);
+	}
+	deliver(NL_CB_VALID, msg);
+}
+
+/* An error message as the kernel sends it, capped, with an extended ACK. */
+static void send_error(const struct nlmsghdr *req)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_ERROR, NLM_F_CAPPED);
+	struct nlmsgerr err = { .error = fk.error, .msg = *req };
+
+	if (!msg || nlmsg_append(msg, &err, sizeof(err), NLMSG_ALIGNTO))
+		abort();
+	if (fk.extack) {
+		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK_TLVS;
+		if (nla_put_string(msg, NLMSGERR_ATTR_MSG, fk.extack))
+			abort();
+	}
+	fk.err_cb(NULL, nlmsg_data(nlmsg_hdr(msg)), fk.err_arg);
+	nlmsg_free(msg);
+}
+
+/* The fake module at work: answer the last request. */
+int nl_recvmsgs(struct nl_sock *sk, struct nl_cb *cb)
+{
+	const struct nlmsghdr *req = fk.req[fk.nr_req - 1];
+	const struct genlmsghdr *gnlh = nlmsg_data(req);
+	struct nlattr *tb[NICTL_A_MAX + 1];
+	struct cpuset targets = CPUSET_INIT;
+	struct nl_msg *done;
+
+	(void)sk;
+	(void)cb;
+	if (fk.error)
+		send_error(req);
+	else if (gnlh->cmd == NICTL_CMD_BIND) {
+		if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, NICTL_A_MAX, NULL) ||
+		    !tb[NICTL_A_CPUS] ||
+		    cpuset_from_bytes(&targets, nla_data(tb[NICTL_A_CPUS]),
+				      nla_len(tb[NICTL_A_CPUS])))
+			abort();
+		send_dev(NICTL_CMD_BIND, &targets);
+		cpuset_free(&targets);
+	} else {
+		send_dev(gnlh->cmd, NULL);
+	}
+	if (fk.error)
+		return -NLE_FAILURE;
+	if (req->nlmsg_flags & NLM_F_DUMP) {
+		done = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
+		if (!done || nlmsg_append(done, &fk.error, sizeof(fk.error), NLMSG_ALIGNTO))
+			abort();
+		deliver(NL_CB_FINISH, done);
+	} else {
+		deliver(NL_CB_ACK, nlmsg_alloc_simple(NLMSG_ERROR, 0));
+	}
+	return 0;
+}
+
+FIXTURE(cmd) {
+	struct fakesys fs;
+	char *out;
+	char *err;
+};
+
+FIXTURE_SETUP(cmd)
+{
+	fakesys_create(&self->fs);
+	fakesys_write(&self->fs, "0-7\n", "devices/system/cpu/online");
+	fakesys_write(&self->fs, "0-3\n", "devices/system/node/node0/cpulist");
+	fakesys_write(&self->fs, "4-7\n", "devices/system/node/node1/cpulist");
+	fakesys_smt_pairs(&self->fs, 8);
+	memset(&fk, 0, sizeof(fk));
+	fk.family = FAMILY;
+	fk.dev = (struct fake_dev){ 3, "vnode1", 1, 4 };
+	self->out = NULL;
+	self->err = NULL;
+}
+
+FIXTURE_TEARDOWN(cmd)
+{
+	while (fk.nr_req)
+		free(fk.req[--fk.nr_req]);
+	free(self->out);
+	free(self->err);
+	fakesys_destroy(&self->fs);
+}
+
+/* Run @fn on the NULL-terminated arguments, capturing what it prints. */
+static int run(FIXTURE_DATA(cmd) *self, int (*fn)(int, char **), ...)
+{
+	struct capture out, err;
+	char *argv[16];
+	int argc = 0, ret;
+	va_list ap;
+
+	free(self->out);
+	free(self->err);
+	va_start(ap, fn);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	optind = 0;
+	capture_begin(&out, stdout);
+	capture_begin(&err, stderr);
+	ret = fn(argc, argv);
+	self->err = capture_end(&err);
+	self->out = capture_end(&out);
+	return ret;
+}
+
+/* The attributes of request @i. */
+static void req_attrs(unsigned int i, struct nlattr **tb)
+{
+	if (genlmsg_parse(fk.req[i], 0, tb, NICTL_A_MAX, NULL))
+		abort();
+}
+
+static uint8_t req_cpus(unsigned int i)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+
+	req_attrs(i, tb);
+	if (!tb[NICTL_A_CPUS] || nla_len(tb[NICTL_A_CPUS]) != 1)
+		return 0;
+	return *(uint8_t *)nla_data(tb[NICTL_A_CPUS]);
+}
+
+static uint32_t req_flags(unsigned int i)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+
+	req_attrs(i, tb);
+	return tb[NICTL_A_FLAGS] ? nla_get_u32(tb[NICTL_A_FLAGS]) : 0xdead;
+}
+
+TEST_F(cmd, show_dumps_all_devices)
+{
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", NULL));
+	ASSERT_EQ(1, fk.nr_req);
+	EXPECT_EQ(NLM_F_DUMP, fk.req[0]->nlmsg_flags & NLM_F_DUMP);
+	EXPECT_STREQ("", self->err);
+	EXPECT_STREQ(
+		"vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
+		"queues rx 4 tx 4, up, not bound, irqs from napi\n"
+		"  QUEUE  KIND      IRQ  NAME             CPUS  EFFECTIVE  NODE  TARGET  FLAGS\n"
+		"  0      combined  40   virtio0-input.0  0-7   0          0     -       -\n"
+		"  1      combined  41   virtio0-input.1  0-7   0          0     -       -\n"
+		"  2      combined  42   virtio0-input.2  0-7   0          0     -       -\n"
+		"  3      combined  43   virtio0-input.3  0-7   0          0     -       -\n",
+		self->out);
+}
+
+TEST_F(cmd, show_one_device_as_json)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", "-j", "vnode1", NULL));
+	EXPECT_EQ(0, fk.req[0]->nlmsg_flags & NLM_F_DUMP);
+	req_attrs(0, tb);
+	ASSERT_NE(NULL, tb[NICTL_A_IFNAME]);
+	EXPECT_STREQ("vnode1", nla_get_string(tb[NICTL_A_IFNAME]));
+	EXPECT_EQ(0, strncmp("[{\"ifname\":\"vnode1\",\"ifindex\":3,", self->out, 32));
+	EXPECT_EQ(']', self->out[strlen(self->out) - 2]);
+}
+
+TEST_F(cmd, missing_module)
+{
+	fk.family = -NLE_OBJ_NOTFOUND;
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
+	EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
+		     "(or insmod nictl.ko)\n", self->err);
+	EXPECT_STREQ("", self->out);
+}
+
+TEST_F(cmd, no_such_device)
+{
+	fk.error = -ENODEV;
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", "eth9", NULL));
+	EXPECT_STREQ("nictlctl: no such device: eth9\n", self->err);
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "eth9", NULL));
+	EXPECT_EQ(2, fk.nr_req);	/* the DEV_GET failed; no bind was sent */
+}
+
+TEST_F(cmd, bind_by_default_keeps_off_cpu0)
+{
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", NULL));
+	ASSERT_EQ(2, fk.nr_req);
+	EXPECT_EQ(NICTL_CMD_DEV_GET, ((struct genlmsghdr *)nlmsg_data(fk.req[0]))->cmd);
+	EXPECT_EQ(NICTL_CMD_BIND, ((struct genlmsghdr *)nlmsg_data(fk.req[1]))->cmd);
+	EXPECT_EQ(0xfe, req_cpus(1));
+	EXPECT_EQ(NICTL_BIND_F_SMT_EXCLUSIVE, req_flags(1));
+	EXPECT_STREQ("nictlctl: using CPUs 1-7 (kept off CPU 0)\n", self->err);
+	EXPECT_STREQ(
+		"vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
+		"queues rx 4 tx 4, up, bound, irqs from napi\n"
+		"  QUEUE  KIND      IRQ  NAME             CPUS  EFFECTIVE  NODE  TARGET  FLAGS\n"
+		"  0      combined  40   virtio0-input.0  1     1          0     1       bound\n"
+		"  1      combined  41   virtio0-input.1  2     2          0     2       bound\n"
+		"  2      combined  42   virtio0-input.2  3     3          0     3       bound\n"
+		"  3      combined  43   virtio0-input.3  4     4          1     4       bound\n",
+		self->out);
+}
+
+TEST_F(cmd, bind_sends_the_ifindex_it_found)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "--allow-siblings", "vnode1", NULL));
+	req_attrs(1, tb);
+	ASSERT_NE(NULL, tb[NICTL_A_IFINDEX]);
+	EXPECT_EQ(3, nla_get_u32(tb[NICTL_A_IFINDEX]));
+	EXPECT_EQ(0, req_flags(1));
+}
+
+TEST_F(cmd, numa_local_refuses_too_few_cores)
+{
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--numa-local", NULL));
+	EXPECT_EQ(1, fk.nr_req);
+	EXPECT_STREQ("nictlctl: vnode1 has 4 queues but CPUs 4-7 have only 2 physical cores; "
+		     "add CPUs or pass --allow-siblings\n", self->err);
+	EXPECT_STREQ("", self->out);
+}
+
+TEST_F(cmd, numa_local_with_siblings_allowed)
+{
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", "--numa-local",
+				    "--allow-siblings", NULL));
+	EXPECT_EQ(0xf0, req_cpus(1));
+	EXPECT_EQ(NICTL_BIND_F_NUMA_STRICT, req_flags(1));
+	EXPECT_STREQ("nictlctl: using CPUs 4-7 (node 1)\n", self->err);
+}
+
+TEST_F(cmd, numa_local_needs_a_known_node)
+{
+	fk.dev.node = -1;
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--numa-local", NULL));
+	EXPECT_STREQ("nictlctl: the NUMA node of vnode1 is unknown; use --node N or --cpus LIST\n",
+		     self->err);
+	EXPECT_EQ(1, fk.nr_req);
+}
+
+TEST_F(cmd, node_and_exclude)
+{
+	fk.dev.queues = 2;
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "--node", "0", "vnode1",
+				    "--exclude", "2", NULL));
+	EXPECT_EQ(0x0a, req_cpus(1));	/* 0-3, without 2, then without CPU 0 */
+	EXPECT_EQ(NICTL_BIND_F_SMT_EXCLUSIVE, req_flags(1));
+	EXPECT_STREQ("nictlctl: using CPUs 1,3 (node 0, without --exclude 2, kept off CPU 0)\n",
+		     self->err);
+}
+
+TEST_F(cmd, explicit_cpus_are_sent_as_given)
+{
+	fk.dev.queues = 1;
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", "--cpus", "0", NULL));
+	EXPECT_EQ(0x01, req_cpus(1));
+	EXPECT_STREQ("nictlctl: using CPUs 0 (as given)\n", self->err);
+}
+
+TEST_F(cmd, dry_run_says_nothing_changed)
+{
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", "--dry-run", "-j", NULL));
+	EXPECT_EQ(NICTL_BIND_F_SMT_EXCLUSIVE | NICTL_BIND_F_DRY_RUN, req_flags(1));
+	EXPECT_STREQ("nictlctl: using CPUs 1-7 (kept off CPU 0)\n"
+		     "nictlctl: dry run: nothing changed; shown is the placement bind would "
+		     "apply\n", self->err);
+	EXPECT_EQ('[', self->out[0]);
+	EXPECT_NE(NULL, strstr(self->out, "\"target_cpu\":4}]}]\n"));
+}
+
+TEST_F(cmd, kernel_refusal_is_one_line)
+{
+	fk.dev.queues = 1;
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", "vnode1", NULL));
+	fk.error = -EINVAL;
+	fk.extack = "CPU 9 does not exist";
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_restore, "restore", "vnode1", NULL));
+	EXPECT_STREQ("nictlctl: restore vnode1: CPU 9 does not exist (Invalid argument)\n",
+		     self->err);
+}
+
+TEST_F(cmd, permission_denied)
+{
+	fk.error = -EPERM;
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_restore, "restore", "vnode1", NULL));
+	EXPECT_STREQ("nictlctl: permission denied: needs CAP_NET_ADMIN (run as root)\n",
+		     self->err);
+}
+
+TEST_F(cmd, restore_by_ifindex)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_restore, "restore", "3", NULL));
+	EXPECT_EQ(NICTL_CMD_RESTORE, ((struct genlmsghdr *)nlmsg_data(fk.req[0]))->cmd);
+	req_attrs(0, tb);
+	ASSERT_NE(NULL, tb[NICTL_A_IFINDEX]);
+	EXPECT_EQ(3, nla_get_u32(tb[NICTL_A_IFINDEX]));
+	EXPECT_EQ(NULL, tb[NICTL_A_IFNAME]);
+}
+
+TEST_F(cmd, usage_errors_exit_2_without_asking_the_kernel)
+{
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_bind, "bind", "vnode1", "--node", "1", "--cpus", "4",
+				  NULL));
+	EXPECT_STREQ("nictlctl: bind: give only one of --numa-local, --node and --cpus; "
+		     "see: nictlctl bind --help\n", self->err);
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_bind, "bind", "vnode1", "--cpus", "3-1", NULL));
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_restore, "restore", NULL));
+	EXPECT_EQ(0, fk.nr_req);
+}
+
+TEST_HARNESS_MAIN

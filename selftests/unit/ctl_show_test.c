@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table and JSON formats documented in ctl/show.c. Integration tests
+ * and users' scripts parse them: any change here is a change of interface.
+ */
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+
+#include "show.h"
+
+FIXTURE(devs) {
+	struct nictl_irq irqs[3];
+	struct nictl_dev devs[2];
+	struct dev_list list;
+	char *text;
+	size_t size;
+	FILE *f;
+};
+
+static void set_cpus(struct cpuset *s, const char *list)
+{
+	if (cpuset_parse(s, list))
+		abort();
+}
+
+/* vnode1: up, bound, three IRQs; eth0: down, no IRQs, nothing known. */
+FIXTURE_SETUP(devs)
+{
+	struct nictl_irq *irq = self->irqs;
+
+	memset(self->irqs, 0, sizeof(self->irqs));
+	irq[0] = (struct nictl_irq){
+		.queue = 0, .kind = NICTL_QUEUE_KIND_COMBINED, .irq = 45, .name = "virtio0-input.0",
+		.node = 1, .flags = NICTL_IRQ_F_BOUND, .target_cpu = 4,
+	};
+	set_cpus(&irq[0].affinity, "4-5,7");
+	set_cpus(&irq[0].effective, "4");
+	irq[1] = (struct nictl_irq){
+		.queue = 1, .kind = NICTL_QUEUE_KIND_RX, .irq = 146, .name = "q\"1",
+		.node = -1, .flags = NICTL_IRQ_F_MANAGED, .target_cpu = -1,
+	};
+	irq[2] = (struct nictl_irq){
+		.queue = 1, .kind = 7, .irq = 147, .name = NULL, .node = 0,
+		.flags = NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND, .target_cpu = 12,
+	};
+	set_cpus(&irq[2].affinity, "0-15");
+	set_cpus(&irq[2].effective, "12");
+	self->devs[0] = (struct nictl_dev){
+		.ifindex = 3, .ifname = "vnode1", .driver = "virtio_net", .bus_addr = "0000:00:04.0",
+		.numa_node = 1, .rx_queues = 2, .tx_queues = 2,
+		.flags = NICTL_DEV_F_UP | NICTL_DEV_F_BOUND, .source = NICTL_IRQ_SOURCE_NAPI,
+		.irqs = self->irqs, .nr_irqs = 3,
+	};
+	self->devs[1] = (struct nictl_dev){
+		.ifindex = 12, .ifname = "eth0", .numa_node = -1, .source = NICTL_IRQ_SOURCE_NONE,
+	};
+	self->list = (struct dev_list){ self->devs, 2 };
+	self->text = NULL;
+	self->f = open_memstream(&self->text, &self->size);
+	ASSERT_NE(NULL, self->f);
+}
+
+FIXTURE_TEARDOWN(devs)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		cpuset_free(&self->irqs[i].affinity);
+		cpuset_free(&self->irqs[i].effective);
+	}
+	free(self->text);
+}
+
+TEST_F(devs, table)
+{
+	ASSERT_EQ(0, show_table(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_STREQ(
+		"vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
+		"queues rx 2 tx 2, up, bound, irqs from napi\n"
+		"  QUEUE  KIND      IRQ  NAME             CPUS   EFFECTIVE  NODE  TARGET  FLAGS\n"
+		"  0      combined  45   virtio0-input.0  4-5,7  4          1     4       bound\n"
+		"  1      rx        146  q\"1              -      -          ?     -       managed\n"
+		"  1      unknown   147  -                0-15   12         0     12      "
+		"managed,bound\n"
+		"\n"
+		"eth0 (ifindex 12): driver -, bus -, node ?, queues rx 0 tx 0, down, not bound, "
+		"irqs from none\n"
+		"  no queue IRQs; is the device down?\n",
+		self->text);
+}
+
+TEST_F(devs, table_of_an_up_device_without_irqs)
+{
+	self->devs[1].flags = NICTL_DEV_F_UP;
+	self->devs[1].source = 9;
+	self->list.devs = &self->devs[1];
+	self->list.nr = 1;
+	ASSERT_EQ(0, show_table(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_STREQ("eth0 (ifindex 12): driver -, bus -, node ?, queues rx 0 tx 0, up, "
+		     "not bound, irqs from unknown\n"
+		     "  no queue IRQs\n", self->text);
+}
+
+TEST_F(devs, json)
+{
+	ASSERT_EQ(0, show_json(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_STREQ(
+		"[{\"ifname\":\"vnode1\",\"ifindex\":3,\"driver\":\"virtio_net\","
+		"\"bus_addr\":\"0000:00:04.0\",\"numa_node\":1,\"rx_queues\":2,\"tx_queues\":2,"
+		"\"up\":true,\"bound\":true,\"source\":\"napi\",\"irqs\":["
+		"{\"queue\":0,\"kind\":\"combined\",\"irq\":45,\"name\":\"virtio0-input.0\","
+		"\"affinity\":[4,5,7],\"affinity_list\":\"4-5,7\",\"effective\":[4],"
+		"\"effective_list\":\"4\",\"node\":1,\"managed\":false,\"bound\":true,"
+		"\"target_cpu\":4},"
+		"{\"queue\":1,\"kind\":\"rx\",\"irq\":146,\"name\":\"q\\\"1\","
+		"\"affinity\":[],\"affinity_list\":\"\",\"effective\":[],"
+		"\"effective_list\":\"\",\"node\":-1,\"managed\":true,\"bound\":false,"
+		"\"target_cpu\":null},"
+		"{\"queue\":1,\"kind\":\"unknown\",\"irq\":147,\"name\":null,"
+		"\"affinity\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],\"affinity_list\":\"0-15\","
+		"\"effective\":[12],\"effective_list\":\"12\",\"node\":0,\"managed\":true,"
+		"\"bound\":true,\"target_cpu\":12}]},"
+		"{\"ifname\":\"eth0\",\"ifindex\":12,\"driver\":null,\"bus_addr\":null,"
+		"\"numa_node\":-1,\"rx_queues\":0,\"tx_queues\":0,\"up\":false,\"bound\":false,"
+		"\"source\":\"none\",\"irqs\":[]}]\n",
+		self->text);
+}
+
+TEST_F(devs, json_of_nothing)
+{
+	self->list.nr = 0;
+	ASSERT_EQ(0, show_json(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_STREQ("[]\n", self->text);
+}
+
+TEST_HARNESS_MAIN
