@@ -176,18 +176,41 @@ int cpus_choose(const struct cpu_request *req, struct cpu_choice *choice)
 	return err;
 }
 
+/* True when every CPU of @cpus is online (and so has a topology to read). */
+static int all_online(const struct cpuset *cpus, bool *yes)
+{
+	struct cpuset offline = CPUSET_INIT, online = CPUSET_INIT;
+	int err;
+
+	err = cpuset_or(&offline, cpus);
+	if (!err)
+		err = topo_online_cpus(&online);
+	cpuset_andnot(&offline, &online);
+	*yes = cpuset_empty(&offline);
+	cpuset_free(&offline);
+	cpuset_free(&online);
+	return err;
+}
+
 /*
  * Refuse, in a line that gives both numbers, a set with fewer physical cores
  * than @dev has queues: SMT siblings share a core's cycles, so two queues on
- * one core would not get the parallelism a bind promises. The kernel checks
- * this too, but cannot tell the user how many cores there were.
+ * one core would not get the parallelism a bind promises. A set with a CPU
+ * that is offline or does not exist is left to the kernel, whose refusal
+ * names that CPU.
  */
 int cpus_check_cores(const struct cpu_choice *choice, const char *dev, unsigned int queues)
 {
 	unsigned int cores;
+	bool online;
 	char *list;
 	int err;
 
+	err = all_online(&choice->cpus, &online);
+	if (err)
+		return failed(err);
+	if (!online)
+		return 0;
 	err = topo_count_cores(&choice->cpus, &cores);
 	if (err)
 		return failed(err);

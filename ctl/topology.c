@@ -39,8 +39,8 @@ static __printf(2, 3) int read_cpulist(struct cpuset *out, const char *fmt, ...)
 		return -errno;
 	if (getline(&line, &size, f) < 0)
 		err = ferror(f) ? -EIO : 0;	/* an empty file is an empty list */
-	else if (!strcmp(line, "(null)\n"))
-		err = 0;	/* nohz_full when the boot did not configure it */
+	else if (!strcmp(line + strspn(line, " "), "(null)\n"))
+		err = 0;	/* nohz_full ("  (null)") when the boot set none */
 	else
 		err = cpuset_parse(out, line);
 	free(line);

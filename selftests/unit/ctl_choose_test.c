@@ -229,4 +229,13 @@ TEST_F(sys, more_queues_than_cores_fails_with_both_numbers)
 		     "add CPUs or pass --allow-siblings\n", self->err);
 }
 
+TEST_F(sys, offline_or_missing_cpus_are_left_to_the_kernel)
+{
+	/* The kernel's refusal names the CPU; a core count could only guess. */
+	EXPECT_EQ(0, check_cores(self, "99", 2));
+	fakesys_write(&self->fs, "0-6\n", "devices/system/cpu/online");
+	EXPECT_EQ(0, check_cores(self, "6-7", 2));
+	EXPECT_STREQ("", self->err);
+}
+
 TEST_HARNESS_MAIN

@@ -77,6 +77,10 @@ TEST_F(sys, isolated_without_nohz_full)
 	fakesys_write(&self->fs, "\n", "devices/system/cpu/isolated");
 	ASSERT_EQ(0, topo_isolated_cpus(&self->cpus));
 	EXPECT_TRUE(cpuset_empty(&self->cpus));
+	/* Debian's 6.12 prints the unset nohz_full mask with two leading spaces. */
+	fakesys_write(&self->fs, "  (null)\n", "devices/system/cpu/nohz_full");
+	ASSERT_EQ(0, topo_isolated_cpus(&self->cpus));
+	EXPECT_TRUE(cpuset_empty(&self->cpus));
 	fakesys_write(&self->fs, "(null)\n", "devices/system/cpu/nohz_full");
 	ASSERT_EQ(0, topo_isolated_cpus(&self->cpus));
 	EXPECT_TRUE(cpuset_empty(&self->cpus));
