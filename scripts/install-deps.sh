@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages that building nictl and running its suite need.
+# Idempotent: when every package is already installed apt is not touched at
+# all, so a warm `make check` needs no network.
+set -eu
+
+PACKAGES="
+	qemu-system-x86
+	busybox-static
+	linux-headers-amd64
+	linux-headers-6.12-amd64
+	linux-source-6.12
+	libnl-genl-3-dev
+	libnl-3-dev
+	libmnl-dev
+	pkg-config
+	gcc
+	make
+	ethtool
+	iproute2
+	kmod
+	cpio
+	xz-utils
+	perl
+	jq
+"
+
+# Print the packages from $PACKAGES that dpkg does not list as installed.
+missing_packages() {
+	for pkg in $PACKAGES; do
+		status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null) || status=
+		[ "$status" = installed ] || echo "$pkg"
+	done
+}
+
+main() {
+	missing=$(missing_packages | paste -sd' ')
+	if [ -z "$missing" ]; then
+		echo "install-deps: all packages present"
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-deps: missing packages: $missing" >&2
+		echo "install-deps: run 'sudo scripts/install-deps.sh' (or 'make deps' as root)" >&2
+		return 1
+	fi
+	echo "install-deps: installing $missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update
+	# shellcheck disable=SC2086 # one word per package is intended
+	apt-get install -y --no-install-recommends $missing
+}
+
+main "$@"

@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the test guest's initramfs (busybox). It loads the drivers the
+# initramfs carries, mounts the host's root read-only and the results folder
+# writable over 9p, names the NICs by MAC, runs the job that run-guest.sh
+# wrote into the results folder chrooted into the host's root, then stores
+# the job's exit code and the kernel log and powers off.
+#
+# The job description, results/guest.env, sets (all host paths, which are
+# also the guest paths inside the chroot):
+#   NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL
+#                  exported to the job
+#   NICTL_MODULES  this kernel's module tree in the host's cache
+#   NICTL_NICS     "MAC=name ..." the interfaces to rename and bring up
+#   NICTL_CMD      the job's command line, already shell-quoted
+
+ROOT=/root
+
+# PID 1 must never exit (the kernel would panic), so every fatal error ends
+# in a logged power-off; the host then finds no rc file.
+die() {
+	echo "guest-init: FATAL: $*"
+	poweroff -f
+	sleep 60
+}
+
+mount_pseudo_filesystems() {
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev
+}
+
+load_drivers() {
+	while read -r ko; do
+		insmod "/modules/$ko" || die "insmod $ko failed"
+	done </modules/order
+}
+
+mount_host() {
+	mkdir -p /results
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /results ||
+		die "cannot mount the results folder"
+	[ -r /results/guest.env ] || die "results/guest.env is missing"
+	# shellcheck source=/dev/null # written by run-guest.sh
+	. /results/guest.env
+	# Read-only and not rebuilt while a guest runs, so the guest may cache
+	# it: every exec of a host binary reads many files.
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroot $ROOT ||
+		die "cannot mount the host's root"
+	mount -t tmpfs -o mode=1777 tmpfs $ROOT/tmp
+	mount -t tmpfs -o mode=755 tmpfs $ROOT/run
+	# The results folder may lie below /tmp, now an empty tmpfs.
+	mkdir -p "$ROOT$NICTL_RESULTS"
+	mount --move /results "$ROOT$NICTL_RESULTS"
+	# modprobe inside the chroot must find this kernel's modules, which the
+	# host only has in the cache (6.1: no /lib/modules tree at all).
+	mount --bind "$ROOT$NICTL_MODULES" "$ROOT/lib/modules/$NICTL_KREL" ||
+		echo "guest-init: no /lib/modules/$NICTL_KREL on the host; modprobe will not work"
+}
+
+# Print the name of the interface whose MAC is $1, if there is one yet.
+iface_with_mac() {
+	for addr in /sys/class/net/*/address; do
+		if [ "$(cat "$addr")" = "$1" ]; then
+			basename "${addr%/address}"
+			return
+		fi
+	done
+}
+
+# Name each NIC by its MAC and bring it up: e1000e requests its IRQs only in
+# ndo_open, and the IRQ names are taken from the interface name at that time.
+setup_nics() {
+	ip link set lo up
+	for pair in $NICTL_NICS; do
+		mac=${pair%=*} name=${pair#*=}
+		tries=0
+		while iface=$(iface_with_mac "$mac") && [ -z "$iface" ]; do
+			tries=$((tries + 1))
+			[ $tries -le 100 ] || die "no interface with MAC $mac for $name"
+			sleep 0.1
+		done
+		[ "$iface" = "$name" ] || ip link set dev "$iface" name "$name" ||
+			die "cannot rename $iface to $name"
+		ip link set dev "$name" up || die "cannot bring $name up"
+	done
+}
+
+enter_chroot_mounts() {
+	mount --move /proc $ROOT/proc
+	mount --move /sys $ROOT/sys
+	mount --move /dev $ROOT/dev
+	mkdir -p $ROOT/dev/pts $ROOT/dev/shm
+	mount -t devpts devpts $ROOT/dev/pts
+	mount -t tmpfs -o mode=1777 tmpfs $ROOT/dev/shm
+	# For tracing tools (bpftrace, perf) the tests may use.
+	mount -t debugfs debugfs $ROOT/sys/kernel/debug
+	mount -t tracefs tracefs $ROOT/sys/kernel/tracing
+}
+
+run_job() {
+	export NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL
+	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	export HOME=/tmp TERM=dumb LANG=C.UTF-8
+	# shellcheck disable=SC2153 # NICTL_CMD comes from guest.env
+	echo "guest-init: running $NICTL_CMD"
+	# NICTL_CMD is quoted for a shell; the chroot's sh evaluates it. Nobody
+	# types on the serial console, so a job reading stdin gets EOF at once.
+	chroot $ROOT /bin/sh -c "cd \"\$NICTL_REPO\" && exec $NICTL_CMD </dev/null"
+}
+
+main() {
+	mount_pseudo_filesystems
+	load_drivers
+	mount_host
+	setup_nics
+	enter_chroot_mounts
+	rc=0
+	run_job || rc=$?
+	echo "guest-init: job exited with $rc"
+	dmesg >"$ROOT$NICTL_RESULTS/dmesg.txt"
+	# rc last: its presence says the job ran to the end and the log is complete.
+	echo "$rc" >"$ROOT$NICTL_RESULTS/rc"
+	sync
+	umount "$ROOT$NICTL_RESULTS"
+	poweroff -f
+}
+
+main

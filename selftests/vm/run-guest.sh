@@ -1,0 +1,212 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run-guest.sh KREL OUTDIR [COMMAND...]
+#
+# Boot Debian kernel KREL in a QEMU (TCG) guest and run COMMAND (default:
+# selftests/guest-suite.sh) in it, chrooted into the host's root (read-only)
+# with cwd = this repository. OUTDIR is the guest's one writable host folder;
+# afterwards it holds console.log (serial console, also shown on stdout),
+# dmesg.txt and rc (COMMAND's exit code; missing = the guest never finished).
+# Exit status: COMMAND's, or non-zero when the guest did not finish.
+#
+# Guest topology (the tests rely on it): 2 sockets x 2 cores x 2 threads,
+# NUMA node 0 = CPUs 0-3, node 1 = CPUs 4-7; NICs, renamed by MAC:
+#   vnode1  virtio-net, 2 queue pairs, behind a PCIe expander on node 1
+#   vnode0  virtio-net, 2 queue pairs, on the root bus (node 0)
+#   e1k     e1000e, on the root bus
+# The taps sit on a bridge in a network namespace made for this run, so no
+# guest traffic can leave it.
+#
+# Environment: NICTL_BUILD (the build tree the job uses, default REPO/build),
+# NICTL_VM_TIMEOUT (seconds, default 900), NICTL_VM_QUIET=1 (boot with
+# `quiet`: the console shows the job, not the boot log).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+REPO=$(cd "$HERE/../.." && pwd -P)
+BUILD=${NICTL_BUILD:-$REPO/build}
+TIMEOUT=${NICTL_VM_TIMEOUT:-900}
+QEMU=qemu-system-x86_64
+
+# The guest renames its NICs by these MACs.
+MAC_VNODE1=52:54:00:4e:01:01
+MAC_VNODE0=52:54:00:4e:00:01
+MAC_E1K=52:54:00:4e:00:02
+
+NETNS=
+QEMU_PID=
+
+die() {
+	echo "run-guest: $*" >&2
+	exit 1
+}
+
+# Print $1 as one single-quoted shell word.
+quote() {
+	printf "'%s'" "${1//\'/\'\\\'\'}"
+}
+
+# Kill QEMU if it still runs (we were interrupted) and drop the namespace,
+# which also destroys the taps and the bridge.
+cleanup() {
+	if [ -n "$QEMU_PID" ]; then
+		kill "$QEMU_PID" 2>/dev/null || true
+		wait "$QEMU_PID" 2>/dev/null || true
+	fi
+	if [ -n "$NETNS" ]; then
+		ip netns del "$NETNS" 2>/dev/null || true
+	fi
+}
+
+in_netns() {
+	ip netns exec "$NETNS" "$@"
+}
+
+# Create the namespace, a bridge and the taps QEMU attaches to by name.
+# virtio-net with queues=2 needs multi_queue taps; e1000e has one queue and
+# QEMU refuses a multi_queue tap for it.
+setup_netns() {
+	NETNS=nictl-vm-$$-$(date +%s)
+	ip netns add "$NETNS" || die "cannot create network namespace $NETNS"
+	in_netns ip link set lo up
+	in_netns ip link add br0 type bridge
+	in_netns ip link set br0 up
+	in_netns ip tuntap add dev tap-vnode1 mode tap multi_queue
+	in_netns ip tuntap add dev tap-vnode0 mode tap multi_queue
+	in_netns ip tuntap add dev tap-e1k mode tap
+	for tap in tap-vnode1 tap-vnode0 tap-e1k; do
+		in_netns ip link set "$tap" master br0 up
+	done
+}
+
+# Write OUTDIR/guest.env, the job description guest-init.sh sources.
+write_job() {
+	local krel=$1 outdir=$2 kdir=$3 cmd=
+	shift 3
+	for word in "$@"; do
+		cmd="$cmd $(quote "$word")"
+	done
+	{
+		echo "# Written by run-guest.sh for guest-init.sh; shell syntax."
+		echo "NICTL_KREL=$(quote "$krel")"
+		echo "NICTL_REPO=$(quote "$REPO")"
+		echo "NICTL_BUILD=$(quote "$BUILD")"
+		echo "NICTL_RESULTS=$(quote "$outdir")"
+		echo "NICTL_KO=$(quote "$BUILD/kmod/$krel/nictl.ko")"
+		echo "NICTL_CTL=$(quote "$BUILD/bin/nictlctl")"
+		echo "NICTL_MODULES=$(quote "$kdir/lib/modules/$krel")"
+		echo "NICTL_NICS=$(quote "$MAC_VNODE1=vnode1 $MAC_VNODE0=vnode0 $MAC_E1K=e1k")"
+		echo "NICTL_CMD=$(quote "${cmd# }")"
+	} >"$outdir/guest.env"
+}
+
+# Print the QEMU command line, one argument per line.
+qemu_args() {
+	local kdir=$1 initrd=$2 outdir=$3
+	# 8 vCPUs emulated on 2 busy host cores can stall for seconds: raise
+	# the lockup and RCU stall thresholds so only a real hang (minutes)
+	# reports one, instead of disabling the detectors. A big log buffer
+	# keeps a chatty suite from pushing a splat out of dmesg.txt.
+	local append="console=ttyS0 panic=-1 panic_on_warn=1"
+	append="$append watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
+	append="$append log_buf_len=8M"
+	if [ "${NICTL_VM_QUIET:-0}" = 1 ]; then
+		append="$append quiet"
+	fi
+	printf '%s\n' \
+		-machine q35 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel \
+		-m 2048 -smp 8,sockets=2,cores=2,threads=2 \
+		-object memory-backend-ram,id=mem0,size=1G \
+		-object memory-backend-ram,id=mem1,size=1G \
+		-numa node,nodeid=0,cpus=0-3,memdev=mem0 \
+		-numa node,nodeid=1,cpus=4-7,memdev=mem1 \
+		-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
+		-device pcie-root-port,id=rp1,bus=pxb1,chassis=1 \
+		-netdev tap,id=nd-vnode1,ifname=tap-vnode1,script=no,downscript=no,queues=2 \
+		-device virtio-net-pci,netdev=nd-vnode1,mq=on,vectors=6,mac=$MAC_VNODE1,bus=rp1 \
+		-netdev tap,id=nd-vnode0,ifname=tap-vnode0,script=no,downscript=no,queues=2 \
+		-device virtio-net-pci,netdev=nd-vnode0,mq=on,vectors=6,mac=$MAC_VNODE0,bus=pcie.0 \
+		-netdev tap,id=nd-e1k,ifname=tap-e1k,script=no,downscript=no \
+		-device e1000e,netdev=nd-e1k,mac=$MAC_E1K,bus=pcie.0 \
+		-fsdev local,id=fs-hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
+		-device virtio-9p-pci,fsdev=fs-hostroot,mount_tag=hostroot,bus=pcie.0 \
+		-fsdev "local,id=fs-results,path=$outdir,security_model=none" \
+		-device virtio-9p-pci,fsdev=fs-results,mount_tag=results,bus=pcie.0 \
+		-kernel "$kdir/vmlinuz" -initrd "$initrd" -append "$append" \
+		-nodefaults -display none -no-reboot \
+		-chardev "stdio,id=console,logfile=$outdir/console.log" \
+		-serial chardev:console
+}
+
+# Boot the guest; return QEMU's (or timeout's) exit status.
+boot() {
+	local args
+	mapfile -t args < <(qemu_args "$@")
+	timeout -k 10 "$TIMEOUT" ip netns exec "$NETNS" "$QEMU" "${args[@]}" </dev/null &
+	QEMU_PID=$!
+	local status=0
+	wait "$QEMU_PID" || status=$?
+	QEMU_PID=
+	return "$status"
+}
+
+# Boot, and boot once more if the guest died before its init started the
+# job: nothing under test ran yet, and multi-threaded TCG has been seen to
+# crash Debian's 6.12 while it patches kernel text during CPU bring-up
+# (Oops: int3, about one boot in 30). The first console stays for a look.
+boot_twice_if_early_crash() {
+	local krel=$1 outdir=$4 status=0
+	shift
+	boot "$@" || status=$?
+	if [ "$status" -eq 0 ] && [ ! -f "$outdir/rc" ] &&
+		! grep -q '^guest-init: running' "$outdir/console.log"; then
+		mv "$outdir/console.log" "$outdir/console-early-crash.log"
+		echo "run-guest: $krel: guest died before the job started;" \
+			"booting again (first console: $outdir/console-early-crash.log)" >&2
+		status=0
+		boot "$@" || status=$?
+	fi
+	return "$status"
+}
+
+main() {
+	[ $# -ge 2 ] || die "usage: run-guest.sh KREL OUTDIR [COMMAND...]"
+	local krel=$1 outdir=$2
+	shift 2
+	[ $# -gt 0 ] || set -- selftests/guest-suite.sh
+	[ "$(id -u)" -eq 0 ] || die "must run as root (network namespace, taps)"
+	command -v "$QEMU" >/dev/null || die "$QEMU not found (scripts/install-deps.sh)"
+	case $outdir in *[[:space:],]*) die "OUTDIR must not contain spaces or commas" ;; esac
+	# The guest mounts empty tmpfs on these, hiding the host's files.
+	case $BUILD/ in /tmp/* | /run/*) die "the build tree $BUILD is under /tmp or /run, which the guest cannot see" ;; esac
+	mkdir -p "$outdir"
+	outdir=$(cd "$outdir" && pwd -P)
+	# A stale rc from an earlier run must not pass for this run's result.
+	rm -f "$outdir/rc" "$outdir/dmesg.txt" "$outdir/console.log" \
+		"$outdir/console-early-crash.log" "$outdir/guest.env"
+
+	local kdir initrd
+	kdir=$("$HERE/fetch-kernel.sh" "$krel") || die "no kernel $krel"
+	[ -f "$kdir/vmlinuz" ] || die "$kdir/vmlinuz missing"
+	initrd=$kdir/initramfs.cpio.gz
+	"$HERE/mkinitramfs.sh" "$krel" "$initrd" || die "cannot build the initramfs"
+	write_job "$krel" "$outdir" "$kdir" "$@"
+
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
+	setup_netns
+	local start=$SECONDS status=0
+	boot_twice_if_early_crash "$krel" "$kdir" "$initrd" "$outdir" || status=$?
+	local took=$((SECONDS - start))
+
+	[ "$status" -ne 124 ] || die "$krel: guest timed out after ${TIMEOUT}s (see $outdir/console.log)"
+	[ "$status" -eq 0 ] || die "$krel: $QEMU failed with status $status (see $outdir/console.log)"
+	[ -f "$outdir/rc" ] ||
+		die "$krel: guest stopped without finishing the job after ${took}s (see $outdir/console.log)"
+	local rc
+	rc=$(cat "$outdir/rc")
+	echo "run-guest: $krel: job exited with $rc after ${took}s (boot and run)" >&2
+	return "$rc"
+}
+
+main "$@"

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# run-suite.sh BUILD: run the whole suite and summarize it.
+#   - every executable in BUILD/unit/ on the host, TAP to
+#     BUILD/results/host/NAME.tap
+#   - selftests/guest-suite.sh in a guest per kernel of scripts/kernels.sh,
+#     results in BUILD/results/KREL/
+# then summarize.sh over all of them; its verdict is the exit status.
+# The guests run at the same time: each mostly keeps one emulated CPU busy,
+# so on 2 host cores two guests take about as long as one.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+REPO=$(cd "$HERE/../.." && pwd -P)
+# A hung unit test must not hang `make check`.
+UNIT_TIMEOUT=300
+
+die() {
+	echo "run-suite: $*" >&2
+	exit 1
+}
+
+# Run the host unit tests of $1/unit into $2.
+run_host_tests() {
+	unit=$1/unit out=$2
+	mkdir -p "$out"
+	for test in "$unit"/*; do
+		if [ ! -f "$test" ] || [ ! -x "$test" ]; then
+			continue
+		fi
+		name=$(basename "$test")
+		echo "run-suite: host: $name"
+		# The TAP (and a failure) is judged by summarize.sh.
+		timeout "$UNIT_TIMEOUT" "$test" >"$out/$name.tap" ||
+			echo "run-suite: host: $name exited with $?"
+	done
+}
+
+# Boot the guest for kernel $1 with results in $2, in the background; the
+# console goes to $2/console.log only, the TAP is printed by the summary.
+start_guest() {
+	krel=$1 out=$2
+	echo "run-suite: $krel: booting the guest (console: $out/console.log)"
+	"$HERE/run-guest.sh" "$krel" "$out" >/dev/null &
+}
+
+main() {
+	[ $# -eq 1 ] || die "usage: run-suite.sh BUILD"
+	mkdir -p "$1"
+	build=$(cd "$1" && pwd -P)
+	results=$build/results
+	kernels=$("$REPO/scripts/kernels.sh") || die "cannot list the suite kernels"
+	[ -n "$kernels" ] || die "scripts/kernels.sh listed no kernel"
+	# Results of an earlier run must not be summarized as this run's.
+	rm -rf "$results"
+	export NICTL_BUILD="$build"
+	dirs=$results/host pids=
+	# Background jobs ignore SIGINT; pass an interrupt on as SIGTERM so
+	# each run-guest.sh stops its QEMU and removes its namespace.
+	# shellcheck disable=SC2086 # one pid per word
+	trap 'kill $pids 2>/dev/null; exit 130' INT TERM
+	for krel in $kernels; do
+		start_guest "$krel" "$results/$krel"
+		dirs="$dirs $results/$krel" pids="$pids $!"
+	done
+	run_host_tests "$build" "$results/host"
+	# run-guest.sh reports its own failures; the summary judges them.
+	for pid in $pids; do
+		wait "$pid" || true
+	done
+	echo
+	# shellcheck disable=SC2086 # the folders have no spaces (checked by run-guest.sh)
+	exec "$HERE/summarize.sh" $dirs
+}
+
+main "$@"
