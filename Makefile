@@ -37,6 +37,7 @@ selftests:
 # Host unit tests: every executable in $(BUILD)/unit is run by the suite.
 unit:
 	$(MAKE) -C selftests/unit BUILD=$(BUILD)
+	$(MAKE) -C selftests BUILD=$(BUILD) unit
 	$(MAKE) -C ctl BUILD=$(BUILD) unit
 
 check: deps

@@ -22,8 +22,10 @@
  * Columns are left-aligned and separated by at least two spaces. KIND is rx,
  * tx or combined. CPUS (the affinity) and EFFECTIVE (the effective affinity)
  * are cpulists such as 4-5,7, "-" when empty. NODE is "?" when unknown.
- * TARGET is the CPU nictl placed the IRQ on, "-" if none. FLAGS is
- * "managed", "bound", "managed,bound" or "-". Only NAME can contain spaces
+ * TARGET is the CPU nictl placed the IRQ on, "-" if none. FLAGS joins with
+ * commas those of "managed", "bound" and "pending" (the IRQ moves at its
+ * next interrupt; EFFECTIVE is still the old CPU) that apply, or is "-".
+ * Only NAME can contain spaces
  * (if the driver put some in the IRQ name).
  * A device without queue IRQs has, instead of heading and rows, the line
  * "  no queue IRQs", or "  no queue IRQs; is the device down?" when it is
@@ -57,6 +59,7 @@
  *     node            integer, -1 when unknown
  *     managed         boolean
  *     bound           boolean
+ *     pending         boolean, the IRQ moves at its next interrupt
  *     target_cpu      integer, or null when nictl placed the IRQ nowhere
  *
  * A kind or source this nictlctl does not know is shown as "unknown".
@@ -130,18 +133,28 @@ static char *cpus_cell(const struct cpuset *cpus)
 	return s;
 }
 
-static const char *flags_text(unsigned int flags)
+/* FLAGS: the names of the IRQ's flags joined by commas, or "-". */
+static char *flags_cell(unsigned int flags)
 {
-	switch (flags & (NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND)) {
-	case NICTL_IRQ_F_MANAGED:
-		return "managed";
-	case NICTL_IRQ_F_BOUND:
-		return "bound";
-	case NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND:
-		return "managed,bound";
-	default:
-		return "-";
+	static const struct {
+		unsigned int flag;
+		const char *name;
+	} names[] = {
+		{ NICTL_IRQ_F_MANAGED, "managed" },
+		{ NICTL_IRQ_F_BOUND, "bound" },
+		{ NICTL_IRQ_F_PENDING, "pending" },
+	};
+	char text[sizeof("managed,bound,pending")] = "";
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!(flags & names[i].flag))
+			continue;
+		if (*text)
+			strcat(text, ",");
+		strcat(text, names[i].name);
 	}
+	return cell("%s", *text ? text : "-");
 }
 
 /* Fill @row with the cells of @irq; false when out of memory. */
@@ -157,7 +170,7 @@ static bool fill_row(char **row, const struct nictl_irq *irq)
 	row[COL_EFFECTIVE] = cpus_cell(&irq->effective);
 	row[COL_NODE] = irq->node < 0 ? cell("?") : cell("%d", irq->node);
 	row[COL_TARGET] = irq->target_cpu < 0 ? cell("-") : cell("%d", irq->target_cpu);
-	row[COL_FLAGS] = cell("%s", flags_text(irq->flags));
+	row[COL_FLAGS] = flags_cell(irq->flags);
 	for (i = 0; i < NR_COLS; i++)
 		if (!row[i])
 			return false;
@@ -268,6 +281,7 @@ static int json_irq(struct json *j, const struct nictl_irq *irq)
 	json_int(j, "node", irq->node);
 	json_bool(j, "managed", irq->flags & NICTL_IRQ_F_MANAGED);
 	json_bool(j, "bound", irq->flags & NICTL_IRQ_F_BOUND);
+	json_bool(j, "pending", irq->flags & NICTL_IRQ_F_PENDING);
 	if (irq->target_cpu < 0)
 		json_null(j, "target_cpu");
 	else

@@ -22,19 +22,20 @@
 extern char nictl_extack_buf[NICTL_EXTACK_LEN];
 
 #define NL_SET_ERR_MSG_FMT(extack, fmt, args...) do {				\
-	struct netlink_ext_ack *__extack = (extack);				\
+	struct netlink_ext_ack *__nictl_ea = (extack);				\
 										\
-	if (__extack) {								\
+	if (__nictl_ea) {							\
 		snprintf(nictl_extack_buf, NICTL_EXTACK_LEN - 1, fmt, ##args);	\
-		__extack->_msg = nictl_extack_buf;				\
+		__nictl_ea->_msg = nictl_extack_buf;				\
 	}									\
 } while (0)
 
+/* Its own local name: one shadowing the macro above would read itself. */
 #define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, args...) do {		\
-	struct netlink_ext_ack *__extack = (extack);				\
+	struct netlink_ext_ack *__nictl_attr_ea = (extack);			\
 										\
-	NL_SET_ERR_MSG_FMT(__extack, fmt, ##args);				\
-	NL_SET_BAD_ATTR(__extack, attr);					\
+	NL_SET_ERR_MSG_FMT(__nictl_attr_ea, fmt, ##args);			\
+	NL_SET_BAD_ATTR(__nictl_attr_ea, attr);					\
 } while (0)
 #endif /* NICTL_HAVE_EXTACK_FMT */
 

@@ -74,6 +74,8 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info)
  * @info: the request
  * @dev: the device
  *
+ * Every command answers with a DEV_GET message, so clients parse one shape.
+ *
  * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
  */
 struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl_dev *dev)
@@ -86,7 +88,7 @@ struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl
 	if (!msg)
 		return ERR_PTR(-ENOMEM);
 	err = nictl_dev_fill(msg, dev, info->snd_portid, info->snd_seq, 0,
-			     info->genlhdr->cmd, NULL, &next);
+			     NICTL_CMD_DEV_GET, NULL, &next);
 	if (!err && next < dev->n_irqs)
 		err = -EMSGSIZE;
 	if (err) {

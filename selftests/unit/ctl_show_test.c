@@ -32,7 +32,7 @@ FIXTURE_SETUP(devs)
 	memset(self->irqs, 0, sizeof(self->irqs));
 	irq[0] = (struct nictl_irq){
 		.queue = 0, .kind = NICTL_QUEUE_KIND_COMBINED, .irq = 45, .name = "virtio0-input.0",
-		.node = 1, .flags = NICTL_IRQ_F_BOUND, .target_cpu = 4,
+		.node = 1, .flags = NICTL_IRQ_F_BOUND | NICTL_IRQ_F_PENDING, .target_cpu = 4,
 	};
 	set_cpus(&irq[0].affinity, "4-5,7");
 	set_cpus(&irq[0].effective, "4");
@@ -80,7 +80,8 @@ TEST_F(devs, table)
 		"vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
 		"queues rx 2 tx 2, up, bound, irqs from napi\n"
 		"  QUEUE  KIND      IRQ  NAME             CPUS   EFFECTIVE  NODE  TARGET  FLAGS\n"
-		"  0      combined  45   virtio0-input.0  4-5,7  4          1     4       bound\n"
+		"  0      combined  45   virtio0-input.0  4-5,7  4          1     4       "
+		"bound,pending\n"
 		"  1      rx        146  q\"1              -      -          ?     -       managed\n"
 		"  1      unknown   147  -                0-15   12         0     12      "
 		"managed,bound\n"
@@ -115,15 +116,15 @@ TEST_F(devs, json)
 		"{\"queue\":0,\"kind\":\"combined\",\"irq\":45,\"name\":\"virtio0-input.0\","
 		"\"affinity\":[4,5,7],\"affinity_list\":\"4-5,7\",\"effective\":[4],"
 		"\"effective_list\":\"4\",\"node\":1,\"managed\":false,\"bound\":true,"
-		"\"target_cpu\":4},"
+		"\"pending\":true,\"target_cpu\":4},"
 		"{\"queue\":1,\"kind\":\"rx\",\"irq\":146,\"name\":\"q\\\"1\","
 		"\"affinity\":[],\"affinity_list\":\"\",\"effective\":[],"
 		"\"effective_list\":\"\",\"node\":-1,\"managed\":true,\"bound\":false,"
-		"\"target_cpu\":null},"
+		"\"pending\":false,\"target_cpu\":null},"
 		"{\"queue\":1,\"kind\":\"unknown\",\"irq\":147,\"name\":null,"
 		"\"affinity\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],\"affinity_list\":\"0-15\","
 		"\"effective\":[12],\"effective_list\":\"12\",\"node\":0,\"managed\":true,"
-		"\"bound\":true,\"target_cpu\":12}]},"
+		"\"bound\":true,\"pending\":false,\"target_cpu\":12}]},"
 		"{\"ifname\":\"eth0\",\"ifindex\":12,\"driver\":null,\"bus_addr\":null,"
 		"\"numa_node\":-1,\"rx_queues\":0,\"tx_queues\":0,\"up\":false,\"bound\":false,"
 		"\"source\":\"none\",\"irqs\":[]}]\n",

@@ -12,8 +12,8 @@
 # Guest topology (the tests rely on it): 2 sockets x 2 cores x 2 threads,
 # NUMA node 0 = CPUs 0-3, node 1 = CPUs 4-7; NICs, renamed by MAC:
 #   vnode1  virtio-net, 2 queue pairs, behind a PCIe expander on node 1
-#   vnode0  virtio-net, 2 queue pairs, on the root bus (node 0)
-#   e1k     e1000e, on the root bus
+#   vnode0  virtio-net, 2 queue pairs, behind a PCIe expander on node 0
+#   e1k     e1000e, behind the node-0 expander too
 # The taps sit on a bridge in a network namespace made for this run, so no
 # guest traffic can leave it.
 #
@@ -120,14 +120,17 @@ qemu_args() {
 		-object memory-backend-ram,id=mem1,size=1G \
 		-numa node,nodeid=0,cpus=0-3,memdev=mem0 \
 		-numa node,nodeid=1,cpus=4-7,memdev=mem1 \
+		-device pxb-pcie,id=pxb0,bus_nr=64,numa_node=0,bus=pcie.0 \
+		-device pcie-root-port,id=rp0a,bus=pxb0,chassis=2 \
+		-device pcie-root-port,id=rp0b,bus=pxb0,chassis=3 \
 		-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
 		-device pcie-root-port,id=rp1,bus=pxb1,chassis=1 \
 		-netdev tap,id=nd-vnode1,ifname=tap-vnode1,script=no,downscript=no,queues=2 \
 		-device virtio-net-pci,netdev=nd-vnode1,mq=on,vectors=6,mac=$MAC_VNODE1,bus=rp1 \
 		-netdev tap,id=nd-vnode0,ifname=tap-vnode0,script=no,downscript=no,queues=2 \
-		-device virtio-net-pci,netdev=nd-vnode0,mq=on,vectors=6,mac=$MAC_VNODE0,bus=pcie.0 \
+		-device virtio-net-pci,netdev=nd-vnode0,mq=on,vectors=6,mac=$MAC_VNODE0,bus=rp0a \
 		-netdev tap,id=nd-e1k,ifname=tap-e1k,script=no,downscript=no \
-		-device e1000e,netdev=nd-e1k,mac=$MAC_E1K,bus=pcie.0 \
+		-device e1000e,netdev=nd-e1k,mac=$MAC_E1K,bus=rp0b \
 		-fsdev local,id=fs-hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=fs-hostroot,mount_tag=hostroot,bus=pcie.0 \
 		-fsdev "local,id=fs-results,path=$outdir,security_model=none" \

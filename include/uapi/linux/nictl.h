@@ -6,9 +6,10 @@
  * include it.
  *
  * Conventions:
- *  - Every request is strictly validated: unknown attributes, wrong types
- *    and out-of-range values are rejected with -EINVAL and an extack message
- *    that names the attribute.
+ *  - Every request is strictly validated, with an extack message that names
+ *    the attribute: unknown attributes, wrong types or lengths and unknown
+ *    flags get -EINVAL; values outside an attribute's range (ifindex 0, a
+ *    CPU bitmap longer than %NICTL_CPUMASK_MAX_BYTES) get -ERANGE.
  *  - A CPU set travels as a bitmap in a binary attribute: CPU n is bit
  *    (n % 8) of byte (n / 8). Replies carry exactly DIV_ROUND_UP(nr_cpu_ids, 8)
  *    bytes; requests may be shorter (missing bytes are zero) or longer as

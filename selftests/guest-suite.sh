@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run inside a test guest by selftests/vm (cwd = the repo, chrooted into the
+# host's root): load $NICTL_KO, run every selftest binary with its TAP in
+# $NICTL_RESULTS/<binary>.tap and its stderr in <binary>.log, and exit
+# non-zero when any test failed, crashed or was skipped. The guest provides
+# everything the tests need, so a skip means a broken guest or test, never
+# a pass.
+#
+# Usage: guest-suite.sh [BINARY...] (default: all, in the order below)
+# Environment: NICTL_KREL, NICTL_KO, NICTL_CTL, NICTL_RESULTS, NICTL_REPO;
+# NICTL_BUILD (default $NICTL_REPO/build) holds selftests/.
+set -u
+
+# lifecycle goes last: it rebinds vnode1's PCI function, which renumbers
+# the device's IRQs and virtio name for whatever would run after it.
+TESTS=${*:-nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli nictl_lifecycle}
+
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+
+die() {
+	echo "guest-suite: $*" >&2
+	exit 1
+}
+
+for var in NICTL_KREL NICTL_KO NICTL_CTL NICTL_RESULTS NICTL_REPO; do
+	eval "val=\${$var:-}"
+	[ -n "$val" ] || die "$var is not set"
+done
+bindir=${NICTL_BUILD:-$NICTL_REPO/build}/selftests
+[ -f "$NICTL_KO" ] || die "no module at $NICTL_KO"
+[ -x "$NICTL_CTL" ] || die "no nictlctl at $NICTL_CTL"
+
+load_module() {
+	[ -d /sys/module/nictl ] || insmod "$NICTL_KO"
+}
+
+# count PATTERN FILE: the lines of FILE that match the extended regex.
+count() {
+	grep -cE "$1" "$2"
+}
+
+load_module || die "insmod $NICTL_KO failed"
+echo "guest-suite: kernel $NICTL_KREL, module $NICTL_KO"
+
+passed=0 failed=0 skipped=0
+for t in $TESTS; do
+	tap=$NICTL_RESULTS/$t.tap
+	if [ -x "$bindir/$t" ]; then
+		"$bindir/$t" >"$tap" 2>"$NICTL_RESULTS/$t.log"
+		rc=$?
+	else
+		echo "Bail out! $bindir/$t is missing" >"$tap"
+		rc=1
+	fi
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$tap")
+	ok=$(count '^ok ' "$tap")
+	skip=$(count '^ok .*# SKIP' "$tap")
+	notok=$(count '^not ok ' "$tap")
+	# Tests that never reported (a crash of the binary) count as failed.
+	missing=$(( ${plan:-1} - ok - notok ))
+	[ "$missing" -gt 0 ] || missing=0
+	fail=$((notok + missing))
+	[ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
+	pass=$((ok - skip))
+	echo "guest-suite: $t: $pass passed, $fail failed, $skip skipped (exit $rc)"
+	if [ ! -d /sys/module/nictl ]; then
+		echo "guest-suite: $t left the module unloaded" >&2
+		fail=$((fail + 1))
+		load_module || die "insmod $NICTL_KO failed"
+	fi
+	passed=$((passed + pass))
+	failed=$((failed + fail))
+	skipped=$((skipped + skip))
+done
+
+echo "guest-suite: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ]

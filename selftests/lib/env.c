@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "env.h"
+#include "module.h"
+#include "netdev.h"
+#include "nictl.h"
+#include "sys.h"
+#include "traffic.h"
+
+const char *const test_nics[] = { "vnode1", "vnode0", "e1k", NULL };
+
+static int step(const char *what, int ret)
+{
+	if (ret)
+		fprintf(stderr, "# %s: %s\n", what, strerror(-ret));
+	return ret;
+}
+
+/*
+ * The last test's teardown wrote affinities back through /proc; where the
+ * kernel defers such a move to the IRQ's next interrupt, the IRQ's real
+ * affinity is still the old one until then. Fire every queue IRQ so each
+ * test starts from a state the kernel has applied (the tests that want a
+ * pending move make one themselves).
+ */
+int env_setup(struct test_env *env)
+{
+	memset(&env->nl, 0, sizeof(env->nl));
+	return step("insmod $NICTL_KO", nictl_module_load()) ?:
+	       step("fault_fail_nth=0", nictl_set_fault(0)) ?:
+	       step("open nictl family", nictl_open(&env->nl)) ?:
+	       step("traffic to settle IRQ moves", traffic_burst(test_nics)) ?:
+	       step("IRQ snapshot", irq_snapshot_take(&env->snap));
+}
+
+/* Forget nictl's binding of @ifname, if any, and make sure it is up. */
+static int reset_nic(struct nl_client *nl, const char *ifname)
+{
+	struct nictl_dev reply;
+	struct nl_result res;
+	struct netdev_info info;
+	int ret;
+
+	ret = netdev_info(ifname, &info);
+	if (!ret && !info.up)
+		ret = netdev_set_up(ifname, true);
+	if (ret) {
+		fprintf(stderr, "# %s: %s\n", ifname, strerror(-ret));
+		return 1;
+	}
+	ret = nictl_restore(nl, ifname, &reply, &res);
+	if (ret && res.err != ENODATA) {
+		fprintf(stderr, "# restore %s: %s (%s)\n", ifname, strerror(-ret), res.msg);
+		return 1;
+	}
+	return 0;
+}
+
+int env_teardown(struct test_env *env)
+{
+	struct nl_client nl;
+	int problems = 0, i;
+
+	nl_close(&env->nl);
+	/* First, so virtio_net's hotplug re-targeting is undone below. */
+	problems += !!step("online CPUs", cpus_all_online());
+	if (step("insmod $NICTL_KO", nictl_module_load()))
+		return problems + 1;
+	problems += !!step("fault_fail_nth=0", nictl_set_fault(0));
+	/* A fresh client: the family id changes when the module is reloaded. */
+	if (step("open nictl family", nictl_open(&nl)))
+		return problems + 1;
+	for (i = 0; test_nics[i]; i++)
+		problems += reset_nic(&nl, test_nics[i]);
+	nl_close(&nl);
+	problems += !!step("restore IRQ affinities", irq_snapshot_restore(&env->snap));
+	return problems;
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "module.h"
+#include "sys.h"
+
+#define MODULE_DIR	"/sys/module/nictl"
+#define FAULT_PARAM	MODULE_DIR "/parameters/fault_fail_nth"
+
+bool nictl_module_loaded(void)
+{
+	struct stat st;
+
+	return !stat(MODULE_DIR "/initstate", &st);
+}
+
+int nictl_module_load(void)
+{
+	const char *ko = getenv("NICTL_KO");
+	int fd, ret = 0;
+
+	if (nictl_module_loaded())
+		return 0;
+	if (!ko) {
+		fprintf(stderr, "# NICTL_KO is not set\n");
+		return -EINVAL;
+	}
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int nictl_module_unload(void)
+{
+	if (syscall(SYS_delete_module, "nictl", O_NONBLOCK))
+		return -errno;
+	return 0;
+}
+
+int nictl_set_fault(unsigned int nth)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", nth);
+	return write_str(FAULT_PARAM, buf);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Loading and unloading the module under test ($NICTL_KO), and its
+ * fault-injection knob, straight through the syscalls and sysfs so the
+ * tests depend on no module tool.
+ */
+#ifndef NICTL_TEST_MODULE_H
+#define NICTL_TEST_MODULE_H
+
+#include <stdbool.h>
+
+bool nictl_module_loaded(void);
+/* insmod $NICTL_KO; 0 when it is (already) loaded, else -errno. */
+int nictl_module_load(void);
+/* rmmod nictl; 0 or -errno. */
+int nictl_module_unload(void);
+/* Make the @nth affinity write of every apply phase fail (0: off). */
+int nictl_set_fault(unsigned int nth);
+
+#endif /* NICTL_TEST_MODULE_H */

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/genetlink.h>
+
+#include "nictl.h"
+
+/* Copy a validated string attribute, failing when it does not fit. */
+static int get_str(const struct nlattr *attr, char *dst, size_t len)
+{
+	size_t n;
+
+	if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+		return -EPROTO;
+	n = strlen(mnl_attr_get_str(attr)) + 1;
+	if (n > len)
+		return -EPROTO;
+	memcpy(dst, mnl_attr_get_str(attr), n);
+	return 0;
+}
+
+static int get_u32(const struct nlattr *attr, uint32_t *dst)
+{
+	if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+		return -EPROTO;
+	*dst = mnl_attr_get_u32(attr);
+	return 0;
+}
+
+static int get_s32(const struct nlattr *attr, int32_t *dst)
+{
+	uint32_t v;
+
+	if (get_u32(attr, &v))
+		return -EPROTO;
+	*dst = (int32_t)v;
+	return 0;
+}
+
+static int get_cpus(const struct nlattr *attr, struct cpus *dst, size_t *len)
+{
+	*len = mnl_attr_get_payload_len(attr);
+	return cpus_from_bytes(dst, mnl_attr_get_payload(attr), *len) ? -EPROTO : 0;
+}
+
+static int irq_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_irq *irq = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_IRQ_NUM:
+		ret = get_u32(attr, &irq->num);
+		break;
+	case NICTL_A_IRQ_NAME:
+		ret = get_str(attr, irq->name, sizeof(irq->name));
+		break;
+	case NICTL_A_IRQ_QUEUE:
+		ret = get_u32(attr, &irq->queue);
+		break;
+	case NICTL_A_IRQ_KIND:
+		ret = get_u32(attr, &irq->kind);
+		break;
+	case NICTL_A_IRQ_AFFINITY:
+		ret = get_cpus(attr, &irq->affinity, &irq->affinity_len);
+		break;
+	case NICTL_A_IRQ_EFFECTIVE:
+		ret = get_cpus(attr, &irq->effective, &irq->effective_len);
+		break;
+	case NICTL_A_IRQ_FLAGS:
+		ret = get_u32(attr, &irq->flags);
+		break;
+	case NICTL_A_IRQ_NODE:
+		ret = get_s32(attr, &irq->node);
+		break;
+	case NICTL_A_IRQ_TARGET_CPU:
+		ret = get_u32(attr, &irq->target_cpu);
+		break;
+	default:
+		/* Not in our header: a reply may only carry what it defines. */
+		return MNL_CB_ERROR;
+	}
+	if (ret || (irq->present & ATTR_BIT(type)))
+		return MNL_CB_ERROR;
+	irq->present |= ATTR_BIT(type);
+	return MNL_CB_OK;
+}
+
+static int parse_irq(const struct nlattr *attr, struct nictl_dev *dev)
+{
+	struct nictl_irq *irq;
+
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+		return -EPROTO;
+	if (dev->n_irqs >= NICTL_MAX_IRQS) {
+		fprintf(stderr, "# reply has more than %d IRQs\n", NICTL_MAX_IRQS);
+		return -EPROTO;
+	}
+	irq = &dev->irqs[dev->n_irqs++];
+	memset(irq, 0, sizeof(*irq));
+	if (mnl_attr_parse_nested(attr, irq_attr_cb, irq) < 0)
+		return -EPROTO;
+	return 0;
+}
+
+static int dev_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_dev *dev = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_IFINDEX:
+		ret = get_u32(attr, &dev->ifindex);
+		break;
+	case NICTL_A_IFNAME:
+		ret = get_str(attr, dev->ifname, sizeof(dev->ifname));
+		break;
+	case NICTL_A_DRIVER:
+		ret = get_str(attr, dev->driver, sizeof(dev->driver));
+		break;
+	case NICTL_A_BUS_ADDR:
+		ret = get_str(attr, dev->bus_addr, sizeof(dev->bus_addr));
+		break;
+	case NICTL_A_NUMA_NODE:
+		ret = get_s32(attr, &dev->numa_node);
+		break;
+	case NICTL_A_RX_QUEUES:
+		ret = get_u32(attr, &dev->rx_queues);
+		break;
+	case NICTL_A_TX_QUEUES:
+		ret = get_u32(attr, &dev->tx_queues);
+		break;
+	case NICTL_A_DEV_FLAGS:
+		ret = get_u32(attr, &dev->dev_flags);
+		break;
+	case NICTL_A_SOURCE:
+		ret = get_u32(attr, &dev->source);
+		break;
+	case NICTL_A_IRQ:
+		/* Repeated by design, so it skips the duplicate check. */
+		dev->present |= ATTR_BIT(type);
+		return parse_irq(attr, dev) ? MNL_CB_ERROR : MNL_CB_OK;
+	default:
+		/* Request-only or unknown attributes have no place in a reply. */
+		return MNL_CB_ERROR;
+	}
+	if (ret || (dev->present & ATTR_BIT(type)))
+		return MNL_CB_ERROR;
+	dev->present |= ATTR_BIT(type);
+	return MNL_CB_OK;
+}
+
+int nictl_parse_dev(const struct nlmsghdr *nlh, struct nictl_dev *dev)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+
+	memset(dev, 0, sizeof(*dev));
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
+		return -EPROTO;
+	dev->cmd = genl->cmd;
+	dev->version = genl->version;
+	if (mnl_attr_parse(nlh, sizeof(*genl), dev_attr_cb, dev) < 0) {
+		fprintf(stderr, "# malformed nictl reply (attribute type, length or repeat)\n");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int nictl_dev_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return nictl_parse_dev(nlh, data);
+}
+
+/* Append the IRQs of @more, a continuation message of @dev, to @dev. */
+static int append_irqs(struct nictl_dev *dev, const struct nictl_dev *more)
+{
+	if (dev->n_irqs + more->n_irqs > NICTL_MAX_IRQS) {
+		fprintf(stderr, "# %s has more than %d IRQs\n", dev->ifname, NICTL_MAX_IRQS);
+		return -EPROTO;
+	}
+	memcpy(&dev->irqs[dev->n_irqs], more->irqs, more->n_irqs * sizeof(more->irqs[0]));
+	dev->n_irqs += more->n_irqs;
+	return 0;
+}
+
+/*
+ * A device whose IRQs do not fit one dump message continues in the next,
+ * which repeats its attributes: same ifindex as the last entry, append.
+ */
+int nictl_devs_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nictl_devs *devs = data;
+	struct nictl_dev *dev;
+	int ret;
+
+	if (devs->n >= NICTL_MAX_DEVS) {
+		fprintf(stderr, "# dump has more than %d devices\n", NICTL_MAX_DEVS);
+		return -EPROTO;
+	}
+	dev = &devs->dev[devs->n];
+	ret = nictl_parse_dev(nlh, dev);
+	if (ret)
+		return ret;
+	if (devs->n && devs->dev[devs->n - 1].ifindex == dev->ifindex)
+		return append_irqs(&devs->dev[devs->n - 1], dev);
+	devs->n++;
+	return 0;
+}
+
+struct nlmsghdr *nictl_msg(struct nl_client *c, void *buf, uint8_t cmd, uint16_t flags)
+{
+	return nl_msg_start(buf, c->family, cmd, NICTL_FAMILY_VERSION, flags, ++c->seq);
+}
+
+struct nlattr *nictl_put_cpus(struct nlmsghdr *nlh, uint16_t type, const struct cpus *s)
+{
+	struct nlattr *attr = mnl_nlmsg_get_payload_tail(nlh);
+
+	mnl_attr_put(nlh, type, cpus_nbytes(s), s->bits);
+	return attr;
+}
+
+struct nlmsghdr *nictl_bind_msg(struct nl_client *c, void *buf, const struct nictl_bind_args *a)
+{
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_BIND, 0);
+	struct nlattr *nest;
+	unsigned int i;
+
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, a->ifname);
+	mnl_attr_put_u32(nlh, NICTL_A_FLAGS, a->flags);
+	if (a->cpus)
+		nictl_put_cpus(nlh, NICTL_A_CPUS, a->cpus);
+	for (i = 0; i < a->n_place; i++) {
+		nest = mnl_attr_nest_start(nlh, NICTL_A_QUEUE_CPU);
+		mnl_attr_put_u32(nlh, NICTL_A_QUEUE_CPU_QUEUE, a->place[i].queue);
+		mnl_attr_put_u32(nlh, NICTL_A_QUEUE_CPU_CPU, a->place[i].cpu);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return nlh;
+}
+
+/* Run a do request whose reply is one device message, which it must carry. */
+static int dev_transact(struct nl_client *c, struct nlmsghdr *nlh, struct nictl_dev *dev,
+			struct nl_result *res)
+{
+	int ret;
+
+	dev->present = 0;
+	ret = nl_transact(c, nlh, nictl_dev_cb, dev, res);
+	if (!ret && !dev->present) {
+		fprintf(stderr, "# nictl acked without a reply message\n");
+		return -EPROTO;
+	}
+	return ret;
+}
+
+int nictl_dev_get(struct nl_client *c, const char *ifname, struct nictl_dev *dev,
+		  struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_DEV_GET, 0);
+
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
+	return dev_transact(c, nlh, dev, res);
+}
+
+int nictl_dev_get_index(struct nl_client *c, uint32_t ifindex, struct nictl_dev *dev,
+			struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_DEV_GET, 0);
+
+	mnl_attr_put_u32(nlh, NICTL_A_IFINDEX, ifindex);
+	return dev_transact(c, nlh, dev, res);
+}
+
+int nictl_dev_dump(struct nl_client *c, struct nictl_devs *devs, struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_DEV_GET, NLM_F_DUMP);
+
+	devs->n = 0;
+	return nl_transact(c, nlh, nictl_devs_cb, devs, res);
+}
+
+int nictl_bind(struct nl_client *c, const struct nictl_bind_args *a, struct nictl_dev *reply,
+	       struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+
+	return dev_transact(c, nictl_bind_msg(c, buf, a), reply, res);
+}
+
+int nictl_restore(struct nl_client *c, const char *ifname, struct nictl_dev *reply,
+		  struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_RESTORE, 0);
+
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
+	return dev_transact(c, nlh, reply, res);
+}
+
+const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname)
+{
+	unsigned int i;
+
+	for (i = 0; i < devs->n; i++)
+		if (!strcmp(devs->dev[i].ifname, ifname))
+			return &devs->dev[i];
+	return NULL;
+}
+
+int nictl_open(struct nl_client *c)
+{
+	return nl_open(c, NICTL_FAMILY_NAME);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The nictl family on top of nl.h: typed requests and a reply parser that
+ * checks every attribute's type and length, so a malformed reply fails the
+ * test that received it.
+ */
+#ifndef NICTL_TEST_NICTL_H
+#define NICTL_TEST_NICTL_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/nictl.h>
+
+#include "cpus.h"
+#include "nl.h"
+
+/*
+ * Room for every device of the test guests (each has at most 4 queue IRQs
+ * and 3 have a bus parent); a reply beyond it fails to parse, loudly.
+ */
+#define NICTL_MAX_IRQS	16
+#define NICTL_MAX_DEVS	8
+
+#define ATTR_BIT(type)	(1ULL << (type))
+
+struct nictl_irq {
+	uint64_t present;	/* ATTR_BIT() of every nictl_irq_attr seen */
+	uint32_t num;
+	char name[64];
+	uint32_t queue;
+	uint32_t kind;
+	struct cpus affinity;
+	size_t affinity_len;	/* bytes on the wire */
+	struct cpus effective;
+	size_t effective_len;
+	uint32_t flags;
+	int32_t node;
+	uint32_t target_cpu;
+};
+
+struct nictl_dev {
+	uint64_t present;	/* ATTR_BIT() of every nictl_attr seen */
+	uint8_t cmd;		/* genlmsghdr of the reply */
+	uint8_t version;
+	uint32_t ifindex;
+	char ifname[IFNAMSIZ];
+	char driver[64];
+	char bus_addr[64];
+	int32_t numa_node;
+	uint32_t rx_queues;
+	uint32_t tx_queues;
+	uint32_t dev_flags;
+	uint32_t source;
+	unsigned int n_irqs;
+	struct nictl_irq irqs[NICTL_MAX_IRQS];
+};
+
+/* A device reply list, as a dump returns it. */
+struct nictl_devs {
+	unsigned int n;
+	struct nictl_dev dev[NICTL_MAX_DEVS];
+};
+
+/* One entry of an explicit placement. */
+struct nictl_place {
+	uint32_t queue;
+	uint32_t cpu;
+};
+
+/* What a BIND request carries; a NULL @cpus leaves NICTL_A_CPUS out. */
+struct nictl_bind_args {
+	const char *ifname;
+	uint32_t flags;
+	const struct cpus *cpus;
+	unsigned int n_place;
+	const struct nictl_place *place;
+};
+
+/* Parse one DEV_GET-shaped message: -EPROTO on any malformed attribute. */
+int nictl_parse_dev(const struct nlmsghdr *nlh, struct nictl_dev *dev);
+/* nl_reply_cb that parses into a struct nictl_dev (the last message wins). */
+int nictl_dev_cb(const struct nlmsghdr *nlh, void *data);
+/*
+ * nl_reply_cb that collects a dump into a struct nictl_devs (n = 0 first),
+ * joining a device that continues over several messages.
+ */
+int nictl_devs_cb(const struct nlmsghdr *nlh, void *data);
+
+/* Start a nictl request in @buf with the next sequence number of @c. */
+struct nlmsghdr *nictl_msg(struct nl_client *c, void *buf, uint8_t cmd, uint16_t flags);
+/* Put @s as a bitmap of exactly cpus_nbytes(@s) bytes. */
+struct nlattr *nictl_put_cpus(struct nlmsghdr *nlh, uint16_t type, const struct cpus *s);
+struct nlmsghdr *nictl_bind_msg(struct nl_client *c, void *buf, const struct nictl_bind_args *a);
+
+/* The transactions; each returns 0 or -errno and fills @res (see nl.h). */
+int nictl_dev_get(struct nl_client *c, const char *ifname, struct nictl_dev *dev,
+		  struct nl_result *res);
+int nictl_dev_get_index(struct nl_client *c, uint32_t ifindex, struct nictl_dev *dev,
+			struct nl_result *res);
+int nictl_dev_dump(struct nl_client *c, struct nictl_devs *devs, struct nl_result *res);
+int nictl_bind(struct nl_client *c, const struct nictl_bind_args *a, struct nictl_dev *reply,
+	       struct nl_result *res);
+int nictl_restore(struct nl_client *c, const char *ifname, struct nictl_dev *reply,
+		  struct nl_result *res);
+
+/* The reply entry for @ifname in @devs, or NULL. */
+const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname);
+/* Open a client of the nictl family (-ENOENT: module not loaded). */
+int nictl_open(struct nl_client *c);
+
+#endif /* NICTL_TEST_NICTL_H */

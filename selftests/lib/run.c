@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include "run.h"
+
+/* CAP_NET_ADMIN in the effective (@permitted: permitted) set. */
+static bool has_cap_bit(bool permitted)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { 0 };
+	__u32 set;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return true;	/* cannot tell: assume the worst */
+	set = permitted ? data[CAP_TO_INDEX(CAP_NET_ADMIN)].permitted :
+			  data[CAP_TO_INDEX(CAP_NET_ADMIN)].effective;
+	return set & CAP_TO_MASK(CAP_NET_ADMIN);
+}
+
+int drop_privileges(void)
+{
+	if (setgroups(0, NULL) || setresgid(UNPRIV_ID, UNPRIV_ID, UNPRIV_ID) ||
+	    setresuid(UNPRIV_ID, UNPRIV_ID, UNPRIV_ID))
+		return -errno;
+	if (has_cap_bit(false) || has_cap_bit(true)) {
+		fprintf(stderr, "# CAP_NET_ADMIN survived the switch to uid %d\n", UNPRIV_ID);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* A temporary file in /tmp, already unlinked. */
+static int tmpfile_fd(void)
+{
+	char path[] = "/tmp/nictl-run.XXXXXX";
+	int fd = mkostemp(path, O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+static int slurp(int fd, char *buf, size_t len)
+{
+	ssize_t n, used = 0;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	while ((size_t)used < len - 1 && (n = read(fd, buf + used, len - 1 - used)) > 0)
+		used += n;
+	buf[used] = '\0';
+	return n < 0 ? -errno : 0;
+}
+
+static void child(int in, int out, int err, bool unpriv, const char *const argv[])
+{
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(126);
+	if (unpriv && drop_privileges())
+		_exit(126);
+	execvp(argv[0], (char *const *)argv);
+	fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *const argv[])
+{
+	int fds[3], i, status, ret = 0;
+	pid_t pid;
+
+	for (i = 0; i < 3; i++) {
+		fds[i] = tmpfile_fd();
+		if (fds[i] < 0) {
+			ret = fds[i];
+			while (i--)
+				close(fds[i]);
+			return ret;
+		}
+	}
+	if (input && write(fds[0], input, strlen(input)) != (ssize_t)strlen(input))
+		ret = -EIO;
+	if (!ret && lseek(fds[0], 0, SEEK_SET) < 0)
+		ret = -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = ret ? -1 : fork();
+	if (pid == 0)
+		child(fds[0], fds[1], fds[2], unpriv, argv);
+	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
+		r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		ret = slurp(fds[1], r->out, sizeof(r->out)) ?: slurp(fds[2], r->err, sizeof(r->err));
+	} else if (!ret) {
+		ret = -errno;
+	}
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
+	return ret;
+}
+
+unsigned int count_lines(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}

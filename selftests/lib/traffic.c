@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <netpacket/packet.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "sys.h"
+#include "traffic.h"
+
+/* Frames per NIC and CPU: enough to get past virtio's interrupt mitigation. */
+#define FRAMES		64
+/* Addresses of the benchmarking range (RFC 2544), which no network routes. */
+#define SRC_ADDR	0xc6120001	/* 198.18.0.1 */
+#define DST_ADDR	0xc61200ff	/* 198.18.0.255 */
+
+struct frame {
+	struct ether_header eth;
+	struct iphdr ip;
+	struct udphdr udp;
+	char payload[18];
+} __attribute__((packed));
+
+static uint16_t ip_checksum(const void *data, size_t len)
+{
+	const uint16_t *p = data;
+	uint32_t sum = 0;
+
+	for (; len > 1; len -= 2)
+		sum += *p++;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+/* A broadcast UDP frame from @mac; @port varies the flow hash. */
+static void build_frame(struct frame *f, const uint8_t *mac, uint16_t port)
+{
+	memset(f, 0, sizeof(*f));
+	memset(f->eth.ether_dhost, 0xff, ETH_ALEN);
+	memcpy(f->eth.ether_shost, mac, ETH_ALEN);
+	f->eth.ether_type = htons(ETHERTYPE_IP);
+	f->ip.version = 4;
+	f->ip.ihl = 5;
+	f->ip.tot_len = htons(sizeof(*f) - sizeof(f->eth));
+	f->ip.ttl = 1;
+	f->ip.protocol = IPPROTO_UDP;
+	f->ip.saddr = htonl(SRC_ADDR);
+	f->ip.daddr = htonl(DST_ADDR);
+	f->ip.check = ip_checksum(&f->ip, sizeof(f->ip));
+	f->udp.source = htons(port);
+	f->udp.dest = htons(9);		/* discard */
+	f->udp.len = htons(sizeof(f->udp) + sizeof(f->payload));
+}
+
+static int read_mac(const char *ifname, uint8_t *mac)
+{
+	char path[64], buf[32];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
+	ret = read_str(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	return sscanf(buf, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1], &mac[2], &mac[3],
+		      &mac[4], &mac[5]) == 6 ? 0 : -EINVAL;
+}
+
+static void send_frames(int fd, const char *ifname, unsigned int cpu)
+{
+	struct sockaddr_ll to = {
+		.sll_family = AF_PACKET,
+		.sll_halen = ETH_ALEN,
+	};
+	struct frame f;
+	uint8_t mac[ETH_ALEN];
+	unsigned int i;
+
+	to.sll_ifindex = if_nametoindex(ifname);
+	if (!to.sll_ifindex || read_mac(ifname, mac))
+		return;
+	memset(to.sll_addr, 0xff, ETH_ALEN);
+	for (i = 0; i < FRAMES; i++) {
+		build_frame(&f, mac, 1024 + cpu * FRAMES + i);
+		/* A full queue or a NIC that is down only means fewer frames. */
+		sendto(fd, &f, sizeof(f), 0, (struct sockaddr *)&to, sizeof(to));
+	}
+}
+
+int traffic_burst(const char *const *ifnames)
+{
+	cpu_set_t saved, one;
+	struct cpus online;
+	const char *const *nic;
+	int fd, cpu, ret;
+
+	ret = sys_online_cpus(&online);
+	if (ret)
+		return ret;
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return -errno;
+	/* Protocol 0: this socket only sends, it receives nothing. */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	for_each_cpu(cpu, &online) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			continue;
+		for (nic = ifnames; *nic; nic++)
+			send_frames(fd, *nic, cpu);
+	}
+	close(fd);
+	return sched_setaffinity(0, sizeof(saved), &saved) ? -errno : 0;
+}

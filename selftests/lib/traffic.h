@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Make the guest NICs' queue IRQs fire. On x86 without interrupt remapping
+ * the kernel moves an IRQ only when it next fires: until then /proc shows
+ * the new mask but the old effective affinity. Tests that check effective
+ * affinity first make each IRQ fire with a burst of frames.
+ */
+#ifndef NICTL_TEST_TRAFFIC_H
+#define NICTL_TEST_TRAFFIC_H
+
+/*
+ * Send broadcast UDP frames out of each of @ifnames (NULL-terminated) from
+ * every online CPU in turn: XPS maps each CPU to a TX queue, and the bridge
+ * behind the guest floods the frames into the other NICs, where their flow
+ * hashes spread them over the RX queues. Bounded: a fixed number of frames.
+ * Returns 0 or -errno (no socket); a NIC that cannot send is skipped.
+ */
+int traffic_burst(const char *const *ifnames);
+
+#endif /* NICTL_TEST_TRAFFIC_H */

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BIND and RESTORE that succeed or are refused by a placement rule, each
+ * judged by /proc/irq/N, not by the reply alone.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "nictl.h"
+#include "sys.h"
+#include "verify.h"
+
+/* Every NIC: the device's reply before the test and its node's CPUs. */
+FIXTURE(bind_nic) {
+	struct test_env env;
+	struct nictl_dev dev;
+	struct cpus node;
+};
+
+/*
+ * @node: the NUMA node the guest puts the NIC on. The guest's root bus has
+ * no proximity information, so NICs there report node -1 (unknown), where
+ * NUMA_STRICT has no effect; their CPUs are still taken from @node.
+ */
+FIXTURE_VARIANT(bind_nic) {
+	const char *ifname;
+	int node;
+};
+
+FIXTURE_VARIANT_ADD(bind_nic, vnode1) {
+	.ifname = "vnode1",
+	.node = 1,
+};
+
+FIXTURE_VARIANT_ADD(bind_nic, vnode0) {
+	.ifname = "vnode0",
+	.node = 0,
+};
+
+FIXTURE_VARIANT_ADD(bind_nic, e1k) {
+	.ifname = "e1k",
+	.node = 0,
+};
+
+FIXTURE_SETUP(bind_nic)
+{
+	struct nl_result res;
+
+	ASSERT_EQ(0, env_setup(&self->env));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, variant->ifname, &self->dev, &res));
+	if (self->dev.numa_node >= 0)
+		ASSERT_EQ(variant->node, self->dev.numa_node);
+	ASSERT_EQ(0, node_cpus(variant->node, &self->node));
+}
+
+FIXTURE_TEARDOWN(bind_nic)
+{
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+/* What `nictlctl bind DEV --numa-local` asks for. */
+TEST_F_TIMEOUT(bind_nic, numa_local_spreads_over_cores, 300)
+{
+	struct nictl_bind_args args = {
+		.ifname = variant->ifname,
+		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE,
+		.cpus = &self->node,
+	};
+	struct nictl_dev reply, now;
+	struct nl_result res;
+
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(NICTL_CMD_DEV_GET, reply.cmd);
+	EXPECT_TRUE(reply.dev_flags & NICTL_DEV_F_BOUND);
+	EXPECT_TRUE(placement_ok(&reply, &self->node, true));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, variant->ifname, &now, &res));
+	EXPECT_TRUE(now.dev_flags & NICTL_DEV_F_BOUND);
+	EXPECT_TRUE(same_targets(&reply, &now));
+	EXPECT_TRUE(dev_matches_proc(&now));
+}
+
+TEST_F_TIMEOUT(bind_nic, dry_run_changes_nothing, 300)
+{
+	struct nictl_bind_args args = {
+		.ifname = variant->ifname,
+		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE |
+			 NICTL_BIND_F_DRY_RUN,
+		.cpus = &self->node,
+	};
+	struct nictl_dev dry, now, real;
+	struct nl_result res;
+	struct cpus targets;
+
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &dry, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+	EXPECT_FALSE(dry.dev_flags & NICTL_DEV_F_BOUND);
+	target_cpus(&dry, &targets);
+	EXPECT_TRUE(cpus_count(&targets) && cpus_subset(&targets, &self->node));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, variant->ifname, &now, &res));
+	EXPECT_TRUE(dev_unbound(&now));
+
+	args.flags &= ~NICTL_BIND_F_DRY_RUN;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &real, &res)) TH_LOG("%s", res.msg);
+	EXPECT_TRUE(same_targets(&dry, &real));
+	EXPECT_TRUE(placement_ok(&real, &self->node, true));
+}
+
+/* Two binds with different CPUs, then one restore back to the start. */
+TEST_F_TIMEOUT(bind_nic, restore_returns_originals, 300)
+{
+	struct nictl_bind_args args = {
+		.ifname = variant->ifname,
+		.flags = NICTL_BIND_F_SMT_EXCLUSIVE,
+	};
+	struct cpus first, second;
+	struct nictl_dev reply;
+	struct nl_result res;
+
+	ASSERT_EQ(0, node_threads(variant->node, 0, &first));
+	ASSERT_EQ(0, node_threads(variant->node, 1, &second));
+	ASSERT_FALSE(cpus_intersects(&first, &second));
+
+	args.cpus = &first;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_TRUE(placement_ok(&reply, &first, true));
+	args.cpus = &second;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_TRUE(placement_ok(&reply, &second, true));
+
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, variant->ifname, &reply, &res))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(NICTL_CMD_DEV_GET, reply.cmd);
+	EXPECT_TRUE(dev_unbound(&reply));
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+	/* The state went with the restore. */
+	EXPECT_TRUE(refused(nictl_restore(&self->env.nl, variant->ifname, &reply, &res), &res,
+			    ENODATA, false, &self->env.snap));
+}
+
+TEST_F_TIMEOUT(bind_nic, restore_of_never_bound_is_enodata, 120)
+{
+	struct nictl_dev reply;
+	struct nl_result res;
+
+	EXPECT_TRUE(refused(nictl_restore(&self->env.nl, variant->ifname, &reply, &res), &res,
+			    ENODATA, false, &self->env.snap));
+}
+
+/* Placement rules, on vnode1: two queues on NUMA node 1 (CPUs 4-7). */
+FIXTURE(vnode1) {
+	struct test_env env;
+	struct nictl_dev dev;
+	struct nictl_bind_args args;
+};
+
+FIXTURE_SETUP(vnode1)
+{
+	struct nl_result res;
+
+	ASSERT_EQ(0, env_setup(&self->env));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &self->dev, &res));
+	ASSERT_EQ(1, self->dev.numa_node);
+	ASSERT_EQ(2U, self->dev.rx_queues);
+	self->args.ifname = "vnode1";
+}
+
+FIXTURE_TEARDOWN(vnode1)
+{
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+/* Both queues on one core's two threads: only when siblings are allowed. */
+TEST_F_TIMEOUT(vnode1, siblings_only_without_smt_exclusive, 300)
+{
+	struct nictl_dev reply;
+	struct nl_result res;
+	struct cpus node, core, targets;
+
+	ASSERT_EQ(0, node_cpus(1, &node));
+	ASSERT_EQ(0, cpu_core(cpus_first(&node), &core));
+	ASSERT_EQ(2U, cpus_count(&core));
+	self->args.cpus = &core;
+
+	self->args.flags = NICTL_BIND_F_SMT_EXCLUSIVE;
+	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &self->args, &reply, &res), &res, EINVAL,
+			    true, &self->env.snap));
+
+	self->args.flags = 0;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_TRUE(placement_ok(&reply, &core, false));
+	target_cpus(&reply, &targets);
+	EXPECT_TRUE(cpus_equal(&core, &targets));
+}
+
+TEST_F_TIMEOUT(vnode1, numa_strict_refuses_off_node_cpus, 300)
+{
+	struct nictl_dev reply, now;
+	struct nl_result res;
+	struct cpus node0;
+	int cpu;
+	bool named = false;
+
+	ASSERT_EQ(0, node_cpus(0, &node0));
+	self->args.cpus = &node0;
+	self->args.flags = NICTL_BIND_F_NUMA_STRICT;
+	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &self->args, &reply, &res), &res, EINVAL,
+			    true, &self->env.snap));
+	for_each_cpu(cpu, &node0)
+		named |= strstr(res.msg, "node") || mentions_number(res.msg, cpu);
+	EXPECT_TRUE(named) TH_LOG("'%s' names neither a CPU nor the node", res.msg);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &now, &res));
+	EXPECT_TRUE(dev_unbound(&now));
+}
+
+TEST_F_TIMEOUT(vnode1, off_node_cpus_allowed_without_numa_strict, 300)
+{
+	struct nictl_dev reply;
+	struct nl_result res;
+	struct cpus node0;
+
+	ASSERT_EQ(0, node_cpus(0, &node0));
+	self->args.cpus = &node0;
+	self->args.flags = NICTL_BIND_F_SMT_EXCLUSIVE;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_TRUE(placement_ok(&reply, &node0, true));
+}
+
+/* An explicit placement moves the queues it names and no others. */
+TEST_F_TIMEOUT(vnode1, explicit_placement_sets_only_named_queues, 300)
+{
+	const struct nictl_place place = { .queue = 1, .cpu = 7 };
+	struct cpus before[NICTL_MAX_IRQS], mask, want;
+	const struct nictl_irq *irq;
+	struct nictl_dev reply;
+	struct nl_result res;
+	unsigned int i, moved = 0;
+
+	for (i = 0; i < self->dev.n_irqs; i++)
+		ASSERT_EQ(0, irq_affinity(self->dev.irqs[i].num, &before[i], NULL));
+	self->args.n_place = 1;
+	self->args.place = &place;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &reply, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(self->dev.n_irqs, reply.n_irqs);
+	cpus_zero(&want);
+	cpus_set(&want, place.cpu);
+	for (i = 0; i < reply.n_irqs; i++) {
+		irq = &reply.irqs[i];
+		ASSERT_EQ(self->dev.irqs[i].num, irq->num);
+		ASSERT_EQ(0, irq_affinity(irq->num, &mask, NULL));
+		if (irq->queue != place.queue) {
+			EXPECT_TRUE(cpus_equal(&before[i], &mask))
+				TH_LOG("IRQ %u of queue %u moved", irq->num, irq->queue);
+			continue;
+		}
+		moved++;
+		EXPECT_TRUE(cpus_equal(&want, &mask)) TH_LOG("IRQ %u not on CPU 7", irq->num);
+		EXPECT_TRUE(irq->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU));
+		EXPECT_EQ(place.cpu, irq->target_cpu);
+	}
+	EXPECT_EQ(2U, moved);
+
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, "vnode1", &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+/*
+ * The kernel may hold a new affinity as pending until the IRQ next fires;
+ * /proc/irq/N shows it already, and it is what the user set. A bind made
+ * meanwhile must save that one, so the restore puts it back.
+ */
+TEST_F_TIMEOUT(vnode1, restore_returns_pending_affinity, 300)
+{
+	struct nictl_bind_args args = { .ifname = "vnode1", .flags = NICTL_BIND_F_SMT_EXCLUSIVE };
+	struct irq_snapshot *set = malloc(sizeof(*set));
+	struct nictl_dev reply;
+	struct nl_result res;
+	struct cpus node1, mask;
+	unsigned int i;
+
+	ASSERT_NE(NULL, set);
+	ASSERT_EQ(0, node_cpus(1, &node1));
+	ASSERT_EQ(0, cpus_parse(&mask, "1-2"));
+	for (i = 0; i < self->dev.n_irqs; i++)
+		ASSERT_EQ(0, irq_set_affinity(self->dev.irqs[i].num, &mask));
+	ASSERT_EQ(0, irq_snapshot_take(set));
+	args.cpus = &node1;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, "vnode1", &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(0, irq_snapshot_changes(set));
+	free(set);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nictlctl as a user meets it: its table and JSON must say what DEV_GET
+ * says, its binds must land in /proc/irq/N, and each failure must be one
+ * line on stderr with exit status 1 (failure) or 2 (usage).
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "module.h"
+#include "nictl.h"
+#include "run.h"
+#include "sys.h"
+#include "verify.h"
+
+/* One "path value" line per leaf of the document, values as JSON. */
+#define JQ_FLATTEN \
+	"paths(type != \"object\" and type != \"array\") as $p | " \
+	"\"\\($p | map(tostring) | join(\".\")) \\(getpath($p) | tojson)\""
+
+#define NO_SUCH_DEV	"nictl-nodev"
+
+/* nictlctl's words for the protocol's enums (see ctl/show.c). */
+static const char *kind_name(uint32_t kind)
+{
+	static const char *const names[] = { "rx", "tx", "combined" };
+
+	return kind < 3 ? names[kind] : "unknown";
+}
+
+static const char *source_name(uint32_t source)
+{
+	static const char *const names[] = { "none", "napi", "msi" };
+
+	return source < 3 ? names[source] : "unknown";
+}
+
+static const char *yes_no(bool b)
+{
+	return b ? "true" : "false";
+}
+
+FIXTURE(cli) {
+	struct test_env env;
+	struct run_result run;
+	struct run_result jq;
+	const char *ctl;
+};
+
+FIXTURE_SETUP(cli)
+{
+	ASSERT_EQ(0, env_setup(&self->env));
+	self->ctl = getenv("NICTL_CTL");
+	ASSERT_NE(NULL, self->ctl) TH_LOG("NICTL_CTL is not set");
+}
+
+FIXTURE_TEARDOWN(cli)
+{
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+/* Run nictlctl with the NULL-terminated @args into self->run. */
+static int run_ctl(FIXTURE_DATA(cli) *self, bool unpriv, const char *const *args)
+{
+	const char *argv[16] = { self->ctl };
+	unsigned int i;
+	int ret;
+
+	fprintf(stderr, "# %snictlctl", unpriv ? "(uid 65534) " : "");
+	for (i = 0; args[i] && i + 2 < ARRAY_SIZE(argv); i++) {
+		argv[i + 1] = args[i];
+		fprintf(stderr, " %s", args[i]);
+	}
+	ret = run_cmd(&self->run, unpriv, NULL, argv);
+	fprintf(stderr, " -> %d\n# stderr: %s", self->run.status,
+		self->run.err[0] ? self->run.err : "(empty)\n");
+	return ret ?: self->run.status;
+}
+
+#define CTL(self, ...) run_ctl(self, false, (const char *const []){ __VA_ARGS__, NULL })
+#define CTL_UNPRIV(self, ...) run_ctl(self, true, (const char *const []){ __VA_ARGS__, NULL })
+
+/* Feed nictlctl's stdout to jq @filter; its output lands in self->jq.out. */
+static int run_jq(FIXTURE_DATA(cli) *self, const char *filter)
+{
+	const char *argv[] = { "jq", "-r", filter, NULL };
+	int ret = run_cmd(&self->jq, false, self->run.out, argv);
+
+	if (!ret && self->jq.status)
+		fprintf(stderr, "# jq failed (%d): %s", self->jq.status, self->jq.err);
+	return ret ?: self->jq.status;
+}
+
+/* A one-line diagnostic on stderr that contains @what. */
+static bool one_line_error(const struct run_result *r, const char *what)
+{
+	if (count_lines(r->err) == 1 && strstr(r->err, what))
+		return true;
+	fprintf(stderr, "# want one line with '%s' on stderr\n", what);
+	return false;
+}
+
+/* A "path value" line of a member that is a string or null. */
+static void str_or_null(FILE *f, const char *path, bool present, const char *s)
+{
+	if (present)
+		fprintf(f, "%s \"%s\"\n", path, s);
+	else
+		fprintf(f, "%s null\n", path);
+}
+
+static void flat_cpus(FILE *f, const char *irq, const char *key, const struct cpus *s)
+{
+	char list[CPUS_LIST_LEN];
+	int cpu, i = 0;
+
+	for_each_cpu(cpu, s)
+		fprintf(f, "%s.%s.%d %d\n", irq, key, i++, cpu);
+	cpus_format(s, list, sizeof(list));
+	fprintf(f, "%s.%s_list \"%s\"\n", irq, key, list);
+}
+
+static void flat_irq(FILE *f, unsigned int i, const struct nictl_irq *irq)
+{
+	char p[32];
+
+	snprintf(p, sizeof(p), "0.irqs.%u", i);
+	fprintf(f, "%s.queue %u\n%s.kind \"%s\"\n%s.irq %u\n", p, irq->queue, p,
+		kind_name(irq->kind), p, irq->num);
+	fprintf(f, "%s.name", p);
+	str_or_null(f, "", irq->present & ATTR_BIT(NICTL_A_IRQ_NAME), irq->name);
+	flat_cpus(f, p, "affinity", &irq->affinity);
+	flat_cpus(f, p, "effective", &irq->effective);
+	fprintf(f, "%s.node %d\n%s.managed %s\n%s.bound %s\n%s.pending %s\n", p, irq->node, p,
+		yes_no(irq->flags & NICTL_IRQ_F_MANAGED), p, yes_no(irq->flags & NICTL_IRQ_F_BOUND),
+		p, yes_no(irq->flags & NICTL_IRQ_F_PENDING));
+	if (irq->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU))
+		fprintf(f, "%s.target_cpu %u\n", p, irq->target_cpu);
+	else
+		fprintf(f, "%s.target_cpu null\n", p);
+}
+
+/* What JQ_FLATTEN prints for nictlctl's one-device JSON of @d. */
+static char *flat_json(const struct nictl_dev *d)
+{
+	char *buf = NULL;
+	size_t len;
+	unsigned int i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "0.ifname \"%s\"\n0.ifindex %u\n", d->ifname, d->ifindex);
+	str_or_null(f, "0.driver", d->present & ATTR_BIT(NICTL_A_DRIVER), d->driver);
+	str_or_null(f, "0.bus_addr", d->present & ATTR_BIT(NICTL_A_BUS_ADDR), d->bus_addr);
+	fprintf(f, "0.numa_node %d\n0.rx_queues %u\n0.tx_queues %u\n0.up %s\n0.bound %s\n"
+		"0.source \"%s\"\n", d->numa_node, d->rx_queues, d->tx_queues,
+		yes_no(d->dev_flags & NICTL_DEV_F_UP), yes_no(d->dev_flags & NICTL_DEV_F_BOUND),
+		source_name(d->source));
+	for (i = 0; i < d->n_irqs; i++)
+		flat_irq(f, i, &d->irqs[i]);
+	fclose(f);
+	return buf;
+}
+
+static void table_cpus(FILE *f, const struct cpus *s)
+{
+	char list[CPUS_LIST_LEN];
+
+	cpus_format(s, list, sizeof(list));
+	fprintf(f, " %s", list[0] ? list : "-");
+}
+
+static const char *flags_text(uint32_t flags)
+{
+	static const char *const texts[] = {
+		"-", "managed", "bound", "managed,bound",
+		"pending", "managed,pending", "bound,pending", "managed,bound,pending",
+	};
+
+	return texts[flags & (NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND | NICTL_IRQ_F_PENDING)];
+}
+
+/*
+ * The table nictlctl prints for @d, with every run of blanks squeezed to
+ * one space and lines unindented (see squeeze()).
+ */
+static char *table(const struct nictl_dev *d)
+{
+	const struct nictl_irq *irq;
+	char *buf = NULL;
+	size_t len;
+	unsigned int i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s (ifindex %u): driver %s, bus %s, ", d->ifname, d->ifindex,
+		d->present & ATTR_BIT(NICTL_A_DRIVER) ? d->driver : "-",
+		d->present & ATTR_BIT(NICTL_A_BUS_ADDR) ? d->bus_addr : "-");
+	if (d->numa_node < 0)
+		fprintf(f, "node ?, ");
+	else
+		fprintf(f, "node %d, ", d->numa_node);
+	fprintf(f, "queues rx %u tx %u, %s, %s, irqs from %s\n", d->rx_queues, d->tx_queues,
+		d->dev_flags & NICTL_DEV_F_UP ? "up" : "down",
+		d->dev_flags & NICTL_DEV_F_BOUND ? "bound" : "not bound", source_name(d->source));
+	fprintf(f, "QUEUE KIND IRQ NAME CPUS EFFECTIVE NODE TARGET FLAGS\n");
+	for (i = 0; i < d->n_irqs; i++) {
+		irq = &d->irqs[i];
+		fprintf(f, "%u %s %u %s", irq->queue, kind_name(irq->kind), irq->num, irq->name);
+		table_cpus(f, &irq->affinity);
+		table_cpus(f, &irq->effective);
+		if (irq->node < 0)
+			fprintf(f, " ?");
+		else
+			fprintf(f, " %d", irq->node);
+		if (irq->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU))
+			fprintf(f, " %u", irq->target_cpu);
+		else
+			fprintf(f, " -");
+		fprintf(f, " %s\n", flags_text(irq->flags));
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Squeeze runs of blanks in @s to one space and drop them at line starts. */
+static void squeeze(char *s)
+{
+	char *out = s;
+	bool line_start = true, blank = false;
+
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t') {
+			blank = !line_start;
+			continue;
+		}
+		if (blank && *s != '\n')
+			*out++ = ' ';
+		blank = false;
+		*out++ = *s;
+		line_start = *s == '\n';
+	}
+	*out = '\0';
+}
+
+/* Whether @got equals @want; if not, print the first line that differs. */
+static bool same_text(const char *want, const char *got)
+{
+	size_t n = 0;
+
+	if (!want || !got)
+		return false;
+	if (!strcmp(want, got))
+		return true;
+	while (want[n] && want[n] == got[n])
+		n++;
+	while (n && want[n - 1] != '\n')
+		n--;
+	fprintf(stderr, "# want: %.*s\n# got:  %.*s\n", (int)strcspn(want + n, "\n"), want + n,
+		(int)strcspn(got + n, "\n"), got + n);
+	return false;
+}
+
+/* DEV_GET of @ifname through our own client. */
+static bool dev_get(FIXTURE_DATA(cli) *self, const char *ifname, struct nictl_dev *dev)
+{
+	struct nl_result res;
+
+	if (!nictl_dev_get(&self->env.nl, ifname, dev, &res))
+		return true;
+	fprintf(stderr, "# DEV_GET %s: %s\n", ifname, res.msg);
+	return false;
+}
+
+/* `show DEV` and `show DEV -j` agree with DEV_GET for @ifname. */
+static bool show_matches(FIXTURE_DATA(cli) *self, const char *ifname)
+{
+	struct nictl_dev dev;
+	char *want;
+	bool ok;
+
+	if (!dev_get(self, ifname, &dev))
+		return false;
+	ok = !CTL(self, "show", ifname) && !self->run.err[0];
+	want = table(&dev);
+	squeeze(self->run.out);
+	ok &= same_text(want, self->run.out);
+	free(want);
+
+	ok &= !CTL(self, "show", ifname, "-j") && count_lines(self->run.out) == 1;
+	ok &= !run_jq(self, JQ_FLATTEN);
+	want = flat_json(&dev);
+	ok &= same_text(want, self->jq.out);
+	free(want);
+	return ok;
+}
+
+TEST_F_TIMEOUT(cli, show_matches_dev_get, 300)
+{
+	const char *const *nic;
+
+	for (nic = test_nics; *nic; nic++)
+		EXPECT_TRUE(show_matches(self, *nic));
+}
+
+TEST_F_TIMEOUT(cli, show_all_lists_every_nic, 300)
+{
+	const char *const *nic;
+	char line[32];
+
+	ASSERT_EQ(0, CTL(self, "show", "-j"));
+	ASSERT_EQ(0, run_jq(self, ".[].ifname"));
+	for (nic = test_nics; *nic; nic++) {
+		snprintf(line, sizeof(line), "%s\n", *nic);
+		EXPECT_TRUE(strstr(self->jq.out, line)) TH_LOG("%s missing", line);
+	}
+	ASSERT_EQ(0, CTL(self, "show"));
+	for (nic = test_nics; *nic; nic++) {
+		snprintf(line, sizeof(line), "%s (ifindex", *nic);
+		EXPECT_TRUE(strstr(self->run.out, line)) TH_LOG("%s missing", line);
+	}
+}
+
+TEST_F_TIMEOUT(cli, unknown_device_fails, 120)
+{
+	EXPECT_EQ(1, CTL(self, "show", NO_SUCH_DEV));
+	EXPECT_TRUE(one_line_error(&self->run, "no such device"));
+	EXPECT_EQ(1, CTL(self, "bind", NO_SUCH_DEV));
+	EXPECT_TRUE(one_line_error(&self->run, "no such device"));
+	EXPECT_EQ(1, CTL(self, "restore", NO_SUCH_DEV));
+	EXPECT_TRUE(one_line_error(&self->run, "no such device"));
+}
+
+TEST_F_TIMEOUT(cli, usage_errors_exit_2, 120)
+{
+	EXPECT_EQ(2, CTL(self, "show", "--bogus"));
+	EXPECT_TRUE(one_line_error(&self->run, "--bogus"));
+	EXPECT_EQ(2, CTL(self, "--bogus"));
+	EXPECT_TRUE(one_line_error(&self->run, "--bogus"));
+	EXPECT_EQ(2, CTL(self, "bind", "vnode1", "--cpus"));
+	EXPECT_TRUE(one_line_error(&self->run, "--cpus"));
+	EXPECT_EQ(2, CTL(self, "bind", "vnode1", "--cpus", "4-x"));
+	EXPECT_TRUE(one_line_error(&self->run, "4-x"));
+	EXPECT_EQ(2, CTL(self, "frobnicate"));
+	EXPECT_TRUE(one_line_error(&self->run, "frobnicate"));
+	EXPECT_EQ(2, CTL(self, "bind"));
+	EXPECT_EQ(1U, count_lines(self->run.err));
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+TEST_F_TIMEOUT(cli, unprivileged_bind_is_refused, 300)
+{
+	EXPECT_EQ(1, CTL_UNPRIV(self, "bind", "vnode1", "--numa-local"));
+	EXPECT_TRUE(one_line_error(&self->run, "permission denied: needs CAP_NET_ADMIN"));
+	EXPECT_EQ(1, CTL_UNPRIV(self, "restore", "vnode1"));
+	EXPECT_TRUE(one_line_error(&self->run, "permission denied: needs CAP_NET_ADMIN"));
+	EXPECT_EQ(0, CTL_UNPRIV(self, "show", "vnode1", "-j"));
+	EXPECT_EQ(0, run_jq(self, ".[0].ifname"));
+	EXPECT_STREQ("vnode1\n", self->jq.out);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+/* Teardown loads the module again should the test stop half-way. */
+TEST_F_TIMEOUT(cli, module_not_loaded, 300)
+{
+	nl_close(&self->env.nl);
+	ASSERT_EQ(0, nictl_module_unload());
+	EXPECT_EQ(1, CTL(self, "show", "vnode1"));
+	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
+	EXPECT_EQ(1, CTL(self, "bind", "vnode1", "--numa-local"));
+	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
+	ASSERT_EQ(0, nictl_module_load());
+	EXPECT_EQ(0, CTL(self, "show", "vnode1"));
+}
+
+/* The bound state as /proc shows it, and as show -j reports it. */
+static bool bound_as(FIXTURE_DATA(cli) *self, const char *ifname, const struct cpus *allowed,
+		     bool distinct_cores)
+{
+	struct nictl_dev dev;
+
+	return dev_get(self, ifname, &dev) && (dev.dev_flags & NICTL_DEV_F_BOUND) &&
+	       placement_ok(&dev, allowed, distinct_cores) && show_matches(self, ifname);
+}
+
+TEST_F_TIMEOUT(cli, bind_numa_local, 300)
+{
+	struct cpus node1;
+
+	ASSERT_EQ(0, node_cpus(1, &node1));
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "-j"));
+	EXPECT_EQ(0, run_jq(self, ".[0].bound"));
+	EXPECT_STREQ("true\n", self->jq.out);
+	EXPECT_TRUE(bound_as(self, "vnode1", &node1, true));
+}
+
+TEST_F_TIMEOUT(cli, dry_run_shows_the_bind, 300)
+{
+	const char *map = "[.[0].irqs[] | [.irq, .target_cpu]] | tojson";
+	char *dry;
+
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--dry-run", "-j"));
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+	ASSERT_EQ(0, run_jq(self, map));
+	dry = strdup(self->jq.out);
+	ASSERT_NE(NULL, dry);
+	EXPECT_EQ(NULL, strstr(dry, "null")) TH_LOG("dry run placed nothing: %s", dry);
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "-j"));
+	ASSERT_EQ(0, run_jq(self, map));
+	EXPECT_STREQ(dry, self->jq.out);
+	free(dry);
+}
+
+/* Two queues, one core: only with --allow-siblings, and the message counts. */
+TEST_F_TIMEOUT(cli, bind_needs_a_core_per_queue, 300)
+{
+	struct cpus core;
+	struct nictl_dev dev;
+
+	ASSERT_EQ(0, cpus_parse(&core, "4-5"));
+	EXPECT_EQ(1, CTL(self, "bind", "vnode1", "--cpus", "4-5"));
+	EXPECT_TRUE(one_line_error(&self->run, "--allow-siblings"));
+	EXPECT_TRUE(mentions_number(self->run.err, 2) && mentions_number(self->run.err, 1))
+		TH_LOG("the queue and core counts (2, 1) are not named");
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--cpus", "4-5", "--allow-siblings"));
+	EXPECT_TRUE(bound_as(self, "vnode1", &core, false));
+	ASSERT_TRUE(dev_get(self, "vnode1", &dev));
+	target_cpus(&dev, &core);
+	EXPECT_EQ(2U, cpus_count(&core));
+}
+
+TEST_F_TIMEOUT(cli, default_bind_keeps_off_cpu0, 300)
+{
+	const char *const nics[] = { "vnode0", "e1k" };
+	struct cpus allowed;
+	unsigned int i;
+
+	ASSERT_EQ(0, sys_online_cpus(&allowed));
+	cpus_clear(&allowed, 0);
+	for (i = 0; i < ARRAY_SIZE(nics); i++) {
+		ASSERT_EQ(0, CTL(self, "bind", nics[i]));
+		EXPECT_TRUE(bound_as(self, nics[i], &allowed, true));
+	}
+}
+
+TEST_F_TIMEOUT(cli, restore_returns_originals, 300)
+{
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local"));
+	EXPECT_EQ(0, CTL(self, "restore", "vnode1", "-j"));
+	EXPECT_EQ(0, run_jq(self, ".[0].bound"));
+	EXPECT_STREQ("false\n", self->jq.out);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+	EXPECT_EQ(1, CTL(self, "restore", "vnode1"));
+	EXPECT_EQ(1U, count_lines(self->run.err));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discovery: what DEV_GET reports about each guest NIC must be what the
+ * kernel itself shows in /proc/interrupts, /proc/irq/N and sysfs.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "irqs.h"
+#include "netdev.h"
+#include "nictl.h"
+#include "sys.h"
+#include "traffic.h"
+#include "verify.h"
+
+#define DEV_ATTRS_ALWAYS (ATTR_BIT(NICTL_A_IFINDEX) | ATTR_BIT(NICTL_A_IFNAME) | \
+			  ATTR_BIT(NICTL_A_DRIVER) | ATTR_BIT(NICTL_A_BUS_ADDR) | \
+			  ATTR_BIT(NICTL_A_NUMA_NODE) | ATTR_BIT(NICTL_A_RX_QUEUES) | \
+			  ATTR_BIT(NICTL_A_TX_QUEUES) | ATTR_BIT(NICTL_A_DEV_FLAGS) | \
+			  ATTR_BIT(NICTL_A_SOURCE))
+
+FIXTURE(discovery) {
+	struct test_env env;
+	struct netdev_info info;
+	struct nictl_dev dev;
+};
+
+FIXTURE_VARIANT(discovery) {
+	const char *ifname;
+	/* Appended to the IRQ prefix, the name of the device's misc vector. */
+	const char *misc_suffix;
+};
+
+FIXTURE_VARIANT_ADD(discovery, vnode1) {
+	.ifname = "vnode1",
+	.misc_suffix = "-config",
+};
+
+FIXTURE_VARIANT_ADD(discovery, vnode0) {
+	.ifname = "vnode0",
+	.misc_suffix = "-config",
+};
+
+/* e1000e names its misc ("other") vector after the bare interface. */
+FIXTURE_VARIANT_ADD(discovery, e1k) {
+	.ifname = "e1k",
+	.misc_suffix = "",
+};
+
+FIXTURE_SETUP(discovery)
+{
+	struct nl_result res;
+
+	ASSERT_EQ(0, env_setup(&self->env));
+	ASSERT_EQ(0, netdev_info(variant->ifname, &self->info));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, variant->ifname, &self->dev, &res))
+		TH_LOG("DEV_GET %s: %s", variant->ifname, res.msg);
+}
+
+FIXTURE_TEARDOWN(discovery)
+{
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+TEST_F_TIMEOUT(discovery, device_attributes_match_sysfs, 120)
+{
+	const struct nictl_dev *dev = &self->dev;
+	const struct netdev_info *info = &self->info;
+
+	EXPECT_EQ(NICTL_CMD_DEV_GET, dev->cmd);
+	EXPECT_EQ(NICTL_FAMILY_VERSION, dev->version);
+	EXPECT_EQ(DEV_ATTRS_ALWAYS, dev->present & DEV_ATTRS_ALWAYS);
+	EXPECT_STREQ(variant->ifname, dev->ifname);
+	EXPECT_EQ(info->ifindex, dev->ifindex);
+	EXPECT_STREQ(info->driver, dev->driver);
+	EXPECT_STREQ(info->bus_addr, dev->bus_addr);
+	EXPECT_EQ(info->numa_node, dev->numa_node);
+	EXPECT_EQ(info->rx_queues, dev->rx_queues);
+	EXPECT_EQ(info->tx_queues, dev->tx_queues);
+	ASSERT_TRUE(info->up);
+	EXPECT_EQ((uint32_t)NICTL_DEV_F_UP, dev->dev_flags);
+	EXPECT_TRUE(dev->source == NICTL_IRQ_SOURCE_NAPI || dev->source == NICTL_IRQ_SOURCE_MSI)
+		TH_LOG("source %u for an up device with queue IRQs", dev->source);
+}
+
+TEST_F_TIMEOUT(discovery, queue_irqs_match_proc_interrupts, 120)
+{
+	struct queue_irq want[NICTL_MAX_IRQS];
+	const struct nictl_irq *got;
+	struct proc_irqs *proc;
+	const struct proc_irq *line;
+	char misc[IRQ_NAME_LEN * 2];
+	unsigned int n, i;
+	bool misc_seen = false;
+
+	proc = malloc(sizeof(*proc));
+	ASSERT_NE(NULL, proc);
+	ASSERT_EQ(0, proc_interrupts(proc));
+	ASSERT_EQ(0, proc_queue_irqs(proc, self->info.irq_prefix, want, NICTL_MAX_IRQS, &n));
+	/* Both directions of every queue: nothing to compare would prove nothing. */
+	ASSERT_EQ(self->info.rx_queues + self->info.tx_queues, n);
+	ASSERT_EQ(n, self->dev.n_irqs);
+	for (i = 0; i < n; i++) {
+		got = &self->dev.irqs[i];
+		EXPECT_EQ(want[i].irq, got->num);
+		EXPECT_STREQ(want[i].name, got->name);
+		EXPECT_EQ(want[i].queue, got->queue);
+		EXPECT_EQ(want[i].kind, got->kind);
+		line = proc_irqs_find(proc, got->num);
+		ASSERT_NE(NULL, line) TH_LOG("IRQ %u is not in /proc/interrupts", got->num);
+		EXPECT_TRUE(proc_irq_has_name(line, got->name))
+			TH_LOG("IRQ %u is '%s' in /proc/interrupts", got->num, line->tail);
+	}
+	snprintf(misc, sizeof(misc), "%s%s", self->info.irq_prefix, variant->misc_suffix);
+	for (i = 0; i < proc->n; i++)
+		misc_seen |= !strcmp(proc->irq[i].label, misc);
+	EXPECT_TRUE(misc_seen) TH_LOG("misc vector %s not in /proc/interrupts", misc);
+	for (i = 0; i < self->dev.n_irqs; i++)
+		EXPECT_STRNE(misc, self->dev.irqs[i].name);
+	free(proc);
+}
+
+TEST_F_TIMEOUT(discovery, affinities_match_proc_irq, 120)
+{
+	unsigned int i;
+
+	ASSERT_LT(0U, self->dev.n_irqs);
+	EXPECT_TRUE(dev_matches_proc(&self->dev));
+	EXPECT_TRUE(dev_unbound(&self->dev));
+	/* Neither virtio_net nor e1000e asks for kernel-managed vectors. */
+	for (i = 0; i < self->dev.n_irqs; i++)
+		EXPECT_EQ(0U, self->dev.irqs[i].flags & NICTL_IRQ_F_MANAGED);
+}
+
+/*
+ * A change made behind nictl's back shows in the next reply: no caching.
+ * The new mask leaves the IRQ's effective CPU, so until the IRQ fires again
+ * the move can only be pending (on x86 without interrupt remapping it is).
+ */
+TEST_F_TIMEOUT(discovery, reports_live_affinity, 300)
+{
+	const struct nictl_irq *irq = &self->dev.irqs[0];
+	const struct nictl_irq *now_irq;
+	struct nictl_dev now;
+	struct nl_result res;
+	struct cpus online, mask, now_mask, eff;
+	int cpu, round, target = -1;
+
+	ASSERT_LT(0U, self->dev.n_irqs);
+	ASSERT_EQ(0, sys_online_cpus(&online));
+	for_each_cpu(cpu, &online)
+		if (!cpus_test(&irq->effective, cpu))
+			target = cpu;
+	ASSERT_LE(0, target);
+	cpus_zero(&mask);
+	cpus_set(&mask, target);
+	ASSERT_EQ(0, irq_set_affinity(irq->num, &mask));
+
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, variant->ifname, &now, &res));
+	now_irq = &now.irqs[0];
+	EXPECT_TRUE(cpus_equal(&mask, &now_irq->affinity));
+	EXPECT_TRUE(dev_matches_proc(&now));
+	if (!cpus_intersects(&mask, &now_irq->effective))
+		EXPECT_TRUE(now_irq->flags & NICTL_IRQ_F_PENDING)
+			TH_LOG("effective CPU outside the mask, yet not pending");
+
+	for (round = 0; round < 10; round++) {
+		ASSERT_EQ(0, irq_affinity(irq->num, &now_mask, &eff));
+		if (cpus_equal(&mask, &eff))
+			break;
+		ASSERT_EQ(0, traffic_burst(test_nics));
+	}
+	ASSERT_TRUE(cpus_equal(&mask, &eff)) TH_LOG("IRQ %u never moved", irq->num);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, variant->ifname, &now, &res));
+	EXPECT_EQ(0U, now.irqs[0].flags & NICTL_IRQ_F_PENDING);
+	EXPECT_TRUE(dev_matches_proc(&now));
+}
+
+TEST_F_TIMEOUT(discovery, ifindex_lookup_matches_ifname, 120)
+{
+	struct nictl_dev by_index;
+	struct nl_result res;
+
+	ASSERT_EQ(0, nictl_dev_get_index(&self->env.nl, self->info.ifindex, &by_index, &res))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(0, memcmp(&self->dev, &by_index, sizeof(by_index)));
+}
+
+TEST_F_TIMEOUT(discovery, dump_matches_do, 120)
+{
+	struct nictl_devs *devs = malloc(sizeof(*devs));
+	const struct nictl_dev *dumped;
+	struct nl_result res;
+
+	ASSERT_NE(NULL, devs);
+	ASSERT_EQ(0, nictl_dev_dump(&self->env.nl, devs, &res)) TH_LOG("%s", res.msg);
+	dumped = nictl_devs_find(devs, variant->ifname);
+	ASSERT_NE(NULL, dumped);
+	EXPECT_EQ(0, memcmp(&self->dev, dumped, sizeof(*dumped)));
+	free(devs);
+}
+
+FIXTURE(family) {
+	struct test_env env;
+};
+
+FIXTURE_SETUP(family)
+{
+	ASSERT_EQ(0, env_setup(&self->env));
+}
+
+FIXTURE_TEARDOWN(family)
+{
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+TEST_F(family, version)
+{
+	EXPECT_EQ(NICTL_FAMILY_VERSION, self->env.nl.version);
+}
+
+static bool in_dump(const struct nictl_devs *devs, const char *ifname)
+{
+	if (nictl_devs_find(devs, ifname))
+		return true;
+	fprintf(stderr, "# %s is not in the dump\n", ifname);
+	return false;
+}
+
+/* The dump lists the devices with a bus parent, and only those. */
+TEST_F_TIMEOUT(family, dump_lists_bus_devices, 120)
+{
+	struct nictl_devs *devs = malloc(sizeof(*devs));
+	const char *const *nic;
+	struct nl_result res;
+	char path[64];
+	unsigned int i;
+
+	ASSERT_NE(NULL, devs);
+	ASSERT_EQ(0, nictl_dev_dump(&self->env.nl, devs, &res)) TH_LOG("%s", res.msg);
+	for (nic = test_nics; *nic; nic++)
+		EXPECT_TRUE(in_dump(devs, *nic));
+	EXPECT_EQ(NULL, nictl_devs_find(devs, "lo"));
+	for (i = 0; i < devs->n; i++) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s/device", devs->dev[i].ifname);
+		EXPECT_EQ(0, access(path, F_OK)) TH_LOG("%s has no parent", devs->dev[i].ifname);
+	}
+	free(devs);
+}
+
+TEST_HARNESS_MAIN
