@@ -9,13 +9,17 @@
 # dmesg.txt and rc (COMMAND's exit code; missing = the guest never finished).
 # Exit status: COMMAND's, or non-zero when the guest did not finish.
 #
-# Guest topology (the tests rely on it): 2 sockets x 2 cores x 2 threads,
+# Guest topology of the default "suite" profile (the tests rely on it):
+# 2 sockets x 2 cores x 2 threads,
 # NUMA node 0 = CPUs 0-3, node 1 = CPUs 4-7; NICs, renamed by MAC:
 #   vnode1  virtio-net, 2 queue pairs, behind a PCIe expander on node 1
 #   vnode0  virtio-net, 2 queue pairs, behind a PCIe expander on node 0
 #   e1k     e1000e, behind the node-0 expander too
 # The taps sit on a bridge in a network namespace made for this run, so no
 # guest traffic can leave it.
+#
+# NICTL_VM_PROFILE=bench boots 16 vCPUs with virtio-net NICs bq4, bq16 and
+# bq32 (4, 16 and 32 queue pairs) for bench/retarget.sh instead.
 #
 # Environment: NICTL_BUILD (the build tree the job uses, default REPO/build),
 # NICTL_VM_TIMEOUT (seconds, default 900), NICTL_VM_QUIET=1 (boot with
@@ -28,10 +32,69 @@ BUILD=${NICTL_BUILD:-$REPO/build}
 TIMEOUT=${NICTL_VM_TIMEOUT:-900}
 QEMU=qemu-system-x86_64
 
-# The guest renames its NICs by these MACs.
-MAC_VNODE1=52:54:00:4e:01:01
-MAC_VNODE0=52:54:00:4e:00:01
-MAC_E1K=52:54:00:4e:00:02
+PROFILE=${NICTL_VM_PROFILE:-suite}
+
+# The NICs of each profile, one per line: name MAC queue-pairs bus device.
+# The guest renames its NICs by MAC.
+nics() {
+	case $PROFILE in
+	suite)
+		echo "vnode1 52:54:00:4e:01:01 2 rp1 virtio-net-pci"
+		echo "vnode0 52:54:00:4e:00:01 2 rp0a virtio-net-pci"
+		echo "e1k 52:54:00:4e:00:02 1 rp0b e1000e"
+		;;
+	bench)
+		echo "bq4 52:54:00:4e:02:04 4 pcie.0 virtio-net-pci"
+		echo "bq16 52:54:00:4e:02:10 16 pcie.0 virtio-net-pci"
+		echo "bq32 52:54:00:4e:02:20 32 pcie.0 virtio-net-pci"
+		;;
+	*)
+		die "unknown NICTL_VM_PROFILE $PROFILE (suite or bench)"
+		;;
+	esac
+}
+
+# CPUs, memory and NUMA nodes of each profile, one QEMU argument per line.
+# suite: 2 nodes x 2 cores x 2 threads, with a PCIe expander per node;
+# bench: the 16 vCPUs the retarget benchmark spreads 32 queues over.
+machine_args() {
+	case $PROFILE in
+	suite)
+		printf '%s\n' -m 2048 -smp 8,sockets=2,cores=2,threads=2 \
+			-object memory-backend-ram,id=mem0,size=1G \
+			-object memory-backend-ram,id=mem1,size=1G \
+			-numa node,nodeid=0,cpus=0-3,memdev=mem0 \
+			-numa node,nodeid=1,cpus=4-7,memdev=mem1 \
+			-device pxb-pcie,id=pxb0,bus_nr=64,numa_node=0,bus=pcie.0 \
+			-device pcie-root-port,id=rp0a,bus=pxb0,chassis=2 \
+			-device pcie-root-port,id=rp0b,bus=pxb0,chassis=3 \
+			-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
+			-device pcie-root-port,id=rp1,bus=pxb1,chassis=1
+		;;
+	bench)
+		printf '%s\n' -m 2048 -smp 16,sockets=2,cores=4,threads=2 \
+			-object memory-backend-ram,id=mem0,size=1G \
+			-object memory-backend-ram,id=mem1,size=1G \
+			-numa node,nodeid=0,cpus=0-7,memdev=mem0 \
+			-numa node,nodeid=1,cpus=8-15,memdev=mem1
+		;;
+	esac
+}
+
+# -netdev/-device pairs for the NICs. A multiqueue virtio-net needs a
+# vector per queue and direction plus config and control.
+nic_args() {
+	local name mac queues bus device
+	while read -r name mac queues bus device; do
+		if [ "$queues" -gt 1 ]; then
+			printf '%s\n' -netdev "tap,id=nd-$name,ifname=tap-$name,script=no,downscript=no,queues=$queues" \
+				-device "$device,netdev=nd-$name,mq=on,vectors=$((2 * queues + 2)),mac=$mac,bus=$bus"
+		else
+			printf '%s\n' -netdev "tap,id=nd-$name,ifname=tap-$name,script=no,downscript=no" \
+				-device "$device,netdev=nd-$name,mac=$mac,bus=$bus"
+		fi
+	done < <(nics)
+}
 
 NETNS=
 QEMU_PID=
@@ -63,20 +126,23 @@ in_netns() {
 }
 
 # Create the namespace, a bridge and the taps QEMU attaches to by name.
-# virtio-net with queues=2 needs multi_queue taps; e1000e has one queue and
+# A multiqueue virtio-net needs a multi_queue tap; e1000e has one queue and
 # QEMU refuses a multi_queue tap for it.
 setup_netns() {
+	local name mac queues rest
 	NETNS=nictl-vm-$$-$(date +%s)
 	ip netns add "$NETNS" || die "cannot create network namespace $NETNS"
 	in_netns ip link set lo up
 	in_netns ip link add br0 type bridge
 	in_netns ip link set br0 up
-	in_netns ip tuntap add dev tap-vnode1 mode tap multi_queue
-	in_netns ip tuntap add dev tap-vnode0 mode tap multi_queue
-	in_netns ip tuntap add dev tap-e1k mode tap
-	for tap in tap-vnode1 tap-vnode0 tap-e1k; do
-		in_netns ip link set "$tap" master br0 up
-	done
+	while read -r name mac queues rest; do
+		if [ "$queues" -gt 1 ]; then
+			in_netns ip tuntap add dev "tap-$name" mode tap multi_queue
+		else
+			in_netns ip tuntap add dev "tap-$name" mode tap
+		fi
+		in_netns ip link set "tap-$name" master br0 up
+	done < <(nics)
 }
 
 # Write OUTDIR/guest.env, the job description guest-init.sh sources.
@@ -95,7 +161,7 @@ write_job() {
 		echo "NICTL_KO=$(quote "$BUILD/kmod/$krel/nictl.ko")"
 		echo "NICTL_CTL=$(quote "$BUILD/bin/nictlctl")"
 		echo "NICTL_MODULES=$(quote "$kdir/lib/modules/$krel")"
-		echo "NICTL_NICS=$(quote "$MAC_VNODE1=vnode1 $MAC_VNODE0=vnode0 $MAC_E1K=e1k")"
+		echo "NICTL_NICS=$(quote "$(nics | while read -r name mac rest; do printf '%s=%s ' "$mac" "$name"; done)")"
 		echo "NICTL_CMD=$(quote "${cmd# }")"
 	} >"$outdir/guest.env"
 }
@@ -113,24 +179,10 @@ qemu_args() {
 	if [ "${NICTL_VM_QUIET:-0}" = 1 ]; then
 		append="$append quiet"
 	fi
+	printf '%s\n' -machine q35 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel
+	machine_args
+	nic_args
 	printf '%s\n' \
-		-machine q35 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel \
-		-m 2048 -smp 8,sockets=2,cores=2,threads=2 \
-		-object memory-backend-ram,id=mem0,size=1G \
-		-object memory-backend-ram,id=mem1,size=1G \
-		-numa node,nodeid=0,cpus=0-3,memdev=mem0 \
-		-numa node,nodeid=1,cpus=4-7,memdev=mem1 \
-		-device pxb-pcie,id=pxb0,bus_nr=64,numa_node=0,bus=pcie.0 \
-		-device pcie-root-port,id=rp0a,bus=pxb0,chassis=2 \
-		-device pcie-root-port,id=rp0b,bus=pxb0,chassis=3 \
-		-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
-		-device pcie-root-port,id=rp1,bus=pxb1,chassis=1 \
-		-netdev tap,id=nd-vnode1,ifname=tap-vnode1,script=no,downscript=no,queues=2 \
-		-device virtio-net-pci,netdev=nd-vnode1,mq=on,vectors=6,mac=$MAC_VNODE1,bus=rp1 \
-		-netdev tap,id=nd-vnode0,ifname=tap-vnode0,script=no,downscript=no,queues=2 \
-		-device virtio-net-pci,netdev=nd-vnode0,mq=on,vectors=6,mac=$MAC_VNODE0,bus=rp0a \
-		-netdev tap,id=nd-e1k,ifname=tap-e1k,script=no,downscript=no \
-		-device e1000e,netdev=nd-e1k,mac=$MAC_E1K,bus=rp0b \
 		-fsdev local,id=fs-hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=fs-hostroot,mount_tag=hostroot,bus=pcie.0 \
 		-fsdev "local,id=fs-results,path=$outdir,security_model=none" \
