@@ -25,7 +25,7 @@ FIXTURE(rollback) {
 	const struct irq_snapshot *before;
 };
 
-/* @node: whose CPUs to bind to (e1k itself reports node -1 in the guest). */
+/* @node: the NIC's NUMA node, whose CPUs it is bound to. */
 FIXTURE_VARIANT(rollback) {
 	const char *ifname;
 	int node;
