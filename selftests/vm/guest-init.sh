@@ -47,11 +47,20 @@ mount_host() {
 	# it: every exec of a host binary reads many files.
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroot $ROOT ||
 		die "cannot mount the host's root"
+	# A clone below /tmp or /run (where CI may put one) would vanish under
+	# the tmpfs mounts: hold the repository and the build tree aside and put
+	# them back on top, like the results folder.
+	mkdir -p /keep/repo /keep/build
+	mount --bind "$ROOT$NICTL_REPO" /keep/repo || die "cannot see $NICTL_REPO"
+	mount --bind "$ROOT$NICTL_BUILD" /keep/build || die "cannot see $NICTL_BUILD"
 	mount -t tmpfs -o mode=1777 tmpfs $ROOT/tmp
 	mount -t tmpfs -o mode=755 tmpfs $ROOT/run
-	# The results folder may lie below /tmp, now an empty tmpfs.
-	mkdir -p "$ROOT$NICTL_RESULTS"
-	mount --move /results "$ROOT$NICTL_RESULTS"
+	# Outermost first: the results folder usually lies in the build tree.
+	mkdir -p "$ROOT$NICTL_REPO" "$ROOT$NICTL_BUILD" "$ROOT$NICTL_RESULTS" 2>/dev/null
+	mount --move /keep/repo "$ROOT$NICTL_REPO" &&
+		mount --move /keep/build "$ROOT$NICTL_BUILD" &&
+		mount --move /results "$ROOT$NICTL_RESULTS" ||
+		die "cannot put the host's folders back in view"
 	# modprobe inside the chroot must find this kernel's modules, which the
 	# host only has in the cache (6.1: no /lib/modules tree at all).
 	mount --bind "$ROOT$NICTL_MODULES" "$ROOT/lib/modules/$NICTL_KREL" ||

@@ -232,8 +232,6 @@ main() {
 	[ "$(id -u)" -eq 0 ] || die "must run as root (network namespace, taps)"
 	command -v "$QEMU" >/dev/null || die "$QEMU not found (scripts/install-deps.sh)"
 	case $outdir in *[[:space:],]*) die "OUTDIR must not contain spaces or commas" ;; esac
-	# The guest mounts empty tmpfs on these, hiding the host's files.
-	case $BUILD/ in /tmp/* | /run/*) die "the build tree $BUILD is under /tmp or /run, which the guest cannot see" ;; esac
 	mkdir -p "$outdir"
 	outdir=$(cd "$outdir" && pwd -P)
 	# A stale rc from an earlier run must not pass for this run's result.
