@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
@@ -17,6 +18,7 @@
 #include <netlink/genl/ctrl.h>
 
 #include "nl.h"
+#include "topology.h"
 #include "report.h"
 
 /*
@@ -54,6 +56,15 @@ void ctl_nl_close(struct ctl_nl *nl)
 	nl->sk = NULL;
 }
 
+/* sysfs lists loaded modules whatever the network namespace. */
+static bool module_loaded(void)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/module/nictl", topo_root());
+	return access(path, F_OK) == 0;
+}
+
 /* Connect and find the nictl family; on failure print why and return -1. */
 int ctl_nl_open(struct ctl_nl *nl)
 {
@@ -66,7 +77,13 @@ int ctl_nl_open(struct ctl_nl *nl)
 	}
 	nl->family = genl_ctrl_resolve(nl->sk, NICTL_FAMILY_NAME);
 	if (nl->family == -NLE_OBJ_NOTFOUND) {
-		ctl_msg("module nictl is not loaded; load it with: modprobe nictl (or insmod nictl.ko)");
+		/* The family lives in the initial network namespace only. */
+		if (module_loaded())
+			ctl_msg("nictl is reachable from the initial network namespace only; "
+				"run nictlctl there (e.g. nsenter -t 1 -n nictlctl ...)");
+		else
+			ctl_msg("module nictl is not loaded; load it with: modprobe nictl "
+				"(or insmod nictl.ko)");
 		goto fail;
 	}
 	if (nl->family < 0) {
@@ -253,7 +270,8 @@ void ctl_nl_report(const char *cmd, const char *dev, const struct ctl_nl_error *
 	if (e->err == -ENODEV && dev)
 		ctl_msg("no such device: %s", dev);
 	else if (e->err == -EPERM && !e->msg[0])
-		ctl_msg("permission denied: needs CAP_NET_ADMIN (run as root)");
+		ctl_msg("permission denied: needs CAP_NET_ADMIN in the initial user namespace "
+			"(run as root on the host)");
 	else if (what)
 		ctl_msg("%s%s%s: %s (%s)", cmd, dev ? " " : "", dev ?: "", what, strerror(-e->err));
 	else

@@ -62,26 +62,42 @@ FIXTURE_TEARDOWN(cli)
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
-/* Run nictlctl with the NULL-terminated @args into self->run. */
-static int run_ctl(FIXTURE_DATA(cli) *self, bool unpriv, const char *const *args)
+/*
+ * Run nictlctl with the NULL-terminated @args into self->run, as uid 65534
+ * when @unpriv, behind the NULL-terminated command @wrap (or none).
+ */
+static int run_ctl(FIXTURE_DATA(cli) *self, bool unpriv, const char *const *wrap,
+		   const char *const *args)
 {
-	const char *argv[16] = { self->ctl };
-	unsigned int i;
+	const char *argv[16];
+	unsigned int i, n = 0;
 	int ret;
 
-	fprintf(stderr, "# %snictlctl", unpriv ? "(uid 65534) " : "");
-	for (i = 0; args[i] && i + 2 < ARRAY_SIZE(argv); i++) {
-		argv[i + 1] = args[i];
+	fprintf(stderr, "# %s", unpriv ? "(uid 65534) " : "");
+	for (i = 0; wrap && wrap[i]; i++) {
+		argv[n++] = wrap[i];
+		fprintf(stderr, "%s ", wrap[i]);
+	}
+	argv[n++] = self->ctl;
+	fprintf(stderr, "nictlctl");
+	for (i = 0; args[i] && n + 1 < ARRAY_SIZE(argv); i++) {
+		argv[n++] = args[i];
 		fprintf(stderr, " %s", args[i]);
 	}
+	argv[n] = NULL;
 	ret = run_cmd(&self->run, unpriv, NULL, argv);
 	fprintf(stderr, " -> %d\n# stderr: %s", self->run.status,
 		self->run.err[0] ? self->run.err : "(empty)\n");
 	return ret ?: self->run.status;
 }
 
-#define CTL(self, ...) run_ctl(self, false, (const char *const []){ __VA_ARGS__, NULL })
-#define CTL_UNPRIV(self, ...) run_ctl(self, true, (const char *const []){ __VA_ARGS__, NULL })
+#define CTL(self, ...) run_ctl(self, false, NULL, (const char *const []){ __VA_ARGS__, NULL })
+#define CTL_UNPRIV(self, ...) \
+	run_ctl(self, true, NULL, (const char *const []){ __VA_ARGS__, NULL })
+/* In new namespaces: unshare(1) with @flags, e.g. "-n". */
+#define CTL_UNSHARED(self, flags, ...) \
+	run_ctl(self, false, (const char *const []){ "unshare", flags, NULL }, \
+		(const char *const []){ __VA_ARGS__, NULL })
 
 /* Feed nictlctl's stdout to jq @filter; its output lands in self->jq.out. */
 static int run_jq(FIXTURE_DATA(cli) *self, const char *filter)
@@ -362,6 +378,18 @@ TEST_F_TIMEOUT(cli, unprivileged_bind_is_refused, 300)
 	EXPECT_EQ(0, CTL_UNPRIV(self, "show", "vnode1", "-j"));
 	EXPECT_EQ(0, run_jq(self, ".[0].ifname"));
 	EXPECT_STREQ("vnode1\n", self->jq.out);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+/* The family, like the IRQs it moves, belongs to the initial network namespace. */
+TEST_F_TIMEOUT(cli, other_network_namespace_is_told_where_to_go, 300)
+{
+	EXPECT_EQ(1, CTL_UNSHARED(self, "-n", "show"));
+	EXPECT_TRUE(one_line_error(&self->run,
+				   "reachable from the initial network namespace only"));
+	EXPECT_EQ(1, CTL_UNSHARED(self, "-n", "bind", "vnode1", "--cpus", "4-7"));
+	EXPECT_TRUE(one_line_error(&self->run,
+				   "reachable from the initial network namespace only"));
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 }
 

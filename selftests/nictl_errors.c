@@ -3,8 +3,10 @@
  * Requests nictl must refuse: each gets its errno and an extack message
  * (naming the attribute by offset where the header says so) and leaves
  * every IRQ as it was. Also the same requests from a user without
- * CAP_NET_ADMIN.
+ * CAP_NET_ADMIN, and from another network namespace, where the family does
+ * not exist.
  */
+#include <sched.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -357,6 +359,27 @@ TEST_F_TIMEOUT(errors, unprivileged_user_cannot_restore, 300)
 	run_unprivileged(_metadata, true);
 	EXPECT_EQ(0, irq_snapshot_changes(bound));
 	free(bound);
+}
+
+/* The family is registered in the initial network namespace only. */
+TEST_F_TIMEOUT(errors, family_absent_from_other_network_namespaces, 300)
+{
+	struct nl_client nl;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (unshare(CLONE_NEWNET))
+			_exit(1);
+		EXPECT_EQ(-ENOENT, nictl_open(&nl));
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("unshare(CLONE_NEWNET) failed");
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 }
 
 TEST_HARNESS_MAIN

@@ -319,6 +319,17 @@ TEST_F(cmd, missing_module)
 	EXPECT_STREQ("", self->out);
 }
 
+TEST_F(cmd, family_hidden_in_another_network_namespace)
+{
+	/* Loaded (sysfs lists it) yet not found: a netns other than init_net. */
+	fk.family = -NLE_OBJ_NOTFOUND;
+	fakesys_write(&self->fs, "live\n", "module/nictl/initstate");
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
+	EXPECT_STREQ("nictlctl: nictl is reachable from the initial network namespace only; "
+		     "run nictlctl there (e.g. nsenter -t 1 -n nictlctl ...)\n", self->err);
+	EXPECT_STREQ("", self->out);
+}
+
 TEST_F(cmd, no_such_device)
 {
 	fk.error = -ENODEV;
@@ -431,7 +442,8 @@ TEST_F(cmd, permission_denied)
 {
 	fk.error = -EPERM;
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_restore, "restore", "vnode1", NULL));
-	EXPECT_STREQ("nictlctl: permission denied: needs CAP_NET_ADMIN (run as root)\n",
+	EXPECT_STREQ("nictlctl: permission denied: needs CAP_NET_ADMIN in the initial "
+		     "user namespace (run as root on the host)\n",
 		     self->err);
 }
 

@@ -161,7 +161,8 @@ static char *report(const char *cmd, const char *dev, int err, const char *msg)
 TEST(report_lines)
 {
 	EXPECT_REPORT("nictlctl: no such device: eth9", "show", "eth9", -ENODEV, "");
-	EXPECT_REPORT("nictlctl: permission denied: needs CAP_NET_ADMIN (run as root)",
+	EXPECT_REPORT("nictlctl: permission denied: needs CAP_NET_ADMIN in the initial "
+		     "user namespace (run as root on the host)",
 		      "bind", "vnode1", -EPERM, "");
 	EXPECT_REPORT("nictlctl: bind vnode1: IRQ 45 is managed by the kernel "
 		      "(Operation not permitted)",
