@@ -43,16 +43,33 @@ extern char nictl_extack_buf[NICTL_EXTACK_LEN];
 #include <net/netdev_rx_queue.h>
 
 /* 6.8+: drivers may link each queue to its NAPI and the NAPI to its IRQ. */
+static inline struct napi_struct *nictl_queue_napi(struct net_device *dev, unsigned int queue,
+						   bool rx)
+{
+	return rx ? __netif_get_rx_queue(dev, queue)->napi : netdev_get_tx_queue(dev, queue)->napi;
+}
+
 static inline int nictl_queue_napi_irq(struct net_device *dev, unsigned int queue, bool rx)
 {
-	struct napi_struct *napi = rx ? __netif_get_rx_queue(dev, queue)->napi :
-					netdev_get_tx_queue(dev, queue)->napi;
+	struct napi_struct *napi = nictl_queue_napi(dev, queue, rx);
 
 	return napi ? napi->irq : -1;
 }
+
+static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int queue)
+{
+	struct napi_struct *napi = nictl_queue_napi(dev, queue, true);
+
+	return napi ? napi->napi_id : -1;
+}
 #else
-/* Before 6.8 the kernel does not know which IRQ serves a queue. */
+/* Before 6.8 the kernel does not know which IRQ or NAPI serves a queue. */
 static inline int nictl_queue_napi_irq(struct net_device *dev, unsigned int queue, bool rx)
+{
+	return -1;
+}
+
+static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int queue)
 {
 	return -1;
 }

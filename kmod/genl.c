@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The nictl generic-netlink family: policies, the op table, device lookup
- * and the DEV_GET command. The family lives in the initial network
+ * and the DEV_GET command. The accounting commands live in stats_genl.c. The family lives in the initial network
  * namespace only (netnsok is false): IRQ affinity is a host-wide resource.
  */
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 
 #include "nictl.h"
+#include "stats.h"
 
 #define NICTL_DEV_POLICY							\
 	[NICTL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),				\
@@ -15,6 +16,10 @@
 
 static const struct nla_policy nictl_dev_policy[NICTL_A_IFNAME + 1] = {
 	NICTL_DEV_POLICY,
+};
+
+static const struct nla_policy nictl_stats_set_policy[NICTL_A_STATS_ENABLED + 1] = {
+	[NICTL_A_STATS_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy nictl_queue_cpu_policy[NICTL_A_QUEUE_CPU_MAX + 1] = {
@@ -182,6 +187,29 @@ static const struct genl_ops nictl_ops[] = {
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
+	},
+	/* Ops without a policy accept no attribute at all. */
+	{
+		.cmd = NICTL_CMD_STATS_GET,
+		.dumpit = nictl_stats_get_dumpit,
+	},
+	{
+		.cmd = NICTL_CMD_STATS_SET,
+		.doit = nictl_stats_set_doit,
+		.policy = nictl_stats_set_policy,
+		.maxattr = ARRAY_SIZE(nictl_stats_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NICTL_CMD_STATS_RESET,
+		.doit = nictl_stats_reset_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NICTL_CMD_NAPI_GET,
+		.doit = nictl_napi_get_doit,
+		.policy = nictl_dev_policy,
+		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 	},
 };
 

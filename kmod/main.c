@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nictl: find every queue IRQ of a NIC and retarget them all at once, with
- * NUMA and SMT checks, over the generic-netlink family "nictl".
+ * NUMA and SMT checks, and account per-CPU NET_RX/NET_TX softirq time, over
+ * the generic-netlink family "nictl".
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 
 #include "nictl.h"
+#include "stats.h"
 
 /* A device that goes away takes its binding with it: its IRQs are freed. */
 static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
@@ -28,19 +30,27 @@ static int __init nictl_init(void)
 	err = register_netdevice_notifier(&nictl_netdev_notifier);
 	if (err)
 		return err;
+	err = nictl_stats_init();
+	if (err)
+		goto unregister_notifier;
 	err = nictl_genl_register();
-	if (err) {
-		unregister_netdevice_notifier(&nictl_netdev_notifier);
-		return err;
-	}
+	if (err)
+		goto stop_stats;
 	pr_info("version %s loaded\n", NICTL_VERSION);
 	return 0;
+
+stop_stats:
+	nictl_stats_exit();
+unregister_notifier:
+	unregister_netdevice_notifier(&nictl_netdev_notifier);
+	return err;
 }
 
 static void __exit nictl_exit(void)
 {
 	/* No op can run after this; the notifier cannot either after the next. */
 	nictl_genl_unregister();
+	nictl_stats_exit();
 	unregister_netdevice_notifier(&nictl_netdev_notifier);
 	rtnl_lock();
 	nictl_bindings_drop_all();

@@ -63,6 +63,22 @@
  *	CAP_NET_ADMIN. -ENODATA when nictl never bound the device (or the
  *	state was dropped because the device went away). The reply is a
  *	%NICTL_CMD_DEV_GET message.
+ * @NICTL_CMD_STATS_GET: softirq accounting, a dump of one message per
+ *	possible CPU: %NICTL_A_CPU, %NICTL_A_STATS_ENABLED,
+ *	%NICTL_A_STATS_START_NS, %NICTL_A_STATS_NOW_NS, one %NICTL_A_SOFTIRQ
+ *	nest per &enum nictl_softirq_vec and %NICTL_A_NAPI_UNATTRIBUTED. Open to
+ *	every user. Counters only grow until %NICTL_CMD_STATS_RESET; rates come
+ *	from two samples and their %NICTL_A_STATS_NOW_NS.
+ * @NICTL_CMD_STATS_SET: switch accounting on or off with
+ *	%NICTL_A_STATS_ENABLED. Off unregisters the tracepoint probes, so it
+ *	costs nothing and the counters stop; on registers them again and the
+ *	counters continue. Needs CAP_NET_ADMIN. Replies with an ack only.
+ * @NICTL_CMD_STATS_RESET: zero every counter and restart
+ *	%NICTL_A_STATS_START_NS. Needs CAP_NET_ADMIN. Replies with an ack only.
+ * @NICTL_CMD_NAPI_GET: the receive work of a device's NAPI instances, as a do
+ *	request naming a device like %NICTL_CMD_DEV_GET: the device's
+ *	%NICTL_A_IFINDEX and %NICTL_A_IFNAME, then one %NICTL_A_NAPI nest per
+ *	NAPI instance with an id. Open to every user.
  * @__NICTL_CMD_MAX: one past the last command
  * @NICTL_CMD_MAX: the last command
  */
@@ -71,6 +87,10 @@ enum nictl_cmd {
 	NICTL_CMD_DEV_GET,
 	NICTL_CMD_BIND,
 	NICTL_CMD_RESTORE,
+	NICTL_CMD_STATS_GET,
+	NICTL_CMD_STATS_SET,
+	NICTL_CMD_STATS_RESET,
+	NICTL_CMD_NAPI_GET,
 
 	__NICTL_CMD_MAX,
 	NICTL_CMD_MAX = __NICTL_CMD_MAX - 1
@@ -95,6 +115,16 @@ enum nictl_cmd {
  * @NICTL_A_QUEUE_CPU: nest (NLA_F_NESTED set), &enum nictl_queue_cpu_attr,
  *	one entry of an explicit placement (repeated)
  * @NICTL_A_SOURCE: u32, &enum nictl_irq_source, how the queue IRQs were found
+ * @NICTL_A_CPU: u32, the CPU a %NICTL_CMD_STATS_GET message describes
+ * @NICTL_A_STATS_ENABLED: u8, 1 when softirq accounting is on
+ * @NICTL_A_STATS_START_NS: u64, CLOCK_MONOTONIC time in ns when the counters
+ *	started (module load or the last reset)
+ * @NICTL_A_STATS_NOW_NS: u64, CLOCK_MONOTONIC time in ns of this reading
+ * @NICTL_A_SOFTIRQ: nest, &enum nictl_softirq_attr, one softirq vector
+ * @NICTL_A_NAPI: nest, &enum nictl_napi_attr, one NAPI instance
+ * @NICTL_A_NAPI_UNATTRIBUTED: u64, NAPI polls on this CPU that could not be
+ *	attributed to an instance because its table was full
+ * @NICTL_A_PAD: padding for 64-bit attributes
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
  */
@@ -113,6 +143,14 @@ enum nictl_attr {
 	NICTL_A_FLAGS,
 	NICTL_A_QUEUE_CPU,
 	NICTL_A_SOURCE,
+	NICTL_A_CPU,
+	NICTL_A_STATS_ENABLED,
+	NICTL_A_STATS_START_NS,
+	NICTL_A_STATS_NOW_NS,
+	NICTL_A_SOFTIRQ,
+	NICTL_A_NAPI,
+	NICTL_A_NAPI_UNATTRIBUTED,
+	NICTL_A_PAD,
 
 	__NICTL_A_MAX,
 	NICTL_A_MAX = __NICTL_A_MAX - 1
@@ -169,6 +207,82 @@ enum nictl_queue_cpu_attr {
 
 	__NICTL_A_QUEUE_CPU_MAX,
 	NICTL_A_QUEUE_CPU_MAX = __NICTL_A_QUEUE_CPU_MAX - 1
+};
+
+/**
+ * NICTL_HIST_BUCKETS - buckets of a softirq duration histogram
+ *
+ * Bucket 0 counts runs shorter than 1 us; bucket b (1..14) runs of
+ * [2^(b-1), 2^b) us; bucket 15 runs of 16384 us (about 16 ms) or longer.
+ */
+#define NICTL_HIST_BUCKETS	16
+
+/**
+ * enum nictl_softirq_vec - the softirq vectors nictl accounts
+ * @NICTL_SOFTIRQ_NET_RX: NET_RX_SOFTIRQ (receive processing, NAPI polls)
+ * @NICTL_SOFTIRQ_NET_TX: NET_TX_SOFTIRQ (deferred transmit)
+ * @__NICTL_SOFTIRQ_MAX: one past the last vector
+ */
+enum nictl_softirq_vec {
+	NICTL_SOFTIRQ_NET_RX,
+	NICTL_SOFTIRQ_NET_TX,
+
+	__NICTL_SOFTIRQ_MAX
+};
+
+/**
+ * enum nictl_softirq_attr - one softirq vector on one CPU
+ *	(inside %NICTL_A_SOFTIRQ)
+ * @NICTL_A_SOFTIRQ_UNSPEC: not an attribute
+ * @NICTL_A_SOFTIRQ_VEC: u32, &enum nictl_softirq_vec
+ * @NICTL_A_SOFTIRQ_COUNT: u64, runs of the vector's handler counted
+ * @NICTL_A_SOFTIRQ_TIME_NS: u64, their total duration in ns
+ * @NICTL_A_SOFTIRQ_MAX_NS: u64, the longest run in ns
+ * @NICTL_A_SOFTIRQ_HIST: binary, %NICTL_HIST_BUCKETS native-endian __u64
+ *	run counts by duration; they add up to the count
+ * @NICTL_A_SOFTIRQ_PAD: padding for 64-bit attributes
+ * @__NICTL_A_SOFTIRQ_MAX: one past the last attribute
+ * @NICTL_A_SOFTIRQ_MAX: the last attribute
+ */
+enum nictl_softirq_attr {
+	NICTL_A_SOFTIRQ_UNSPEC,
+	NICTL_A_SOFTIRQ_VEC,
+	NICTL_A_SOFTIRQ_COUNT,
+	NICTL_A_SOFTIRQ_TIME_NS,
+	NICTL_A_SOFTIRQ_MAX_NS,
+	NICTL_A_SOFTIRQ_HIST,
+	NICTL_A_SOFTIRQ_PAD,
+
+	__NICTL_A_SOFTIRQ_MAX,
+	NICTL_A_SOFTIRQ_MAX = __NICTL_A_SOFTIRQ_MAX - 1
+};
+
+/**
+ * enum nictl_napi_attr - one NAPI instance of a device (inside %NICTL_A_NAPI)
+ * @NICTL_A_NAPI_UNSPEC: not an attribute
+ * @NICTL_A_NAPI_ID: u32, the NAPI id (as in the netdev family and SO_INCOMING_NAPI_ID)
+ * @NICTL_A_NAPI_QUEUE: u32, the receive queue it serves: from the kernel's
+ *	queue -> NAPI link where the driver sets it (6.8+), else by the order in
+ *	which the driver registered its NAPIs (right for virtio_net, and for
+ *	single-queue devices)
+ * @NICTL_A_NAPI_POLLS: u64, polls counted since the counters started
+ * @NICTL_A_NAPI_PACKETS: u64, work those polls did (packets received)
+ * @NICTL_A_NAPI_CPUS: binary CPU bitmap, the CPUs it was polled on
+ * @NICTL_A_NAPI_PAD: padding for 64-bit attributes
+ * @__NICTL_A_NAPI_MAX: one past the last attribute
+ * @NICTL_A_NAPI_MAX: the last attribute
+ */
+enum nictl_napi_attr {
+	NICTL_A_NAPI_UNSPEC,
+	NICTL_A_NAPI_ID,
+	NICTL_A_NAPI_QUEUE,
+	NICTL_A_NAPI_POLLS,
+	NICTL_A_NAPI_PACKETS,
+	NICTL_A_NAPI_CPUS,
+	NICTL_A_NAPI_PAD,
+
+	__NICTL_A_NAPI_MAX,
+	NICTL_A_NAPI_MAX = __NICTL_A_NAPI_MAX - 1
 };
 
 /**

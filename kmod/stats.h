@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Per-CPU softirq and NAPI accounting (stats.c) and its netlink side. */
+#ifndef _NICTL_STATS_H
+#define _NICTL_STATS_H
+
+#include <linux/seqlock.h>
+#include <linux/types.h>
+#include <linux/nictl.h>
+#include <net/genetlink.h>
+
+/* Distinct NAPI instances polled on one CPU that are told apart. */
+#define NICTL_NAPI_SLOTS	64
+
+/**
+ * struct nictl_softirq_acc - one softirq vector on one CPU
+ * @count: runs counted
+ * @time_ns: their total duration
+ * @max_ns: the longest
+ * @hist: runs by duration, see %NICTL_HIST_BUCKETS
+ */
+struct nictl_softirq_acc {
+	u64 count;
+	u64 time_ns;
+	u64 max_ns;
+	u64 hist[NICTL_HIST_BUCKETS];
+};
+
+/**
+ * struct nictl_napi_slot - one NAPI instance polled on one CPU
+ * @napi_id: its id, 0 for a free slot
+ * @polls: polls counted
+ * @packets: work those polls did
+ */
+struct nictl_napi_slot {
+	unsigned int napi_id;
+	u64 polls;
+	u64 packets;
+};
+
+/**
+ * struct nictl_cpu_stats - what one CPU's probes record
+ * @seq: makes a copy of @vec consistent; written only by this CPU
+ * @entered: local_clock() at the entry of the running vector, 0 outside
+ * @vec: per &enum nictl_softirq_vec
+ * @napi: open-addressed table by NAPI id
+ * @napi_unattributed: polls that found @napi full
+ */
+struct nictl_cpu_stats {
+	seqcount_t seq;
+	u64 entered[__NICTL_SOFTIRQ_MAX];
+	struct nictl_softirq_acc vec[__NICTL_SOFTIRQ_MAX];
+	struct nictl_napi_slot napi[NICTL_NAPI_SLOTS];
+	u64 napi_unattributed;
+};
+
+int nictl_stats_init(void);
+void nictl_stats_exit(void);
+int nictl_stats_set(bool on);
+int nictl_stats_reset(void);
+bool nictl_stats_enabled(void);
+u64 nictl_stats_start_ns(void);
+struct nictl_cpu_stats *nictl_stats_cpu(unsigned int cpu);
+void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec);
+struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsigned int id, bool claim);
+
+/* stats_genl.c */
+int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int nictl_stats_set_doit(struct sk_buff *skb, struct genl_info *info);
+int nictl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info);
+int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _NICTL_STATS_H */
