@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "show", "[DEV]", "show devices and the CPUs their queue IRQs run on", cmd_show },
 	{ "bind", "DEV", "spread the queue IRQs of DEV over a set of CPUs", cmd_bind },
 	{ "restore", "DEV", "give DEV's queue IRQs back their old affinities", cmd_restore },
+	{ "stats", "[DEV]", "show where the network softirqs and DEV's queues run", cmd_stats },
 	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help },
 };
 

@@ -255,6 +255,9 @@ static const char *errno_meaning(int err)
 		return "the device has no queue IRQs; is it down?";
 	case ENODATA:
 		return "nictl has not bound this device; there is nothing to restore";
+	case EOPNOTSUPP:	/* a command this module predates */
+		return "the loaded nictl module does not know this request; "
+		       "load the nictl.ko of this release";
 	case EPROTO:	/* never from the kernel: a reply nictlctl could not read */
 		return "malformed reply; nictlctl and the nictl module must be of one release";
 	default:

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stats command's data: a sample is what the kernel and procfs said at
+ * one moment (counters that only grow), a view is what one sample or the
+ * difference of two means (shares, rates, averages) and is what the printers
+ * print. The formats are documented in stats.c.
+ */
+#ifndef NICTLCTL_STATS_H
+#define NICTLCTL_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/nictl.h>
+
+#include "cpuset.h"
+#include "dev.h"
+#include "nl.h"
+
+/* One softirq vector on one CPU, as NICTL_A_SOFTIRQ carries it. */
+struct stats_vec {
+	uint64_t count;
+	uint64_t time_ns;
+	uint64_t max_ns;
+	uint64_t hist[NICTL_HIST_BUCKETS];
+};
+
+/* One CPU's row of /proc/net/softnet_stat. */
+struct softnet_row {
+	bool present;			/* the file has a row for this CPU */
+	uint32_t processed;		/* the kernel's counters are 32 bits wide */
+	uint32_t dropped;
+	uint32_t time_squeeze;
+};
+
+struct stats_cpu {
+	unsigned int cpu;
+	uint64_t start_ns;		/* CLOCK_MONOTONIC */
+	uint64_t now_ns;
+	uint64_t napi_unattributed;
+	struct stats_vec vec[__NICTL_SOFTIRQ_MAX];
+	struct softnet_row softnet;
+};
+
+struct stats_napi {
+	unsigned int id;
+	int queue;			/* -1 when the kernel did not say */
+	uint64_t polls;
+	uint64_t packets;
+	struct cpuset cpus;		/* where it was polled since the start */
+};
+
+/* Everything read at one moment; the device part only with DEV. */
+struct stats_sample {
+	bool enabled;
+	struct stats_cpu *cpus;		/* ascending CPU numbers */
+	unsigned int nr_cpus;
+	struct cpuset online;		/* empty when sysfs could not be read */
+	bool has_dev;
+	unsigned int ifindex;
+	char *ifname;
+	struct stats_napi *napis;
+	unsigned int nr_napis;
+	struct dev_list dev;		/* the device's queue IRQs, from DEV_GET */
+};
+
+/* One vector on one CPU over the view's span. */
+struct vec_view {
+	uint64_t count;			/* runs in the span */
+	uint64_t time_ns;
+	uint64_t max_ns;		/* longest run since the counters started */
+	bool max_new;			/* interval only: max_ns was reached in it */
+	uint64_t hist[NICTL_HIST_BUCKETS];
+	double pct;			/* time_ns as a share of the span */
+	double per_sec;
+	uint64_t avg_ns;		/* 0 without runs */
+};
+
+struct cpu_view {
+	unsigned int cpu;
+	struct vec_view vec[__NICTL_SOFTIRQ_MAX];
+	uint64_t napi_unattributed;
+	struct softnet_row softnet;	/* totals in a snapshot, deltas in an interval */
+	double processed_per_sec;	/* interval only */
+};
+
+struct queue_view {
+	unsigned int napi_id;
+	int queue;			/* -1 when unknown */
+	uint64_t polls;
+	uint64_t packets;
+	double polls_per_sec;
+	double packets_per_sec;
+	double share_pct;		/* of the device's packets in the span */
+	struct cpuset irq_cpus;		/* affinity of the queue's IRQs */
+	struct cpuset napi_cpus;
+	struct cpuset outside;		/* napi_cpus not in irq_cpus */
+};
+
+struct stats_view {
+	bool interval;			/* two samples, else one since the start */
+	bool enabled;
+	uint64_t span_ns;		/* interval_ns or since_ns */
+	struct cpu_view *cpus;
+	unsigned int nr_cpus;
+	bool has_dev;
+	unsigned int ifindex;
+	const char *ifname;		/* points into the sample */
+	struct queue_view *queues;	/* by queue, then NAPI id */
+	unsigned int nr_queues;
+	uint64_t packets;		/* the device's, in the span */
+	int hot_cpu;			/* cpus index of the highest NET_RX %, -1 if none */
+	int uneven;			/* index into queues of the largest share, -1 if none */
+};
+
+/* stats_nl.c: asking the module. */
+int stats_read(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample *s);
+int stats_request(struct ctl_nl *nl, uint8_t cmd, int enable);
+int stats_parse_cpu(struct nlmsghdr *hdr, void *sample);
+int stats_parse_napi(struct nlmsghdr *hdr, void *sample);
+void stats_sample_free(struct stats_sample *s);
+
+/* stats_softnet.c: /proc/net/softnet_stat, under $NICTL_PROCFS (default /proc). */
+const char *softnet_root(void);
+int softnet_parse(FILE *f, const struct cpuset *online, struct stats_sample *s);
+int softnet_read(struct stats_sample *s);
+
+/* stats_calc.c */
+int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
+		    const struct stats_sample *cur);
+void stats_view_free(struct stats_view *v);
+
+/* stats_table.c */
+int stats_table(FILE *f, const struct stats_view *v, bool hist);
+char *stats_fmt_ns(char *buf, size_t size, uint64_t ns, bool has_value);
+extern const char *const stats_bucket_labels[NICTL_HIST_BUCKETS];
+extern const char *const stats_vec_names[__NICTL_SOFTIRQ_MAX];
+
+/* stats_json.c */
+int stats_json(FILE *f, const struct stats_view *v);
+
+/* stats_prom.c */
+int stats_prom(FILE *f, const struct stats_view *v);
+
+#endif /* NICTLCTL_STATS_H */

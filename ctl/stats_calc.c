@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From counters to what people read: the difference of two samples (or one
+ * sample against the start of the counters) turned into shares of time,
+ * rates and averages, per CPU and per NAPI instance.
+ *
+ * Every CPU's rates use that CPU's own NOW_NS readings, so the few
+ * microseconds a dump takes do not skew them. A reset between two samples
+ * (START_NS moved) makes the interval begin at the reset, with zero counters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* @cur - @prev, or 0 should a counter ever go back. */
+static uint64_t delta(uint64_t cur, uint64_t prev)
+{
+	return cur > prev ? cur - prev : 0;
+}
+
+static double per_sec(uint64_t n, uint64_t span_ns)
+{
+	return span_ns ? (double)n * 1e9 / span_ns : 0;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+static const struct stats_cpu *find_cpu(const struct stats_sample *s, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < s->nr_cpus; i++)
+		if (s->cpus[i].cpu == cpu)
+			return &s->cpus[i];
+	return NULL;
+}
+
+static const struct stats_napi *find_napi(const struct stats_sample *s, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < s->nr_napis; i++)
+		if (s->napis[i].id == id)
+			return &s->napis[i];
+	return NULL;
+}
+
+/* The counters started anew between @prev and @cur: STATS_RESET or a reload. */
+static bool restarted(const struct stats_sample *prev, const struct stats_sample *cur)
+{
+	return prev->nr_cpus && cur->nr_cpus && prev->cpus[0].start_ns != cur->cpus[0].start_ns;
+}
+
+static uint64_t latest_now(const struct stats_sample *s)
+{
+	uint64_t now = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_cpus; i++)
+		if (s->cpus[i].now_ns > now)
+			now = s->cpus[i].now_ns;
+	return now;
+}
+
+/* @base NULL: the counters' start, when every counter was zero. */
+static void vec_view(struct vec_view *v, const struct stats_vec *cur, const struct stats_vec *base,
+		     uint64_t span_ns, bool interval)
+{
+	static const struct stats_vec zero;
+	unsigned int b;
+
+	if (!base)
+		base = &zero;
+	v->count = delta(cur->count, base->count);
+	v->time_ns = delta(cur->time_ns, base->time_ns);
+	v->max_ns = cur->max_ns;
+	v->max_new = interval && cur->max_ns > base->max_ns;
+	for (b = 0; b < NICTL_HIST_BUCKETS; b++)
+		v->hist[b] = delta(cur->hist[b], base->hist[b]);
+	v->pct = pct(v->time_ns, span_ns);
+	v->per_sec = per_sec(v->count, span_ns);
+	v->avg_ns = v->count ? (v->time_ns + v->count / 2) / v->count : 0;
+}
+
+/* The 32-bit softnet counters wrap; unsigned subtraction of 32 bits undoes that. */
+static void softnet_view(struct cpu_view *v, const struct stats_cpu *cur,
+			 const struct stats_cpu *prev)
+{
+	if (!prev) {
+		v->softnet = cur->softnet;
+		return;
+	}
+	if (!cur->softnet.present || !prev->softnet.present)
+		return;
+	v->softnet.present = true;
+	v->softnet.processed = cur->softnet.processed - prev->softnet.processed;
+	v->softnet.dropped = cur->softnet.dropped - prev->softnet.dropped;
+	v->softnet.time_squeeze = cur->softnet.time_squeeze - prev->softnet.time_squeeze;
+	v->processed_per_sec = per_sec(v->softnet.processed, delta(cur->now_ns, prev->now_ns));
+}
+
+static bool counted(const struct stats_cpu *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < __NICTL_SOFTIRQ_MAX; i++)
+		if (c->vec[i].count)
+			return true;
+	return c->napi_unattributed;
+}
+
+/*
+ * Offline CPUs that never counted anything are left out: a distribution
+ * kernel has many more possible CPUs than the machine has.
+ */
+static bool shown(const struct stats_sample *s, const struct stats_cpu *c)
+{
+	return cpuset_empty(&s->online) || cpuset_has(&s->online, c->cpu) ||
+	       c->softnet.present || counted(c);
+}
+
+static void cpu_view(struct cpu_view *v, const struct stats_cpu *cur,
+		     const struct stats_sample *prev, bool reset)
+{
+	const struct stats_cpu *p = find_cpu(prev, cur->cpu);
+	const struct stats_cpu *base = reset ? NULL : p;
+	uint64_t since = base ? base->now_ns : cur->start_ns;
+	uint64_t span = delta(cur->now_ns, since);
+	unsigned int i;
+
+	v->cpu = cur->cpu;
+	for (i = 0; i < __NICTL_SOFTIRQ_MAX; i++)
+		vec_view(&v->vec[i], &cur->vec[i], base ? &base->vec[i] : NULL, span,
+			 prev != NULL);
+	v->napi_unattributed = delta(cur->napi_unattributed, base ? base->napi_unattributed : 0);
+	if (!prev || p)
+		softnet_view(v, cur, p);
+}
+
+/*
+ * The union of the affinities of @queue's IRQs. A NAPI instance receives, so
+ * when the queue has a receive (or combined) IRQ its transmit IRQ is left out.
+ */
+static int irq_cpus(struct cpuset *out, const struct dev_list *dev, int queue)
+{
+	const struct nictl_irq *irq;
+	bool has_rx = false;
+	unsigned int i;
+	int err = 0;
+
+	if (!dev->nr || queue < 0)
+		return 0;
+	for (i = 0; i < dev->devs[0].nr_irqs; i++) {
+		irq = &dev->devs[0].irqs[i];
+		if (irq->queue == (unsigned int)queue && irq->kind != NICTL_QUEUE_KIND_TX)
+			has_rx = true;
+	}
+	for (i = 0; i < dev->devs[0].nr_irqs && !err; i++) {
+		irq = &dev->devs[0].irqs[i];
+		if (irq->queue != (unsigned int)queue ||
+		    (has_rx && irq->kind == NICTL_QUEUE_KIND_TX))
+			continue;
+		err = cpuset_or(out, &irq->affinity);
+	}
+	return err;
+}
+
+static int queue_view(struct queue_view *q, const struct stats_napi *cur,
+		      const struct stats_sample *curs, const struct stats_napi *base,
+		      uint64_t span_ns)
+{
+	int err;
+
+	q->napi_id = cur->id;
+	q->queue = cur->queue;
+	q->polls = delta(cur->polls, base ? base->polls : 0);
+	q->packets = delta(cur->packets, base ? base->packets : 0);
+	q->polls_per_sec = per_sec(q->polls, span_ns);
+	q->packets_per_sec = per_sec(q->packets, span_ns);
+	err = cpuset_or(&q->napi_cpus, &cur->cpus);
+	if (!err)
+		err = irq_cpus(&q->irq_cpus, &curs->dev, cur->queue);
+	/* With no IRQ known there is no affinity to be outside of. */
+	if (!err && !cpuset_empty(&q->irq_cpus)) {
+		err = cpuset_or(&q->outside, &q->napi_cpus);
+		cpuset_andnot(&q->outside, &q->irq_cpus);
+	}
+	return err;
+}
+
+/* Queue order; an unknown queue (-1) sorts last. */
+static int queue_cmp(const void *a, const void *b)
+{
+	const struct queue_view *x = a, *y = b;
+	unsigned int qx = x->queue, qy = y->queue;
+
+	if (qx != qy)
+		return qx < qy ? -1 : 1;
+	return x->napi_id < y->napi_id ? -1 : x->napi_id > y->napi_id;
+}
+
+static int queues_view(struct stats_view *v, const struct stats_sample *prev,
+		       const struct stats_sample *cur, bool reset)
+{
+	const struct stats_napi *base;
+	unsigned int i;
+	int err;
+
+	v->has_dev = true;
+	v->ifindex = cur->ifindex;
+	v->ifname = cur->ifname;
+	if (!cur->nr_napis)
+		return 0;
+	v->queues = calloc(cur->nr_napis, sizeof(*v->queues));
+	if (!v->queues)
+		return -ENOMEM;
+	for (i = 0; i < cur->nr_napis; i++) {
+		base = reset ? NULL : find_napi(prev, cur->napis[i].id);
+		v->nr_queues++;
+		err = queue_view(&v->queues[i], &cur->napis[i], cur, base, v->span_ns);
+		if (err)
+			return err;
+		v->packets += v->queues[i].packets;
+	}
+	qsort(v->queues, v->nr_queues, sizeof(*v->queues), queue_cmp);
+	for (i = 0; i < v->nr_queues; i++) {
+		v->queues[i].share_pct = pct(v->queues[i].packets, v->packets);
+		if (v->packets && (v->uneven < 0 ||
+				   v->queues[i].packets > v->queues[v->uneven].packets))
+			v->uneven = i;
+	}
+	return 0;
+}
+
+/*
+ * Fill @v with what happened between @prev and @cur, or with @prev NULL
+ * since the counters started. Returns 0 or -ENOMEM; either way @v must be
+ * freed with stats_view_free() (and lives no longer than @cur).
+ */
+int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
+		    const struct stats_sample *cur)
+{
+	bool reset = prev && restarted(prev, cur);
+	struct cpu_view *c;
+	unsigned int i;
+
+	memset(v, 0, sizeof(*v));
+	v->interval = prev != NULL;
+	v->enabled = cur->enabled;
+	v->hot_cpu = -1;
+	v->uneven = -1;
+	if (prev && !reset)
+		v->span_ns = delta(latest_now(cur), latest_now(prev));
+	else if (cur->nr_cpus)
+		v->span_ns = delta(latest_now(cur), cur->cpus[0].start_ns);
+	v->cpus = calloc(cur->nr_cpus ?: 1, sizeof(*v->cpus));
+	if (!v->cpus)
+		return -ENOMEM;
+	for (i = 0; i < cur->nr_cpus; i++) {
+		if (!shown(cur, &cur->cpus[i]))
+			continue;
+		c = &v->cpus[v->nr_cpus];
+		cpu_view(c, &cur->cpus[i], prev, reset);
+		if (c->vec[NICTL_SOFTIRQ_NET_RX].time_ns &&
+		    (v->hot_cpu < 0 || c->vec[NICTL_SOFTIRQ_NET_RX].pct >
+				       v->cpus[v->hot_cpu].vec[NICTL_SOFTIRQ_NET_RX].pct))
+			v->hot_cpu = v->nr_cpus;
+		v->nr_cpus++;
+	}
+	return cur->has_dev ? queues_view(v, prev, cur, reset) : 0;
+}
+
+void stats_view_free(struct stats_view *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nr_queues; i++) {
+		cpuset_free(&v->queues[i].irq_cpus);
+		cpuset_free(&v->queues[i].napi_cpus);
+		cpuset_free(&v->queues[i].outside);
+	}
+	free(v->queues);
+	free(v->cpus);
+	memset(v, 0, sizeof(*v));
+}

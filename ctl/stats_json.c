@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stats JSON format, documented in stats.c: one line per view. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "report.h"
+#include "stats.h"
+
+/*
+ * json.c writes integers only; shares and rates need a fraction. Keys here
+ * are our own constants, so they need no escaping; the separator follows
+ * json.c's rule (a comma when a value was written at this level).
+ */
+static void json_fixed(struct json *j, const char *key, double v)
+{
+	if (j->comma)
+		fputc(',', j->f);
+	fprintf(j->f, "\"%s\":%.3f", key, v);
+	j->comma = true;
+}
+
+static void json_u64(struct json *j, const char *key, uint64_t v)
+{
+	/* Past 2^63 a counter would turn negative; no softirq count gets there. */
+	json_int(j, key, v > INT64_MAX ? INT64_MAX : (long long)v);
+}
+
+static void json_vec(struct json *j, const char *key, const struct vec_view *v)
+{
+	unsigned int b;
+
+	json_obj_begin(j, key);
+	json_u64(j, "count", v->count);
+	json_u64(j, "time_ns", v->time_ns);
+	json_u64(j, "max_ns", v->max_ns);
+	json_bool(j, "max_new", v->max_new);
+	json_arr_begin(j, "hist");
+	for (b = 0; b < NICTL_HIST_BUCKETS; b++)
+		json_u64(j, NULL, v->hist[b]);
+	json_arr_end(j);
+	json_fixed(j, "pct", v->pct);
+	json_fixed(j, "per_sec", v->per_sec);
+	json_u64(j, "avg_ns", v->avg_ns);
+	json_obj_end(j);
+}
+
+static void json_cpu(struct json *j, const struct cpu_view *c)
+{
+	unsigned int vec;
+
+	json_obj_begin(j, NULL);
+	json_int(j, "cpu", c->cpu);
+	for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++)
+		json_vec(j, stats_vec_names[vec], &c->vec[vec]);
+	json_u64(j, "napi_unattributed", c->napi_unattributed);
+	if (c->softnet.present) {
+		json_obj_begin(j, "softnet");
+		json_int(j, "processed", c->softnet.processed);
+		json_int(j, "dropped", c->softnet.dropped);
+		json_int(j, "time_squeeze", c->softnet.time_squeeze);
+		json_obj_end(j);
+	} else {
+		json_null(j, "softnet");
+	}
+	json_obj_end(j);
+}
+
+static void json_cpus(struct json *j, const char *key, const struct cpuset *cpus)
+{
+	int cpu;
+
+	json_arr_begin(j, key);
+	cpuset_for_each(cpu, cpus)
+		json_int(j, NULL, cpu);
+	json_arr_end(j);
+}
+
+static void json_queue(struct json *j, const struct queue_view *q)
+{
+	json_obj_begin(j, NULL);
+	if (q->queue < 0)
+		json_null(j, "queue");
+	else
+		json_int(j, "queue", q->queue);
+	json_int(j, "napi_id", q->napi_id);
+	json_u64(j, "polls", q->polls);
+	json_u64(j, "packets", q->packets);
+	json_fixed(j, "polls_per_sec", q->polls_per_sec);
+	json_fixed(j, "packets_per_sec", q->packets_per_sec);
+	json_fixed(j, "share_pct", q->share_pct);
+	json_cpus(j, "irq_cpus", &q->irq_cpus);
+	json_cpus(j, "napi_cpus", &q->napi_cpus);
+	json_cpus(j, "outside_cpus", &q->outside);
+	json_obj_end(j);
+}
+
+static void json_view(struct json *j, const struct stats_view *v)
+{
+	unsigned int i;
+
+	json_obj_begin(j, NULL);
+	json_u64(j, v->interval ? "interval_ns" : "since_ns", v->span_ns);
+	json_bool(j, "enabled", v->enabled);
+	json_arr_begin(j, "cpus");
+	for (i = 0; i < v->nr_cpus; i++)
+		json_cpu(j, &v->cpus[i]);
+	json_arr_end(j);
+	if (v->hot_cpu < 0)
+		json_null(j, "hottest_cpu");
+	else
+		json_int(j, "hottest_cpu", v->cpus[v->hot_cpu].cpu);
+	if (v->has_dev) {
+		json_obj_begin(j, "dev");
+		json_str(j, "ifname", v->ifname);
+		json_int(j, "ifindex", v->ifindex);
+		json_u64(j, "packets", v->packets);
+		json_obj_end(j);
+		json_arr_begin(j, "queues");
+		for (i = 0; i < v->nr_queues; i++)
+			json_queue(j, &v->queues[i]);
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+}
+
+/*
+ * One view as one line of JSON; -1 after saying so when out of memory. Like
+ * show_json(), the line is built in memory so that no half of it is printed.
+ */
+int stats_json(FILE *f, const struct stats_view *v)
+{
+	char *doc = NULL;
+	size_t size = 0;
+	struct json j;
+	FILE *mem;
+
+	mem = open_memstream(&doc, &size);
+	if (!mem) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	json_start(&j, mem);
+	json_view(&j, v);
+	if (fclose(mem)) {
+		free(doc);
+		ctl_msg("out of memory");
+		return -1;
+	}
+	fprintf(f, "%s\n", doc);
+	free(doc);
+	return 0;
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stats requests: STATS_GET (a dump of one message per possible CPU),
+ * NAPI_GET and DEV_GET about one device, and the two switches STATS_SET and
+ * STATS_RESET. Replies are validated like dev.c does: one nictlctl cannot
+ * read is -EPROTO, never half shown.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/nictl.h>
+
+#include "report.h"
+#include "stats.h"
+#include "topology.h"
+
+#define HIST_BYTES	(NICTL_HIST_BUCKETS * sizeof(uint64_t))
+
+static const struct nla_policy cpu_policy[NICTL_A_MAX + 1] = {
+	[NICTL_A_CPU]			= { .type = NLA_U32 },
+	[NICTL_A_STATS_ENABLED]		= { .type = NLA_U8 },
+	[NICTL_A_STATS_START_NS]	= { .type = NLA_U64 },
+	[NICTL_A_STATS_NOW_NS]		= { .type = NLA_U64 },
+	[NICTL_A_SOFTIRQ]		= { .type = NLA_NESTED },
+	[NICTL_A_NAPI_UNATTRIBUTED]	= { .type = NLA_U64 },
+};
+
+static const struct nla_policy softirq_policy[NICTL_A_SOFTIRQ_MAX + 1] = {
+	[NICTL_A_SOFTIRQ_VEC]		= { .type = NLA_U32 },
+	[NICTL_A_SOFTIRQ_COUNT]		= { .type = NLA_U64 },
+	[NICTL_A_SOFTIRQ_TIME_NS]	= { .type = NLA_U64 },
+	[NICTL_A_SOFTIRQ_MAX_NS]	= { .type = NLA_U64 },
+	[NICTL_A_SOFTIRQ_HIST]		= { .type = NLA_BINARY, .maxlen = HIST_BYTES },
+};
+
+static const struct nla_policy napi_dev_policy[NICTL_A_MAX + 1] = {
+	[NICTL_A_IFINDEX]	= { .type = NLA_U32 },
+	[NICTL_A_IFNAME]	= { .type = NLA_STRING },
+	[NICTL_A_NAPI]		= { .type = NLA_NESTED },
+};
+
+static const struct nla_policy napi_policy[NICTL_A_NAPI_MAX + 1] = {
+	[NICTL_A_NAPI_ID]	= { .type = NLA_U32 },
+	[NICTL_A_NAPI_QUEUE]	= { .type = NLA_U32 },
+	[NICTL_A_NAPI_POLLS]	= { .type = NLA_U64 },
+	[NICTL_A_NAPI_PACKETS]	= { .type = NLA_U64 },
+	[NICTL_A_NAPI_CPUS]	= { .type = NLA_BINARY, .maxlen = NICTL_CPUMASK_MAX_BYTES },
+};
+
+static uint64_t get_u64(struct nlattr *attr)
+{
+	return attr ? nla_get_u64(attr) : 0;
+}
+
+static int parse_softirq(struct stats_cpu *c, struct nlattr *nest)
+{
+	struct nlattr *tb[NICTL_A_SOFTIRQ_MAX + 1];
+	struct stats_vec *v;
+	unsigned int vec;
+
+	if (nla_parse_nested(tb, NICTL_A_SOFTIRQ_MAX, nest, softirq_policy) ||
+	    !tb[NICTL_A_SOFTIRQ_VEC])
+		return -EPROTO;
+	vec = nla_get_u32(tb[NICTL_A_SOFTIRQ_VEC]);
+	if (vec >= __NICTL_SOFTIRQ_MAX)
+		return 0;	/* a vector a newer module accounts: not ours to show */
+	v = &c->vec[vec];
+	v->count = get_u64(tb[NICTL_A_SOFTIRQ_COUNT]);
+	v->time_ns = get_u64(tb[NICTL_A_SOFTIRQ_TIME_NS]);
+	v->max_ns = get_u64(tb[NICTL_A_SOFTIRQ_MAX_NS]);
+	if (tb[NICTL_A_SOFTIRQ_HIST]) {
+		if (nla_len(tb[NICTL_A_SOFTIRQ_HIST]) != HIST_BYTES)
+			return -EPROTO;
+		memcpy(v->hist, nla_data(tb[NICTL_A_SOFTIRQ_HIST]), HIST_BYTES);
+	}
+	return 0;
+}
+
+/* Insert a slot for @cpu keeping the array sorted; NULL when out of memory. */
+static struct stats_cpu *add_cpu(struct stats_sample *s, unsigned int cpu)
+{
+	struct stats_cpu *cpus;
+	unsigned int i;
+
+	cpus = realloc(s->cpus, (s->nr_cpus + 1) * sizeof(*cpus));
+	if (!cpus)
+		return NULL;
+	s->cpus = cpus;
+	/* The kernel dumps in CPU order; the loop only guards against surprises. */
+	for (i = s->nr_cpus; i > 0 && cpus[i - 1].cpu > cpu; i--)
+		;
+	memmove(&cpus[i + 1], &cpus[i], (s->nr_cpus - i) * sizeof(*cpus));
+	s->nr_cpus++;
+	memset(&cpus[i], 0, sizeof(*cpus));
+	cpus[i].cpu = cpu;
+	return &cpus[i];
+}
+
+/* A ctl_nl_reply_fn: add the CPU a STATS_GET message describes to @arg, a sample. */
+int stats_parse_cpu(struct nlmsghdr *hdr, void *arg)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1], *attr;
+	struct genlmsghdr *gnlh = nlmsg_data(hdr);
+	struct stats_sample *s = arg;
+	struct stats_cpu *c;
+	unsigned int cpu;
+	int rem, err;
+
+	if (genlmsg_parse(hdr, 0, tb, NICTL_A_MAX, cpu_policy) || !tb[NICTL_A_CPU] ||
+	    !tb[NICTL_A_STATS_START_NS] || !tb[NICTL_A_STATS_NOW_NS])
+		return -EPROTO;
+	cpu = nla_get_u32(tb[NICTL_A_CPU]);
+	if (cpu >= CPUSET_MAX_CPUS)
+		return -EPROTO;
+	c = add_cpu(s, cpu);
+	if (!c)
+		return -ENOMEM;
+	/* Every message carries the switch; the last one read wins. */
+	s->enabled = tb[NICTL_A_STATS_ENABLED] && nla_get_u8(tb[NICTL_A_STATS_ENABLED]);
+	c->start_ns = nla_get_u64(tb[NICTL_A_STATS_START_NS]);
+	c->now_ns = nla_get_u64(tb[NICTL_A_STATS_NOW_NS]);
+	c->napi_unattributed = get_u64(tb[NICTL_A_NAPI_UNATTRIBUTED]);
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(attr) != NICTL_A_SOFTIRQ)
+			continue;
+		err = parse_softirq(c, attr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int parse_napi(struct stats_napi *n, struct nlattr *nest)
+{
+	struct nlattr *tb[NICTL_A_NAPI_MAX + 1];
+	int err;
+
+	if (nla_parse_nested(tb, NICTL_A_NAPI_MAX, nest, napi_policy) || !tb[NICTL_A_NAPI_ID])
+		return -EPROTO;
+	n->id = nla_get_u32(tb[NICTL_A_NAPI_ID]);
+	n->queue = -1;
+	if (tb[NICTL_A_NAPI_QUEUE] && nla_get_u32(tb[NICTL_A_NAPI_QUEUE]) <= INT32_MAX)
+		n->queue = nla_get_u32(tb[NICTL_A_NAPI_QUEUE]);
+	n->polls = get_u64(tb[NICTL_A_NAPI_POLLS]);
+	n->packets = get_u64(tb[NICTL_A_NAPI_PACKETS]);
+	if (!tb[NICTL_A_NAPI_CPUS])
+		return 0;
+	err = cpuset_from_bytes(&n->cpus, nla_data(tb[NICTL_A_NAPI_CPUS]),
+				nla_len(tb[NICTL_A_NAPI_CPUS]));
+	return err == -ERANGE ? -EPROTO : err;
+}
+
+/*
+ * A ctl_nl_reply_fn: the device and its NAPI instances from a NAPI_GET reply,
+ * into @arg, a sample. Instances of further messages are appended, should a
+ * module ever split a reply.
+ */
+int stats_parse_napi(struct nlmsghdr *hdr, void *arg)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1], *attr;
+	struct genlmsghdr *gnlh = nlmsg_data(hdr);
+	struct stats_sample *s = arg;
+	struct stats_napi *napis;
+	unsigned int n = 0;
+	int rem, err;
+
+	if (genlmsg_parse(hdr, 0, tb, NICTL_A_MAX, napi_dev_policy) || !tb[NICTL_A_IFINDEX] ||
+	    !tb[NICTL_A_IFNAME])
+		return -EPROTO;
+	if (!s->ifname) {
+		s->ifindex = nla_get_u32(tb[NICTL_A_IFINDEX]);
+		s->ifname = strdup(nla_get_string(tb[NICTL_A_IFNAME]));
+		if (!s->ifname)
+			return -ENOMEM;
+	}
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		n += nla_type(attr) == NICTL_A_NAPI;
+	if (!n)
+		return 0;
+	napis = realloc(s->napis, (s->nr_napis + n) * sizeof(*napis));
+	if (!napis)
+		return -ENOMEM;
+	s->napis = napis;
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(attr) != NICTL_A_NAPI)
+			continue;
+		/* Counted before parsing, so that stats_sample_free() frees its CPUs. */
+		memset(&napis[s->nr_napis], 0, sizeof(*napis));
+		err = parse_napi(&napis[s->nr_napis++], attr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void stats_sample_free(struct stats_sample *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_napis; i++)
+		cpuset_free(&s->napis[i].cpus);
+	free(s->napis);
+	free(s->cpus);
+	free(s->ifname);
+	cpuset_free(&s->online);
+	dev_list_free(&s->dev);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Send @msg (NULL: it could not be built); report a failure as the stats command's on @dev. */
+static int exchange(struct ctl_nl *nl, struct nl_msg *msg, ctl_nl_reply_fn fn, void *arg,
+		    const char *dev)
+{
+	struct ctl_nl_error e = { .err = -ENOMEM, .msg = "" };
+
+	if (msg)
+		ctl_nl_transact(nl, msg, fn, arg, &e);
+	if (!e.err)
+		return 0;
+	ctl_nl_report("stats", dev, &e);
+	return -1;
+}
+
+/*
+ * Read one sample: the per-CPU counters, then, with @ref, the device's IRQs
+ * and NAPI instances, then softnet_stat. The kernel's readings come first
+ * and close together because their NOW_NS times every rate. On failure print
+ * the one line and return -1; @s is then freed.
+ */
+int stats_read(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample *s)
+{
+	const char *name = ref ? ref->name : NULL;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = exchange(nl, ctl_nl_msg(nl, NICTL_CMD_STATS_GET, NLM_F_DUMP), stats_parse_cpu, s,
+		       NULL);
+	if (!err && !s->nr_cpus) {
+		ctl_msg("stats: the module reported no CPUs");
+		err = -1;
+	}
+	if (!err && ref) {
+		s->has_dev = true;
+		err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "stats", name,
+				   &s->dev);
+		if (!err)
+			err = exchange(nl, dev_request(nl, NICTL_CMD_NAPI_GET, ref),
+				       stats_parse_napi, s, name);
+		if (!err && !s->ifname) {
+			ctl_msg("stats %s: the module's NAPI reply names no device", name);
+			err = -1;
+		}
+	}
+	/* Only to tell offline CPUs from idle ones: without it every CPU is shown. */
+	if (!err && topo_online_cpus(&s->online))
+		cpuset_free(&s->online);
+	if (!err)
+		err = softnet_read(s);
+	if (err)
+		stats_sample_free(s);
+	return err;
+}
+
+static int ignore_reply(struct nlmsghdr *hdr, void *arg)
+{
+	(void)hdr;
+	(void)arg;
+	return 0;
+}
+
+/*
+ * STATS_RESET, or STATS_SET switching accounting on (@enable 1) or off (0).
+ * Returns 0, or -1 after printing the one line.
+ */
+int stats_request(struct ctl_nl *nl, uint8_t cmd, int enable)
+{
+	struct nl_msg *msg = ctl_nl_msg(nl, cmd, 0);
+
+	if (msg && cmd == NICTL_CMD_STATS_SET && nla_put_u8(msg, NICTL_A_STATS_ENABLED, enable)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return exchange(nl, msg, ignore_reply, NULL, NULL);
+}

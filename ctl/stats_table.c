@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stats table, documented in stats.c: per CPU the NET_RX and NET_TX
+ * softirqs (and softnet_stat over an interval), optionally their duration
+ * histograms, with DEV the device's NAPI instances, and a last line naming
+ * the hottest CPU and the most unequal queue.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "stats.h"
+#include "util.h"
+
+const char *const stats_vec_names[__NICTL_SOFTIRQ_MAX] = {
+	[NICTL_SOFTIRQ_NET_RX] = "net_rx",
+	[NICTL_SOFTIRQ_NET_TX] = "net_tx",
+};
+
+/* Bucket b > 0 holds [2^(b-1), 2^b) us; 1024 us is called 1 ms, as people do. */
+const char *const stats_bucket_labels[NICTL_HIST_BUCKETS] = {
+	"<1us", "1-2us", "2-4us", "4-8us", "8-16us", "16-32us", "32-64us", "64-128us",
+	"128-256us", "256-512us", "512us-1ms", "1-2ms", "2-4ms", "4-8ms", "8-16ms", ">=16ms",
+};
+
+/*
+ * A duration with three significant digits in the largest unit that keeps it
+ * below 1000 ("850ns", "12.3us", "1.05ms"); "-" when there is none.
+ */
+char *stats_fmt_ns(char *buf, size_t size, uint64_t ns, bool has_value)
+{
+	static const char *const units[] = { "us", "ms", "s" };
+	double v = ns;
+	size_t i;
+
+	if (!has_value) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	if (ns < 1000) {
+		snprintf(buf, size, "%lluns", (unsigned long long)ns);
+		return buf;
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		v /= 1000;
+		/* Round first, so that 999.96us becomes 1.00ms, not 1000us. */
+		if (v < 9.995)
+			snprintf(buf, size, "%.2f%s", v, units[i]);
+		else if (v < 99.95)
+			snprintf(buf, size, "%.1f%s", v, units[i]);
+		else if (v < 999.5 || i == ARRAY_SIZE(units) - 1)
+			snprintf(buf, size, "%.0f%s", v, units[i]);
+		else
+			continue;
+		break;
+	}
+	return buf;
+}
+
+/* Cells filled row by row, printed in aligned columns like show's table. */
+struct grid {
+	unsigned int cols;
+	unsigned int nr;		/* cells so far */
+	char **cells;
+	bool failed;			/* out of memory; reported at print time */
+};
+
+static __printf(2, 3) void grid_add(struct grid *g, const char *fmt, ...)
+{
+	char **cells, *s;
+	va_list ap;
+	int n;
+
+	if (g->failed)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	cells = n < 0 ? NULL : realloc(g->cells, (g->nr + 1) * sizeof(*cells));
+	if (!cells) {
+		if (n >= 0)
+			free(s);
+		g->failed = true;
+		return;
+	}
+	g->cells = cells;
+	g->cells[g->nr++] = s;
+}
+
+static void grid_names(struct grid *g, const char *const *names)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->cols; i++)
+		grid_add(g, "%s", names[i]);
+}
+
+static void grid_ns(struct grid *g, uint64_t ns, bool has_value, const char *suffix)
+{
+	char buf[32];
+
+	grid_add(g, "%s%s", stats_fmt_ns(buf, sizeof(buf), ns, has_value), has_value ? suffix : "");
+}
+
+static void grid_cpus(struct grid *g, const struct cpuset *cpus, const char *suffix)
+{
+	char *list = cpuset_format(cpus);
+
+	if (!list)
+		g->failed = true;
+	else
+		grid_add(g, "%s%s", *list ? list : "-", suffix);
+	free(list);
+}
+
+/* Print the grid, each row indented by two spaces; frees it. -1 when out of memory. */
+static int grid_print(FILE *f, struct grid *g)
+{
+	unsigned int i, col, *width = calloc(g->cols, sizeof(*width));
+	int err = g->failed || !width ? -1 : 0;
+
+	for (i = 0; !err && i < g->nr; i++)
+		if (strlen(g->cells[i]) > width[i % g->cols])
+			width[i % g->cols] = strlen(g->cells[i]);
+	for (i = 0; !err && i < g->nr; i++) {
+		col = i % g->cols;
+		if (!col)
+			fputs("  ", f);
+		if (col == g->cols - 1)
+			fprintf(f, "%s\n", g->cells[i]);
+		else
+			fprintf(f, "%-*s  ", (int)width[col], g->cells[i]);
+	}
+	for (i = 0; i < g->nr; i++)
+		free(g->cells[i]);
+	free(g->cells);
+	free(width);
+	return err;
+}
+
+static const char *const snapshot_cols[] = {
+	"CPU", "NET_RX%", "RX_RUNS", "RX/s", "RX_AVG", "RX_MAX", "NET_TX%", "TX/s", "TX_MAX",
+};
+
+static const char *const interval_cols[] = {
+	"CPU", "NET_RX%", "RX/s", "RX_AVG", "RX_MAX", "NET_TX%", "TX/s", "TX_MAX", "PKTS/s",
+	"DROPS", "SQUEEZE",
+};
+
+static void cpu_row(struct grid *g, const struct stats_view *v, const struct cpu_view *c)
+{
+	const struct vec_view *rx = &c->vec[NICTL_SOFTIRQ_NET_RX];
+	const struct vec_view *tx = &c->vec[NICTL_SOFTIRQ_NET_TX];
+
+	grid_add(g, "%u", c->cpu);
+	grid_add(g, "%.1f", rx->pct);
+	if (!v->interval)
+		grid_add(g, "%llu", (unsigned long long)rx->count);
+	grid_add(g, "%.1f", rx->per_sec);
+	grid_ns(g, rx->avg_ns, rx->count, "");
+	grid_ns(g, rx->max_ns, rx->max_ns, rx->max_new ? "+" : "");
+	grid_add(g, "%.1f", tx->pct);
+	grid_add(g, "%.1f", tx->per_sec);
+	grid_ns(g, tx->max_ns, tx->max_ns, tx->max_new ? "+" : "");
+	if (!v->interval)
+		return;
+	if (!c->softnet.present) {
+		grid_add(g, "-");
+		grid_add(g, "-");
+		grid_add(g, "-");
+		return;
+	}
+	grid_add(g, "%.1f", c->processed_per_sec);
+	grid_add(g, "%u", c->softnet.dropped);
+	grid_add(g, "%u", c->softnet.time_squeeze);
+}
+
+static int print_cpus(FILE *f, const struct stats_view *v)
+{
+	struct grid g = { .cols = v->interval ? ARRAY_SIZE(interval_cols) :
+						ARRAY_SIZE(snapshot_cols) };
+	unsigned int i;
+
+	if (v->interval)
+		fprintf(f, "softirqs over %.2f s", v->span_ns / 1e9);
+	else
+		fprintf(f, "softirqs since the counters started %.1f s ago", v->span_ns / 1e9);
+	fprintf(f, "; accounting %s", v->enabled ? "on" : "off, counters frozen (stats --on)");
+	if (v->interval)
+		fputs("; MAX: longest run since the start, + if reached in this interval", f);
+	fputc('\n', f);
+	grid_names(&g, v->interval ? interval_cols : snapshot_cols);
+	for (i = 0; i < v->nr_cpus; i++)
+		cpu_row(&g, v, &v->cpus[i]);
+	return grid_print(f, &g);
+}
+
+static int print_hist(FILE *f, const struct stats_view *v)
+{
+	struct grid g = { .cols = 2 + NICTL_HIST_BUCKETS };
+	const struct vec_view *vv;
+	unsigned int i, vec, b;
+
+	fprintf(f, "\nruns by duration%s\n", v->interval ? " in the interval" : "");
+	grid_add(&g, "CPU");
+	grid_add(&g, "VEC");
+	for (b = 0; b < NICTL_HIST_BUCKETS; b++)
+		grid_add(&g, "%s", stats_bucket_labels[b]);
+	for (i = 0; i < v->nr_cpus; i++) {
+		for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++) {
+			vv = &v->cpus[i].vec[vec];
+			grid_add(&g, "%u", v->cpus[i].cpu);
+			grid_add(&g, "%s", stats_vec_names[vec]);
+			for (b = 0; b < NICTL_HIST_BUCKETS; b++)
+				grid_add(&g, "%llu", (unsigned long long)vv->hist[b]);
+		}
+	}
+	return grid_print(f, &g);
+}
+
+static const char *const snapshot_queue_cols[] = {
+	"QUEUE", "NAPI_ID", "PACKETS", "POLLS", "SHARE%", "IRQ_CPUS", "NAPI_CPUS",
+};
+
+static const char *const interval_queue_cols[] = {
+	"QUEUE", "NAPI_ID", "PKTS/s", "POLLS/s", "SHARE%", "IRQ_CPUS", "NAPI_CPUS",
+};
+
+static void queue_row(struct grid *g, const struct stats_view *v, const struct queue_view *q)
+{
+	if (q->queue < 0)
+		grid_add(g, "?");
+	else
+		grid_add(g, "%d", q->queue);
+	grid_add(g, "%u", q->napi_id);
+	if (v->interval) {
+		grid_add(g, "%.1f", q->packets_per_sec);
+		grid_add(g, "%.1f", q->polls_per_sec);
+	} else {
+		grid_add(g, "%llu", (unsigned long long)q->packets);
+		grid_add(g, "%llu", (unsigned long long)q->polls);
+	}
+	grid_add(g, "%.1f", q->share_pct);
+	grid_cpus(g, &q->irq_cpus, "");
+	grid_cpus(g, &q->napi_cpus, cpuset_empty(&q->outside) ? "" : "*");
+}
+
+/* The footnote of the '*': which queue ran where it should not have. */
+static int print_outside(FILE *f, const struct stats_view *v)
+{
+	const char *sep = "";
+	unsigned int i;
+	char *list;
+
+	for (i = 0; i < v->nr_queues; i++) {
+		if (cpuset_empty(&v->queues[i].outside))
+			continue;
+		list = cpuset_format(&v->queues[i].outside);
+		if (!list)
+			return -1;
+		if (!*sep)
+			fputs("  * polled outside its IRQ affinity: ", f);
+		if (v->queues[i].queue < 0)
+			fprintf(f, "%sNAPI %u on CPU %s", sep, v->queues[i].napi_id, list);
+		else
+			fprintf(f, "%squeue %d on CPU %s", sep, v->queues[i].queue, list);
+		free(list);
+		sep = ", ";
+	}
+	/* NAPI_CPUS accumulate from the start: an IRQ moved since then shows here too. */
+	if (*sep)
+		fputs(" (since the counters started: a moved IRQ, threaded NAPI or busy "
+		      "polling)\n", f);
+	return 0;
+}
+
+static int print_queues(FILE *f, const struct stats_view *v)
+{
+	struct grid g = { .cols = ARRAY_SIZE(snapshot_queue_cols) };
+	unsigned int i;
+
+	fprintf(f, "\n%s (ifindex %u): ", v->ifname, v->ifindex);
+	if (!v->nr_queues) {
+		fputs("no NAPI instances\n", f);
+		return 0;
+	}
+	fprintf(f, "%u NAPI instance%s, ", v->nr_queues, v->nr_queues == 1 ? "" : "s");
+	if (v->interval)
+		fprintf(f, "%.1f packets/s\n", v->packets * 1e9 / (v->span_ns ?: 1));
+	else
+		fprintf(f, "%llu packets since the counters started\n",
+			(unsigned long long)v->packets);
+	grid_names(&g, v->interval ? interval_queue_cols : snapshot_queue_cols);
+	for (i = 0; i < v->nr_queues; i++)
+		queue_row(&g, v, &v->queues[i]);
+	return grid_print(f, &g) ?: print_outside(f, v);
+}
+
+/* The last line: the hottest CPU and, with DEV, the most unequal queue. */
+static void print_verdict(FILE *f, const struct stats_view *v)
+{
+	const struct queue_view *q;
+
+	if (v->hot_cpu < 0)
+		fputs("hottest CPU: none, no NET_RX time counted", f);
+	else
+		fprintf(f, "hottest CPU: %u, NET_RX %.1f%% of the %s", v->cpus[v->hot_cpu].cpu,
+			v->cpus[v->hot_cpu].vec[NICTL_SOFTIRQ_NET_RX].pct,
+			v->interval ? "interval" : "time since the start");
+	if (v->has_dev && !v->nr_queues) {
+		fprintf(f, "; %s has no NAPI instances", v->ifname);
+	} else if (v->has_dev && v->uneven < 0) {
+		fprintf(f, "; %s received no packets", v->ifname);
+	} else if (v->has_dev) {
+		q = &v->queues[v->uneven];
+		if (q->queue < 0)
+			fprintf(f, "; NAPI %u", q->napi_id);
+		else
+			fprintf(f, "; queue %d", q->queue);
+		fprintf(f, " takes %.0f%% of %s's packets (even: %.0f%%)", q->share_pct, v->ifname,
+			100.0 / v->nr_queues);
+	}
+	fputc('\n', f);
+}
+
+/* The table format of one view; -1 after saying so when out of memory. */
+int stats_table(FILE *f, const struct stats_view *v, bool hist)
+{
+	int err = print_cpus(f, v);
+
+	if (!err && hist)
+		err = print_hist(f, v);
+	if (!err && v->has_dev)
+		err = print_queues(f, v);
+	if (err) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	print_verdict(f, v);
+	return 0;
+}

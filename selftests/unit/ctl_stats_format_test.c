@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stats table and JSON formats documented in ctl/stats.c, from the fixed
+ * samples of ctl_stats_sample.h: users' scripts parse them, so any change
+ * here is a change of interface. The Prometheus format is in
+ * ctl_stats_prom_test.c.
+ */
+#include "kselftest_harness.h"
+
+#include "ctl_stats_sample.h"
+
+FIXTURE(fmt) {
+	struct stats_sample prev;
+	struct stats_sample cur;
+	struct stats_view v;
+	char *text;
+	size_t size;
+	FILE *f;
+};
+
+FIXTURE_SETUP(fmt)
+{
+	sample_make(&self->prev, 0, true);
+	sample_make(&self->cur, 1, true);
+	memset(&self->v, 0, sizeof(self->v));
+	self->text = NULL;
+	self->f = open_memstream(&self->text, &self->size);
+	ASSERT_NE(NULL, self->f);
+}
+
+FIXTURE_TEARDOWN(fmt)
+{
+	stats_view_free(&self->v);
+	stats_sample_free(&self->prev);
+	stats_sample_free(&self->cur);
+	free(self->text);
+}
+
+/* Print the view of @prev (NULL: a snapshot) and self->cur as @format. */
+static const char *print(FIXTURE_DATA(fmt) *self, const struct stats_sample *prev,
+			 char format, bool hist)
+{
+	int err;
+
+	if (stats_view_make(&self->v, prev, &self->cur))
+		abort();
+	err = format == 'j' ? stats_json(self->f, &self->v) :
+			      stats_table(self->f, &self->v, hist);
+	if (err || fclose(self->f))
+		abort();
+	self->f = NULL;
+	return self->text;
+}
+
+TEST(durations_keep_three_digits)
+{
+	static const struct {
+		uint64_t ns;
+		const char *text;
+	} cases[] = {
+		{ 0, "0ns" }, { 999, "999ns" }, { 1000, "1.00us" }, { 9994, "9.99us" },
+		{ 9995, "10.0us" }, { 12345, "12.3us" }, { 999499, "999us" },
+		{ 999500, "1.00ms" }, { 1500000, "1.50ms" }, { 2000000000, "2.00s" },
+		{ 5000000000000ULL, "5000s" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		EXPECT_STREQ(cases[i].text, stats_fmt_ns(buf, sizeof(buf), cases[i].ns, true));
+	EXPECT_STREQ("-", stats_fmt_ns(buf, sizeof(buf), 0, false));
+}
+
+TEST(histogram_buckets_are_labelled_by_duration)
+{
+	static const char *const labels[NICTL_HIST_BUCKETS] = {
+		"<1us", "1-2us", "2-4us", "4-8us", "8-16us", "16-32us", "32-64us", "64-128us",
+		"128-256us", "256-512us", "512us-1ms", "1-2ms", "2-4ms", "4-8ms", "8-16ms",
+		">=16ms",
+	};
+	unsigned int b;
+
+	for (b = 0; b < NICTL_HIST_BUCKETS; b++)
+		EXPECT_STREQ(labels[b], stats_bucket_labels[b]);
+}
+
+TEST_F(fmt, snapshot_table)
+{
+	EXPECT_STREQ(
+		"softirqs since the counters started 101.0 s ago; accounting on\n"
+		"  CPU  NET_RX%  RX_RUNS  RX/s   RX_AVG  RX_MAX  NET_TX%  TX/s  TX_MAX\n"
+		"  0    2.4      11500    113.9  213us   2.00ms  0.0      1.0   12.0us\n"
+		"  1    0.1      200      2.0    550us   4.00ms  0.0      0.0   -\n"
+		"  2    0.0      0        0.0    -       -       0.0      0.0   -\n"
+		"\n"
+		"vnode1 (ifindex 3): 2 NAPI instances, 65000 packets since the counters started\n"
+		"  QUEUE  NAPI_ID  PACKETS  POLLS  SHARE%  IRQ_CPUS  NAPI_CPUS\n"
+		"  0      8193     59100    1300   90.9    0         0\n"
+		"  1      8194     5900     150    9.1     1         1-2*\n"
+		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (since the counters "
+		"started: a moved IRQ, threaded NAPI or busy polling)\n"
+		"hottest CPU: 0, NET_RX 2.4% of the time since the start; "
+		"queue 0 takes 91% of vnode1's packets (even: 50%)\n",
+		print(self, NULL, 't', false));
+}
+
+TEST_F(fmt, interval_table_with_histogram)
+{
+	EXPECT_STREQ(
+		"softirqs over 1.00 s; accounting on; MAX: longest run since the start, "
+		"+ if reached in this interval\n"
+		"  CPU  NET_RX%  RX/s    RX_AVG  RX_MAX   NET_TX%  TX/s  TX_MAX  PKTS/s  DROPS  "
+		"SQUEEZE\n"
+		"  0    45.0     1500.0  300us   2.00ms+  0.0      2.0   12.0us  9000.0  0      3\n"
+		"  1    1.0      100.0   100us   4.00ms   0.0      0.0   -       100.0   0      0\n"
+		"  2    0.0      0.0     -       -        0.0      0.0   -       0.0     0      0\n"
+		"\n"
+		"runs by duration in the interval\n"
+		"  CPU  VEC     <1us  1-2us  2-4us  4-8us  8-16us  16-32us  32-64us  64-128us  "
+		"128-256us  256-512us  512us-1ms  1-2ms  2-4ms  4-8ms  8-16ms  >=16ms\n"
+		"  0    net_rx  0     0      0      0      0       0        0        0         "
+		"1000       499        0          1      0      0      0       0\n"
+		"  0    net_tx  0     2      0      0      0       0        0        0         "
+		"0          0          0          0      0      0      0       0\n"
+		"  1    net_rx  0     0      0      0      0       0        0        0         "
+		"0          0          100        0      0      0      0       0\n"
+		"  1    net_tx  0     0      0      0      0       0        0        0         "
+		"0          0          0          0      0      0      0       0\n"
+		"  2    net_rx  0     0      0      0      0       0        0        0         "
+		"0          0          0          0      0      0      0       0\n"
+		"  2    net_tx  0     0      0      0      0       0        0        0         "
+		"0          0          0          0      0      0      0       0\n"
+		"\n"
+		"vnode1 (ifindex 3): 2 NAPI instances, 10000.0 packets/s\n"
+		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS\n"
+		"  0      8193     9100.0  300.0    91.0    0         0\n"
+		"  1      8194     900.0   50.0     9.0     1         1-2*\n"
+		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (since the counters "
+		"started: a moved IRQ, threaded NAPI or busy polling)\n"
+		"hottest CPU: 0, NET_RX 45.0% of the interval; "
+		"queue 0 takes 91% of vnode1's packets (even: 50%)\n",
+		print(self, &self->prev, 't', true));
+}
+
+TEST_F(fmt, cpus_only_accounting_off_nothing_counted)
+{
+	stats_sample_free(&self->cur);
+	sample_make(&self->cur, 0, false);
+	self->cur.enabled = false;
+	self->cur.cpus[3].softnet.present = true;
+	self->cur.cpus[3].vec[NICTL_SOFTIRQ_NET_TX].count = 3;
+	/* Reuse the earlier sample as both ends: nothing happened in between. */
+	EXPECT_STREQ(
+		"softirqs over 0.00 s; accounting off, counters frozen (stats --on); "
+		"MAX: longest run since the start, + if reached in this interval\n"
+		"  CPU  NET_RX%  RX/s  RX_AVG  RX_MAX  NET_TX%  TX/s  TX_MAX  PKTS/s  DROPS  "
+		"SQUEEZE\n"
+		"  0    0.0      0.0   -       1.50ms  0.0      0.0   12.0us  0.0     0      0\n"
+		"  1    0.0      0.0   -       4.00ms  0.0      0.0   -       0.0     0      0\n"
+		"  2    0.0      0.0   -       -       0.0      0.0   -       0.0     0      0\n"
+		"  3    0.0      0.0   -       -       0.0      0.0   -       -       -      -\n"
+		"hottest CPU: none, no NET_RX time counted\n",
+		print(self, &self->prev, 't', false));
+}
+
+TEST_F(fmt, device_without_packets_or_instances)
+{
+	self->prev.napis[0].queue = -1;
+	self->cur.napis[0].queue = -1;
+	self->cur.napis[0].packets = self->prev.napis[0].packets;
+	self->cur.napis[1].packets = self->prev.napis[1].packets;
+	print(self, &self->prev, 't', false);
+	EXPECT_NE(NULL, strstr(self->text,
+		"  1      8194     0.0     50.0     0.0     1         1-2*\n"
+		"  ?      8193     0.0     300.0    0.0     -         0\n"
+		"  * polled outside its IRQ affinity: queue 1 on CPU 2 ("));
+	EXPECT_NE(NULL, strstr(self->text, "; vnode1 received no packets\n"));
+
+	stats_view_free(&self->v);
+	free(self->text);
+	self->text = NULL;
+	self->f = open_memstream(&self->text, &self->size);
+	self->cur.nr_napis = 0;
+	print(self, NULL, 't', false);
+	self->cur.nr_napis = 2;
+	EXPECT_NE(NULL, strstr(self->text, "\n\nvnode1 (ifindex 3): no NAPI instances\n"
+				"hottest CPU: 0, NET_RX 2.4% of the time since the start; "
+				"vnode1 has no NAPI instances\n"));
+}
+
+TEST_F(fmt, interval_json)
+{
+	EXPECT_STREQ(
+		"{\"interval_ns\":1000000000,\"enabled\":true,\"cpus\":["
+		"{\"cpu\":0,"
+		"\"net_rx\":{\"count\":1500,\"time_ns\":450000000,\"max_ns\":2000000,"
+		"\"max_new\":true,\"hist\":[0,0,0,0,0,0,0,0,1000,499,0,1,0,0,0,0],"
+		"\"pct\":45.000,\"per_sec\":1500.000,\"avg_ns\":300000},"
+		"\"net_tx\":{\"count\":2,\"time_ns\":2000,\"max_ns\":12000,\"max_new\":false,"
+		"\"hist\":[0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":2.000,"
+		"\"avg_ns\":1000},"
+		"\"napi_unattributed\":0,"
+		"\"softnet\":{\"processed\":9000,\"dropped\":0,\"time_squeeze\":3}},"
+		"{\"cpu\":1,"
+		"\"net_rx\":{\"count\":100,\"time_ns\":10000000,\"max_ns\":4000000,"
+		"\"max_new\":false,\"hist\":[0,0,0,0,0,0,0,0,0,0,100,0,0,0,0,0],"
+		"\"pct\":1.000,\"per_sec\":100.000,\"avg_ns\":100000},"
+		"\"net_tx\":{\"count\":0,\"time_ns\":0,\"max_ns\":0,\"max_new\":false,"
+		"\"hist\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":0.000,"
+		"\"avg_ns\":0},"
+		"\"napi_unattributed\":0,"
+		"\"softnet\":{\"processed\":100,\"dropped\":0,\"time_squeeze\":0}},"
+		"{\"cpu\":2,"
+		"\"net_rx\":{\"count\":0,\"time_ns\":0,\"max_ns\":0,\"max_new\":false,"
+		"\"hist\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":0.000,"
+		"\"avg_ns\":0},"
+		"\"net_tx\":{\"count\":0,\"time_ns\":0,\"max_ns\":0,\"max_new\":false,"
+		"\"hist\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":0.000,"
+		"\"avg_ns\":0},"
+		"\"napi_unattributed\":0,"
+		"\"softnet\":{\"processed\":0,\"dropped\":0,\"time_squeeze\":0}}],"
+		"\"hottest_cpu\":0,"
+		"\"dev\":{\"ifname\":\"vnode1\",\"ifindex\":3,\"packets\":10000},"
+		"\"queues\":["
+		"{\"queue\":0,\"napi_id\":8193,\"polls\":300,\"packets\":9100,"
+		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
+		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[]},"
+		"{\"queue\":1,\"napi_id\":8194,\"polls\":50,\"packets\":900,"
+		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
+		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2]}]}\n",
+		print(self, &self->prev, 'j', false));
+}
+
+TEST_F(fmt, snapshot_json_without_device)
+{
+	stats_sample_free(&self->cur);
+	sample_make(&self->cur, 1, false);
+	self->cur.nr_cpus = 1;
+	self->cur.cpus[0].softnet.present = false;
+	self->cur.cpus[0].napi_unattributed = 7;
+	EXPECT_STREQ(
+		"{\"since_ns\":101000000000,\"enabled\":true,\"cpus\":["
+		"{\"cpu\":0,"
+		"\"net_rx\":{\"count\":11500,\"time_ns\":2450000000,\"max_ns\":2000000,"
+		"\"max_new\":false,\"hist\":[0,0,0,0,0,0,0,0,10000,499,0,1001,0,0,0,0],"
+		"\"pct\":2.426,\"per_sec\":113.861,\"avg_ns\":213043},"
+		"\"net_tx\":{\"count\":102,\"time_ns\":102000,\"max_ns\":12000,"
+		"\"max_new\":false,\"hist\":[60,42,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"
+		"\"pct\":0.000,\"per_sec\":1.010,\"avg_ns\":1000},"
+		"\"napi_unattributed\":7,\"softnet\":null}],"
+		"\"hottest_cpu\":0}\n",
+		print(self, NULL, 'j', false));
+}
+
+TEST_HARNESS_MAIN

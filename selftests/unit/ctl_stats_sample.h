@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Two fixed samples of the stats command, one second apart, 100 s after the
+ * counters started, for the tests of the arithmetic, the formats and the
+ * command. Four possible CPUs, 0-2 online; device vnode1 (ifindex 3) with
+ * two queues whose combined IRQs sit on CPUs 0 and 1.
+ *
+ *   NET_RX    CPU 0: 1500 runs, 450 ms of 1 s (45%), new max 2 ms
+ *             CPU 1: 100 runs, 10 ms (1%), max 4 ms from before
+ *   NET_TX    CPU 0: 2 runs, 2 us
+ *   softnet   CPU 0: processed wraps past 2^32 (+9000), time_squeeze +3
+ *   NAPI      8193 queue 0: +9100 packets on CPU 0
+ *             8194 queue 1: +900 packets, polled on CPUs 1 and 2 (2 is
+ *             outside its IRQ's affinity)
+ */
+#ifndef CTL_STATS_SAMPLE_H
+#define CTL_STATS_SAMPLE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define SAMPLE_START_NS		1000000000ULL
+#define SAMPLE_PREV_NS		(SAMPLE_START_NS + 100000000000ULL)
+
+static inline void *sample_dup(const void *p, size_t size)
+{
+	void *q = malloc(size);
+
+	if (!q)
+		abort();
+	return memcpy(q, p, size);
+}
+
+static inline void sample_cpus(struct cpuset *s, const char *list)
+{
+	if (cpuset_parse(s, list))
+		abort();
+}
+
+/* The device's two combined queue IRQs: queue 0 on CPU 0, queue 1 on CPU 1. */
+static inline void sample_dev(struct stats_sample *s)
+{
+	struct nictl_dev dev = {
+		.ifindex = 3, .ifname = strdup("vnode1"), .numa_node = -1, .rx_queues = 2,
+		.tx_queues = 2, .flags = NICTL_DEV_F_UP, .source = NICTL_IRQ_SOURCE_NAPI,
+		.nr_irqs = 2,
+	};
+	unsigned int q;
+
+	dev.irqs = calloc(2, sizeof(*dev.irqs));
+	if (!dev.irqs || !dev.ifname)
+		abort();
+	for (q = 0; q < 2; q++) {
+		dev.irqs[q] = (struct nictl_irq){
+			.queue = q, .kind = NICTL_QUEUE_KIND_COMBINED, .irq = 40 + q,
+			.name = strdup(q ? "virtio0-input.1" : "virtio0-input.0"),
+			.node = -1, .target_cpu = -1,
+		};
+		sample_cpus(&dev.irqs[q].affinity, q ? "1" : "0");
+		sample_cpus(&dev.irqs[q].effective, q ? "1" : "0");
+	}
+	s->dev.devs = sample_dup(&dev, sizeof(dev));
+	s->dev.nr = 1;
+}
+
+/* Sample @which (0: the earlier, 1: one second later), with vnode1 if @dev. */
+static inline void sample_make(struct stats_sample *s, int which, bool dev)
+{
+	struct stats_cpu cpus[4];
+	struct stats_napi napis[2];
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	memset(cpus, 0, sizeof(cpus));
+	for (i = 0; i < 4; i++) {
+		cpus[i].cpu = i;
+		cpus[i].start_ns = SAMPLE_START_NS;
+		/* CPU 1 is read 100 us after CPU 0, as in a real dump. */
+		cpus[i].now_ns = SAMPLE_PREV_NS + which * 1000000000ULL + i * 100000;
+		cpus[i].softnet.present = i < 3;
+	}
+	cpus[0].vec[NICTL_SOFTIRQ_NET_RX] = (struct stats_vec){
+		.count = 10000, .time_ns = 2000000000, .max_ns = 1500000,
+		.hist = { [8] = 9000, [11] = 1000 },
+	};
+	cpus[0].vec[NICTL_SOFTIRQ_NET_TX] = (struct stats_vec){
+		.count = 100, .time_ns = 100000, .max_ns = 12000, .hist = { [0] = 60, [1] = 40 },
+	};
+	cpus[1].vec[NICTL_SOFTIRQ_NET_RX] = (struct stats_vec){
+		.count = 100, .time_ns = 100000000, .max_ns = 4000000,
+		.hist = { [10] = 99, [12] = 1 },
+	};
+	cpus[0].softnet.processed = 0xfffffff0;
+	cpus[0].softnet.time_squeeze = 5;
+	cpus[1].softnet.processed = 500;
+	if (which) {
+		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].count += 1500;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].time_ns += 450000000;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].max_ns = 2000000;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].hist[8] += 1000;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].hist[9] += 499;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].hist[11] += 1;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_TX].count += 2;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_TX].time_ns += 2000;
+		cpus[0].vec[NICTL_SOFTIRQ_NET_TX].hist[1] += 2;
+		cpus[1].vec[NICTL_SOFTIRQ_NET_RX].count += 100;
+		cpus[1].vec[NICTL_SOFTIRQ_NET_RX].time_ns += 10000000;
+		cpus[1].vec[NICTL_SOFTIRQ_NET_RX].hist[10] += 100;
+		cpus[0].softnet.processed += 9000;	/* wraps */
+		cpus[0].softnet.time_squeeze += 3;
+		cpus[1].softnet.processed += 100;
+	}
+	s->enabled = true;
+	s->cpus = sample_dup(cpus, sizeof(cpus));
+	s->nr_cpus = 4;
+	sample_cpus(&s->online, "0-2");
+	if (!dev)
+		return;
+	s->has_dev = true;
+	s->ifindex = 3;
+	s->ifname = strdup("vnode1");
+	memset(napis, 0, sizeof(napis));
+	napis[0] = (struct stats_napi){ .id = 8193, .queue = 0, .polls = 1000, .packets = 50000 };
+	napis[1] = (struct stats_napi){ .id = 8194, .queue = 1, .polls = 100, .packets = 5000 };
+	if (which) {
+		napis[0].polls += 300;
+		napis[0].packets += 9100;
+		napis[1].polls += 50;
+		napis[1].packets += 900;
+	}
+	sample_cpus(&napis[0].cpus, "0");
+	sample_cpus(&napis[1].cpus, "1-2");
+	s->napis = sample_dup(napis, sizeof(napis));
+	s->nr_napis = 2;
+	sample_dev(s);
+}
+
+#endif /* CTL_STATS_SAMPLE_H */
