@@ -87,8 +87,10 @@ int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  */
 int nictl_stats_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	if (GENL_REQ_ATTR_CHECK(info, NICTL_A_STATS_ENABLED))
+	if (GENL_REQ_ATTR_CHECK(info, NICTL_A_STATS_ENABLED)) {
+		NL_SET_ERR_MSG(info->extack, "the new state is needed: stats-enabled 0 or 1");
 		return -EINVAL;
+	}
 	return nictl_stats_set(nla_get_u8(info->attrs[NICTL_A_STATS_ENABLED]));
 }
 

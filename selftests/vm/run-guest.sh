@@ -179,7 +179,7 @@ qemu_args() {
 	if [ "${NICTL_VM_QUIET:-0}" = 1 ]; then
 		append="$append quiet"
 	fi
-	printf '%s\n' -machine q35 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel
+	printf '%s\n' -machine q35 -accel tcg,thread=single -cpu max,vendor=GenuineIntel
 	machine_args
 	nic_args
 	printf '%s\n' \
