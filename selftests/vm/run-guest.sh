@@ -179,6 +179,8 @@ qemu_args() {
 	if [ "${NICTL_VM_QUIET:-0}" = 1 ]; then
 		append="$append quiet"
 	fi
+	# Single-threaded TCG: multi-threaded TCG races the kernel's live text
+	# patching (static calls and keys, as tracepoint probes come and go).
 	printf '%s\n' -machine q35 -accel tcg,thread=single -cpu max,vendor=GenuineIntel
 	machine_args
 	nic_args
@@ -206,9 +208,10 @@ boot() {
 }
 
 # Boot, and boot once more if the guest died before its init started the
-# job: nothing under test ran yet, and multi-threaded TCG has been seen to
-# crash Debian's 6.12 while it patches kernel text during CPU bring-up
-# (Oops: int3, about one boot in 30). The first console stays for a look.
+# job: nothing under test ran yet. Multi-threaded TCG crashed Debian's 6.12
+# while it patched kernel text during CPU bring-up (Oops: int3, about one
+# boot in 30), which is why the guests now run single-threaded TCG; the
+# retry stays for emulator faults of that kind. The first console is kept.
 boot_twice_if_early_crash() {
 	local krel=$1 outdir=$4 status=0
 	shift
