@@ -15,7 +15,7 @@ set -u
 
 # lifecycle goes last: it rebinds vnode1's PCI function, which renumbers
 # the device's IRQs and virtio name for whatever would run after it.
-TESTS=${*:-nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli nictl_lifecycle}
+TESTS=${*:-nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli nictl_stats nictl_lifecycle}
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

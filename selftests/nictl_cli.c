@@ -47,14 +47,12 @@ FIXTURE(cli) {
 	struct test_env env;
 	struct run_result run;
 	struct run_result jq;
-	const char *ctl;
 };
 
 FIXTURE_SETUP(cli)
 {
 	ASSERT_EQ(0, env_setup(&self->env));
-	self->ctl = getenv("NICTL_CTL");
-	ASSERT_NE(NULL, self->ctl) TH_LOG("NICTL_CTL is not set");
+	ASSERT_NE(NULL, getenv("NICTL_CTL")) TH_LOG("NICTL_CTL is not set");
 }
 
 FIXTURE_TEARDOWN(cli)
@@ -62,62 +60,16 @@ FIXTURE_TEARDOWN(cli)
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
-/*
- * Run nictlctl with the NULL-terminated @args into self->run, as uid 65534
- * when @unpriv, behind the NULL-terminated command @wrap (or none).
- */
-static int run_ctl(FIXTURE_DATA(cli) *self, bool unpriv, const char *const *wrap,
-		   const char *const *args)
-{
-	const char *argv[16];
-	unsigned int i, n = 0;
-	int ret;
-
-	fprintf(stderr, "# %s", unpriv ? "(uid 65534) " : "");
-	for (i = 0; wrap && wrap[i]; i++) {
-		argv[n++] = wrap[i];
-		fprintf(stderr, "%s ", wrap[i]);
-	}
-	argv[n++] = self->ctl;
-	fprintf(stderr, "nictlctl");
-	for (i = 0; args[i] && n + 1 < ARRAY_SIZE(argv); i++) {
-		argv[n++] = args[i];
-		fprintf(stderr, " %s", args[i]);
-	}
-	argv[n] = NULL;
-	ret = run_cmd(&self->run, unpriv, NULL, argv);
-	fprintf(stderr, " -> %d\n# stderr: %s", self->run.status,
-		self->run.err[0] ? self->run.err : "(empty)\n");
-	return ret ?: self->run.status;
-}
-
-#define CTL(self, ...) run_ctl(self, false, NULL, (const char *const []){ __VA_ARGS__, NULL })
+#define CTL(self, ...) \
+	run_ctl(&(self)->run, false, NULL, (const char *const []){ __VA_ARGS__, NULL })
 #define CTL_UNPRIV(self, ...) \
-	run_ctl(self, true, NULL, (const char *const []){ __VA_ARGS__, NULL })
+	run_ctl(&(self)->run, true, NULL, (const char *const []){ __VA_ARGS__, NULL })
 /* In new namespaces: unshare(1) with @flags, e.g. "-n". */
 #define CTL_UNSHARED(self, flags, ...) \
-	run_ctl(self, false, (const char *const []){ "unshare", flags, NULL }, \
+	run_ctl(&(self)->run, false, (const char *const []){ "unshare", flags, NULL }, \
 		(const char *const []){ __VA_ARGS__, NULL })
-
-/* Feed nictlctl's stdout to jq @filter; its output lands in self->jq.out. */
-static int run_jq(FIXTURE_DATA(cli) *self, const char *filter)
-{
-	const char *argv[] = { "jq", "-r", filter, NULL };
-	int ret = run_cmd(&self->jq, false, self->run.out, argv);
-
-	if (!ret && self->jq.status)
-		fprintf(stderr, "# jq failed (%d): %s", self->jq.status, self->jq.err);
-	return ret ?: self->jq.status;
-}
-
-/* A one-line diagnostic on stderr that contains @what. */
-static bool one_line_error(const struct run_result *r, const char *what)
-{
-	if (count_lines(r->err) == 1 && strstr(r->err, what))
-		return true;
-	fprintf(stderr, "# want one line with '%s' on stderr\n", what);
-	return false;
-}
+/* jq @filter over nictlctl's stdout; its output lands in self->jq.out. */
+#define JQ(self, filter) run_jq(&(self)->jq, (self)->run.out, filter)
 
 /* A "path value" line of a member that is a string or null. */
 static void str_or_null(FILE *f, const char *path, bool present, const char *s)
@@ -309,7 +261,7 @@ static bool show_matches(FIXTURE_DATA(cli) *self, const char *ifname)
 	free(want);
 
 	ok &= !CTL(self, "show", ifname, "-j") && count_lines(self->run.out) == 1;
-	ok &= !run_jq(self, JQ_FLATTEN);
+	ok &= !JQ(self, JQ_FLATTEN);
 	want = flat_json(&dev);
 	ok &= same_text(want, self->jq.out);
 	free(want);
@@ -330,7 +282,7 @@ TEST_F_TIMEOUT(cli, show_all_lists_every_nic, 300)
 	char line[32];
 
 	ASSERT_EQ(0, CTL(self, "show", "-j"));
-	ASSERT_EQ(0, run_jq(self, ".[].ifname"));
+	ASSERT_EQ(0, JQ(self, ".[].ifname"));
 	for (nic = test_nics; *nic; nic++) {
 		snprintf(line, sizeof(line), "%s\n", *nic);
 		EXPECT_TRUE(strstr(self->jq.out, line)) TH_LOG("%s missing", line);
@@ -376,7 +328,7 @@ TEST_F_TIMEOUT(cli, unprivileged_bind_is_refused, 300)
 	EXPECT_EQ(1, CTL_UNPRIV(self, "restore", "vnode1"));
 	EXPECT_TRUE(one_line_error(&self->run, "permission denied: needs CAP_NET_ADMIN"));
 	EXPECT_EQ(0, CTL_UNPRIV(self, "show", "vnode1", "-j"));
-	EXPECT_EQ(0, run_jq(self, ".[0].ifname"));
+	EXPECT_EQ(0, JQ(self, ".[0].ifname"));
 	EXPECT_STREQ("vnode1\n", self->jq.out);
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 }
@@ -422,7 +374,7 @@ TEST_F_TIMEOUT(cli, bind_numa_local, 300)
 
 	ASSERT_EQ(0, node_cpus(1, &node1));
 	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "-j"));
-	EXPECT_EQ(0, run_jq(self, ".[0].bound"));
+	EXPECT_EQ(0, JQ(self, ".[0].bound"));
 	EXPECT_STREQ("true\n", self->jq.out);
 	EXPECT_TRUE(bound_as(self, "vnode1", &node1, true));
 }
@@ -434,12 +386,12 @@ TEST_F_TIMEOUT(cli, dry_run_shows_the_bind, 300)
 
 	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--dry-run", "-j"));
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
-	ASSERT_EQ(0, run_jq(self, map));
+	ASSERT_EQ(0, JQ(self, map));
 	dry = strdup(self->jq.out);
 	ASSERT_NE(NULL, dry);
 	EXPECT_EQ(NULL, strstr(dry, "null")) TH_LOG("dry run placed nothing: %s", dry);
 	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "-j"));
-	ASSERT_EQ(0, run_jq(self, map));
+	ASSERT_EQ(0, JQ(self, map));
 	EXPECT_STREQ(dry, self->jq.out);
 	free(dry);
 }
@@ -482,7 +434,7 @@ TEST_F_TIMEOUT(cli, restore_returns_originals, 300)
 {
 	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local"));
 	EXPECT_EQ(0, CTL(self, "restore", "vnode1", "-j"));
-	EXPECT_EQ(0, run_jq(self, ".[0].bound"));
+	EXPECT_EQ(0, JQ(self, ".[0].bound"));
 	EXPECT_STREQ("false\n", self->jq.out);
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 	EXPECT_EQ(1, CTL(self, "restore", "vnode1"));

@@ -194,17 +194,6 @@ TEST_F_TIMEOUT(errors, unknown_queue_in_placement, 120)
 	EXPECT_TRUE(mentions_number(self->res.msg, 99)) TH_LOG("'%s'", self->res.msg);
 }
 
-/* The error points at the attribute: NLMSGERR_ATTR_OFFS is its offset. */
-static bool points_at(const struct nl_result *res, const struct nlmsghdr *nlh,
-		      const struct nlattr *attr)
-{
-	if (res->has_offs && res->offs == nl_attr_offset(nlh, attr))
-		return true;
-	fprintf(stderr, "# error offset %s%u, the attribute is at %u\n",
-		res->has_offs ? "" : "(none) ", res->offs, nl_attr_offset(nlh, attr));
-	return false;
-}
-
 TEST_F_TIMEOUT(errors, unknown_attribute, 120)
 {
 	const uint32_t value = 0;
@@ -286,13 +275,17 @@ TEST_F_TIMEOUT(errors, device_down_has_no_queue_irqs, 300)
 	free(down);
 }
 
-/*
- * The unprivileged half of a test runs in a child that dropped root. It
- * reports through EXPECT_*() only: an ASSERT_*() would unwind into the
- * harness's teardown in the child, not in the test.
- */
-static void unprivileged(struct __test_metadata *_metadata, bool bound)
+/* What the unprivileged half of a test, in a child that dropped root, needs. */
+struct unpriv_args {
+	struct __test_metadata *_metadata;
+	bool bound;
+};
+
+/* Reports through EXPECT_*() only: see run_unprivileged(). */
+static void unprivileged(void *arg)
 {
+	const struct unpriv_args *child = arg;
+	struct __test_metadata *_metadata = child->_metadata;
 	struct nictl_bind_args args = { .ifname = "vnode1" };
 	struct nictl_devs *devs = malloc(sizeof(*devs));
 	struct nictl_dev reply;
@@ -310,7 +303,7 @@ static void unprivileged(struct __test_metadata *_metadata, bool bound)
 	EXPECT_EQ(EPERM, res.err);
 	EXPECT_EQ(0, nictl_dev_get(&nl, "vnode1", &reply, &res));
 	EXPECT_EQ(2U * 2, reply.n_irqs);
-	EXPECT_EQ(bound, !!(reply.dev_flags & NICTL_DEV_F_BOUND));
+	EXPECT_EQ(child->bound, !!(reply.dev_flags & NICTL_DEV_F_BOUND));
 	EXPECT_NE(NULL, devs);
 	if (devs) {
 		EXPECT_EQ(0, nictl_dev_dump(&nl, devs, &res));
@@ -320,27 +313,11 @@ static void unprivileged(struct __test_metadata *_metadata, bool bound)
 	nl_close(&nl);
 }
 
-static void run_unprivileged(struct __test_metadata *_metadata, bool bound)
-{
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		if (drop_privileges())
-			_exit(1);
-		unprivileged(_metadata, bound);
-		_exit(0);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("could not drop to uid %d", UNPRIV_ID);
-}
-
 TEST_F_TIMEOUT(errors, unprivileged_user_may_only_read, 300)
 {
-	run_unprivileged(_metadata, false);
+	struct unpriv_args child = { _metadata, false };
+
+	ASSERT_EQ(0, run_unprivileged(unprivileged, &child)) TH_LOG("uid %d", UNPRIV_ID);
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 }
 
@@ -348,6 +325,7 @@ TEST_F_TIMEOUT(errors, unprivileged_user_may_only_read, 300)
 TEST_F_TIMEOUT(errors, unprivileged_user_cannot_restore, 300)
 {
 	struct nictl_bind_args args = { .ifname = "vnode1" };
+	struct unpriv_args child = { _metadata, true };
 	struct irq_snapshot *bound = malloc(sizeof(*bound));
 	struct cpus node1;
 
@@ -356,7 +334,7 @@ TEST_F_TIMEOUT(errors, unprivileged_user_cannot_restore, 300)
 	args.cpus = &node1;
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &self->reply, &self->res));
 	ASSERT_EQ(0, irq_snapshot_take(bound));
-	run_unprivileged(_metadata, true);
+	ASSERT_EQ(0, run_unprivileged(unprivileged, &child)) TH_LOG("uid %d", UNPRIV_ID);
 	EXPECT_EQ(0, irq_snapshot_changes(bound));
 	free(bound);
 }

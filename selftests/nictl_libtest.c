@@ -5,6 +5,7 @@
  * parses, checked byte for byte on synthetic buffers, plus the parsers of
  * cpulists and /proc/interrupts. No module needed.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/genetlink.h>
@@ -15,6 +16,8 @@
 #include "irqs.h"
 #include "netdev.h"
 #include "nictl.h"
+#include "stats.h"
+#include "sys.h"
 #include "verify.h"
 
 TEST(cpulist_round_trip)
@@ -299,6 +302,304 @@ TEST(malformed_replies_are_refused)
 	nlh = dev_reply(buf, 1);
 	mnl_attr_put_u32(nlh, NICTL_A_FLAGS, 0);
 	EXPECT_EQ(-EPROTO, nictl_parse_dev(nlh, &dev));
+}
+
+/* Start a reply of @cmd in @buf with sequence @seq. */
+static struct nlmsghdr *reply_start(void *buf, uint32_t seq, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = 30;
+	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = NICTL_FAMILY_VERSION;
+	return nlh;
+}
+
+/* One vector of a STATS_GET message: @count runs of 3 us (bucket 2: 2-4 us). */
+static void put_softirq(struct nlmsghdr *nlh, uint32_t vec, uint64_t count)
+{
+	uint64_t hist[NICTL_HIST_BUCKETS] = { [2] = count };
+	struct nlattr *nest = mnl_attr_nest_start(nlh, NICTL_A_SOFTIRQ);
+
+	mnl_attr_put_u32(nlh, NICTL_A_SOFTIRQ_VEC, vec);
+	mnl_attr_put_u64(nlh, NICTL_A_SOFTIRQ_COUNT, count);
+	mnl_attr_put_u64(nlh, NICTL_A_SOFTIRQ_TIME_NS, count * 3000);
+	mnl_attr_put_u64(nlh, NICTL_A_SOFTIRQ_MAX_NS, count ? 3000 : 0);
+	mnl_attr_put(nlh, NICTL_A_SOFTIRQ_HIST, sizeof(hist), hist);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* The STATS_GET message of @cpu: @runs NET_RX runs, none of NET_TX. */
+static struct nlmsghdr *cpu_stats_msg(void *buf, uint32_t seq, uint32_t cpu, uint64_t runs)
+{
+	struct nlmsghdr *nlh = reply_start(buf, seq, NICTL_CMD_STATS_GET);
+
+	mnl_attr_put_u32(nlh, NICTL_A_CPU, cpu);
+	mnl_attr_put_u8(nlh, NICTL_A_STATS_ENABLED, 1);
+	mnl_attr_put_u64(nlh, NICTL_A_STATS_START_NS, 1000000);
+	mnl_attr_put_u64(nlh, NICTL_A_STATS_NOW_NS, 2000000000);
+	mnl_attr_put_u64(nlh, NICTL_A_NAPI_UNATTRIBUTED, 0);
+	put_softirq(nlh, NICTL_SOFTIRQ_NET_RX, runs);
+	put_softirq(nlh, NICTL_SOFTIRQ_NET_TX, 0);
+	return nlh;
+}
+
+/* A dump of one message per possible CPU of this machine, CPU n with n runs. */
+static size_t stats_dump(char *buf, uint32_t seq)
+{
+	struct nlmsghdr *nlh;
+	struct cpus possible;
+	size_t len = 0;
+	int cpu;
+
+	if (read_cpus("/sys/devices/system/cpu/possible", &possible))
+		return 0;
+	for_each_cpu(cpu, &possible) {
+		nlh = cpu_stats_msg(buf + len, seq, cpu, cpu);
+		len += MNL_ALIGN(nlh->nlmsg_len);
+	}
+	nlh = mnl_nlmsg_put_header(buf + len);
+	nlh->nlmsg_type = NLMSG_DONE;
+	nlh->nlmsg_seq = seq;
+	*(int *)mnl_nlmsg_put_extra_header(nlh, sizeof(int)) = 0;
+	return len + nlh->nlmsg_len;
+}
+
+TEST(stats_dump_parses_and_holds)
+{
+	char *buf = malloc(NICTL_MAX_CPUS * 512);
+	struct nictl_stats *st = malloc(sizeof(*st)), *later = malloc(sizeof(*later));
+	const struct nictl_softirq *rx;
+	struct nl_result res = { 0 };
+	unsigned int i;
+	size_t len;
+
+	ASSERT_TRUE(buf && st && later);
+	len = stats_dump(buf, 7);
+	ASSERT_LT(0U, len);
+	st->n = 0;
+	ASSERT_EQ(0, nl_parse_buf(buf, len, 7, nictl_stats_cb, st, &res));
+	ASSERT_LE(1U, st->n);
+	EXPECT_EQ(1U, st->cpu[0].enabled);
+	EXPECT_EQ(2000000000U, st->cpu[0].now_ns);
+	rx = &st->cpu[st->n - 1].vec[NICTL_SOFTIRQ_NET_RX];
+	EXPECT_EQ(st->cpu[st->n - 1].cpu, rx->count);
+	EXPECT_EQ(rx->count, rx->hist[2]);
+	EXPECT_TRUE(stats_consistent(st));
+	EXPECT_TRUE(stats_enabled_is(st, true));
+	EXPECT_EQ(!stats_runs(st, NICTL_SOFTIRQ_NET_RX), stats_zero(st));
+
+	/* The same counters later; then one that went back. */
+	*later = *st;
+	for (i = 0; i < later->n; i++)
+		later->cpu[i].now_ns++;
+	EXPECT_TRUE(stats_frozen(st, later));
+	EXPECT_TRUE(stats_advanced(st, later));
+	later->cpu[0].vec[NICTL_SOFTIRQ_NET_TX].hist[3]++;
+	EXPECT_FALSE(stats_frozen(st, later));
+	EXPECT_FALSE(stats_advanced(later, st));
+	free(buf);
+	free(st);
+	free(later);
+}
+
+/* Each broken invariant of one CPU's vector is caught. */
+TEST(stats_invariants_catch_each_break)
+{
+	struct nictl_stats *st = malloc(sizeof(*st));
+	struct nictl_softirq *rx;
+	char buf[NL_REQ_SIZE];
+	struct cpus possible;
+
+	ASSERT_NE(NULL, st);
+	ASSERT_EQ(0, read_cpus("/sys/devices/system/cpu/possible", &possible));
+	/* Only a machine with CPU 0 alone makes a one-message dump whole. */
+	st->n = 0;
+	ASSERT_EQ(0, nictl_stats_cb(cpu_stats_msg(buf, 1, 0, 4), st));
+	rx = &st->cpu[0].vec[NICTL_SOFTIRQ_NET_RX];
+	EXPECT_EQ(cpus_count(&possible) == 1, stats_consistent(st));
+	for (st->n = 1; st->n < cpus_count(&possible); st->n++) {
+		st->cpu[st->n] = st->cpu[0];
+		st->cpu[st->n].cpu = cpus_next(&possible, st->cpu[st->n - 1].cpu);
+	}
+	ASSERT_TRUE(stats_consistent(st));
+
+	rx->hist[1]++;			/* the histogram outgrows the count */
+	EXPECT_FALSE(stats_consistent(st));
+	rx->hist[1]--;
+	rx->max_ns = 1999;		/* below bucket 2, the highest in use */
+	EXPECT_FALSE(stats_consistent(st));
+	rx->max_ns = 4000;		/* past it */
+	EXPECT_FALSE(stats_consistent(st));
+	rx->max_ns = 3000;
+	rx->time_ns = 4 * 2000 - 1;	/* less than four runs of 2 us */
+	EXPECT_FALSE(stats_consistent(st));
+	rx->time_ns = 12000;
+	st->cpu[0].now_ns = st->cpu[0].start_ns + 11999;	/* more than the time passed */
+	EXPECT_FALSE(stats_consistent(st));
+	st->cpu[0].now_ns = 2000000000;
+	st->cpu[1 % st->n].start_ns += st->n > 1;	/* two clocks in one dump */
+	EXPECT_EQ(st->n == 1, stats_consistent(st));
+	st->cpu[1 % st->n].start_ns = st->cpu[0].start_ns;
+	st->cpu[0].present &= ~ATTR_BIT(NICTL_A_NAPI_UNATTRIBUTED);
+	EXPECT_FALSE(stats_consistent(st));
+	free(st);
+}
+
+TEST(malformed_stats_are_refused)
+{
+	uint64_t hist[NICTL_HIST_BUCKETS - 1] = { 0 };
+	struct nictl_stats *st = malloc(sizeof(*st));
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+
+	ASSERT_NE(NULL, st);
+	/* A vector twice. */
+	nlh = cpu_stats_msg(buf, 1, 0, 1);
+	put_softirq(nlh, NICTL_SOFTIRQ_NET_RX, 1);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	/* A vector nest that does not say which, and a short histogram. */
+	nlh = cpu_stats_msg(buf, 1, 0, 1);
+	nest = mnl_attr_nest_start(nlh, NICTL_A_SOFTIRQ);
+	mnl_attr_put_u64(nlh, NICTL_A_SOFTIRQ_COUNT, 1);
+	mnl_attr_nest_end(nlh, nest);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	nlh = reply_start(buf, 1, NICTL_CMD_STATS_GET);
+	nest = mnl_attr_nest_start(nlh, NICTL_A_SOFTIRQ);
+	mnl_attr_put_u32(nlh, NICTL_A_SOFTIRQ_VEC, NICTL_SOFTIRQ_NET_TX);
+	mnl_attr_put(nlh, NICTL_A_SOFTIRQ_HIST, sizeof(hist), hist);
+	mnl_attr_nest_end(nlh, nest);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	/* A u64 in four bytes; a message of another command. */
+	nlh = reply_start(buf, 1, NICTL_CMD_STATS_GET);
+	mnl_attr_put_u32(nlh, NICTL_A_STATS_NOW_NS, 5);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(reply_start(buf, 1, NICTL_CMD_DEV_GET), st));
+	free(st);
+}
+
+/* A NAPI_GET reply of vnode1: NAPIs 8193 and 8194 on queues 0 and 1, polled on CPU 1. */
+static struct nlmsghdr *napi_reply(void *buf, uint64_t polls)
+{
+	struct nlmsghdr *nlh = reply_start(buf, 1, NICTL_CMD_NAPI_GET);
+	int nr_cpu_ids = sys_nr_cpu_ids();
+	struct nlattr *nest;
+	uint8_t cpus[NICTL_CPUMASK_MAX_BYTES] = { polls ? 0x02 : 0 };
+	uint32_t q;
+
+	mnl_attr_put_u32(nlh, NICTL_A_IFINDEX, 3);
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, "vnode1");
+	for (q = 0; q < 2; q++) {
+		nest = mnl_attr_nest_start(nlh, NICTL_A_NAPI);
+		mnl_attr_put_u32(nlh, NICTL_A_NAPI_ID, 8193 + q);
+		mnl_attr_put_u32(nlh, NICTL_A_NAPI_QUEUE, q);
+		mnl_attr_put_u64(nlh, NICTL_A_NAPI_POLLS, polls);
+		mnl_attr_put_u64(nlh, NICTL_A_NAPI_PACKETS, polls * 3);
+		mnl_attr_put(nlh, NICTL_A_NAPI_CPUS, (nr_cpu_ids + 7) / 8, cpus);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return nlh;
+}
+
+TEST(napi_reply_parses_and_holds)
+{
+	struct nictl_napis *n = malloc(sizeof(*n)), *later = malloc(sizeof(*later));
+	char buf[NL_REQ_SIZE];
+
+	ASSERT_TRUE(n && later && sys_nr_cpu_ids() > 1);
+	ASSERT_EQ(0, nictl_napis_cb(napi_reply(buf, 0), n));
+	EXPECT_EQ(NICTL_CMD_NAPI_GET, n->cmd);
+	ASSERT_EQ(2U, n->n);
+	EXPECT_EQ(8194U, napis_queue(n, 1)->id);
+	EXPECT_TRUE(napis_consistent(n, "vnode1", 2));
+	EXPECT_FALSE(napis_consistent(n, "vnode1", 1));
+	EXPECT_FALSE(napis_consistent(n, "vnode0", 2));
+	EXPECT_TRUE(napis_zero(n));
+
+	ASSERT_EQ(0, nictl_napis_cb(napi_reply(buf, 5), later));
+	EXPECT_TRUE(napis_consistent(later, "vnode1", 2));
+	EXPECT_EQ(30U, napis_packets(later));
+	EXPECT_TRUE(napis_advanced(n, later));
+	EXPECT_FALSE(napis_frozen(n, later));
+	EXPECT_FALSE(napis_advanced(later, n));
+	EXPECT_FALSE(napis_zero(later));
+	/* Polled, but on no CPU; more work than a poll may do. */
+	cpus_zero(&later->napi[0].cpus);
+	EXPECT_FALSE(napis_consistent(later, "vnode1", 2));
+	later->napi[0] = later->napi[1];
+	later->napi[0].id = 8193;
+	later->napi[0].queue = 0;
+	later->napi[0].packets = 5 * NAPI_POLL_WEIGHT + 1;
+	EXPECT_FALSE(napis_consistent(later, "vnode1", 2));
+	free(n);
+	free(later);
+}
+
+TEST(histogram_bounds)
+{
+	EXPECT_EQ(0U, hist_lower_ns(0));
+	EXPECT_EQ(1000U, hist_upper_ns(0));
+	EXPECT_EQ(1000U, hist_lower_ns(1));
+	EXPECT_EQ(512000U, hist_lower_ns(10));
+	EXPECT_EQ(1024000U, hist_upper_ns(10));
+	EXPECT_EQ(16384000U, hist_lower_ns(NICTL_HIST_BUCKETS - 1));
+	EXPECT_EQ(UINT64_MAX, hist_upper_ns(NICTL_HIST_BUCKETS - 1));
+	EXPECT_TRUE(counts_agree("packets", 1000, 1019));
+	EXPECT_FALSE(counts_agree("packets", 1000, 1030));
+	EXPECT_TRUE(counts_agree("packets", 3, 5));
+	EXPECT_FALSE(counts_agree("packets", 2, 5));
+	EXPECT_TRUE(share_at_least("runs", 9, 10, 90));
+	EXPECT_FALSE(share_at_least("runs", 8, 10, 90));
+	EXPECT_FALSE(share_at_least("runs", 0, 0, 90));
+}
+
+static const char prom_good[] =
+	"# HELP nictl_up 1 when up.\n"
+	"# TYPE nictl_up gauge\n"
+	"nictl_up 1\n"
+	"\n"
+	"# TYPE nictl_runs_total counter\n"
+	"nictl_runs_total{cpu=\"0\",vec=\"net_rx\"} 12 1700000000000\n"
+	"nictl_runs_total{cpu=\"1\",dev=\"a\\\"b\\\\c\\n\"} 3\n"
+	"# TYPE nictl_seconds histogram\n"
+	"nictl_seconds_bucket{le=\"1e-06\"} 0\n"
+	"nictl_seconds_bucket{le=\"+Inf\"} 2\n"
+	"nictl_seconds_sum 0.000004500\n"
+	"nictl_seconds_count 2\n";
+
+TEST(prometheus_grammar)
+{
+	static const char *const bad[] = {
+		"nictl_up 1\n",					/* no # TYPE */
+		"# TYPE a gauge\na{x=\"1} 1\n",			/* unterminated value */
+		"# TYPE a gauge\na{x=1} 1\n",				/* unquoted value */
+		"# TYPE a gauge\na{x=\"\\q\"} 1\n",			/* unknown escape */
+		"# TYPE a gauge\na\n",				/* no value */
+		"# TYPE a gauge\na one\n",				/* not a number */
+		"# TYPE a gauge\na 1 2 3\n",				/* 3: no timestamp */
+		"# TYPE a gauge\n# TYPE a gauge\na 1\n",		/* typed twice */
+		"# TYPE a gauge\n# TYPE b gauge\nb 1\na 2\n",	/* a family split */
+		"# TYPE a gauge\na_sum 1\n",				/* _sum of a gauge */
+		"# TYPE a gauges\na 1\n",				/* no such type */
+		"# TYPE 1a gauge\n1a 1\n",				/* bad name */
+		"# TYPE a gauge\na 1",					/* no newline */
+		"",							/* nothing */
+	};
+	unsigned int i;
+
+	EXPECT_TRUE(prom_text_ok(prom_good));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_FALSE(prom_text_ok(bad[i])) TH_LOG("accepted bad text %u", i);
 }
 
 static const char interrupts[] =

@@ -22,6 +22,11 @@ bool nictl_module_loaded(void)
 
 int nictl_module_load(void)
 {
+	return nictl_module_load_params("");
+}
+
+int nictl_module_load_params(const char *params)
+{
 	const char *ko = getenv("NICTL_KO");
 	int fd, ret = 0;
 
@@ -34,7 +39,7 @@ int nictl_module_load(void)
 	fd = open(ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+	if (syscall(SYS_finit_module, fd, params, 0) && errno != EEXIST)
 		ret = -errno;
 	close(fd);
 	return ret;

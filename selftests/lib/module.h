@@ -12,6 +12,8 @@
 bool nictl_module_loaded(void);
 /* insmod $NICTL_KO; 0 when it is (already) loaded, else -errno. */
 int nictl_module_load(void);
+/* The same with module parameters, e.g. "stats=0" (unused when already loaded). */
+int nictl_module_load_params(const char *params);
 /* rmmod nictl; 0 or -errno. */
 int nictl_module_unload(void);
 /* Make the @nth affinity write of every apply phase fail (0: off). */

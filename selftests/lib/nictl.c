@@ -40,10 +40,38 @@ static int get_s32(const struct nlattr *attr, int32_t *dst)
 	return 0;
 }
 
+static int get_u8(const struct nlattr *attr, uint8_t *dst)
+{
+	if (mnl_attr_validate(attr, MNL_TYPE_U8) < 0)
+		return -EPROTO;
+	*dst = mnl_attr_get_u8(attr);
+	return 0;
+}
+
+static int get_u64(const struct nlattr *attr, uint64_t *dst)
+{
+	if (mnl_attr_validate(attr, MNL_TYPE_U64) < 0)
+		return -EPROTO;
+	*dst = mnl_attr_get_u64(attr);
+	return 0;
+}
+
 static int get_cpus(const struct nlattr *attr, struct cpus *dst, size_t *len)
 {
 	*len = mnl_attr_get_payload_len(attr);
 	return cpus_from_bytes(dst, mnl_attr_get_payload(attr), *len) ? -EPROTO : 0;
+}
+
+/*
+ * Record that an attribute of @type was parsed (@ret: how that went): an
+ * attribute that failed to parse or came twice makes the reply malformed.
+ */
+static int seen_once(uint64_t *present, uint16_t type, int ret)
+{
+	if (ret || (*present & ATTR_BIT(type)))
+		return MNL_CB_ERROR;
+	*present |= ATTR_BIT(type);
+	return MNL_CB_OK;
 }
 
 static int irq_attr_cb(const struct nlattr *attr, void *data)
@@ -84,10 +112,7 @@ static int irq_attr_cb(const struct nlattr *attr, void *data)
 		/* Not in our header: a reply may only carry what it defines. */
 		return MNL_CB_ERROR;
 	}
-	if (ret || (irq->present & ATTR_BIT(type)))
-		return MNL_CB_ERROR;
-	irq->present |= ATTR_BIT(type);
-	return MNL_CB_OK;
+	return seen_once(&irq->present, type, ret);
 }
 
 static int parse_irq(const struct nlattr *attr, struct nictl_dev *dev)
@@ -149,10 +174,7 @@ static int dev_attr_cb(const struct nlattr *attr, void *data)
 		/* Request-only or unknown attributes have no place in a reply. */
 		return MNL_CB_ERROR;
 	}
-	if (ret || (dev->present & ATTR_BIT(type)))
-		return MNL_CB_ERROR;
-	dev->present |= ATTR_BIT(type);
-	return MNL_CB_OK;
+	return seen_once(&dev->present, type, ret);
 }
 
 int nictl_parse_dev(const struct nlmsghdr *nlh, struct nictl_dev *dev)
@@ -212,6 +234,198 @@ int nictl_devs_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
+static int softirq_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_softirq *si = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_SOFTIRQ_VEC:
+		ret = get_u32(attr, &si->vec);
+		break;
+	case NICTL_A_SOFTIRQ_COUNT:
+		ret = get_u64(attr, &si->count);
+		break;
+	case NICTL_A_SOFTIRQ_TIME_NS:
+		ret = get_u64(attr, &si->time_ns);
+		break;
+	case NICTL_A_SOFTIRQ_MAX_NS:
+		ret = get_u64(attr, &si->max_ns);
+		break;
+	case NICTL_A_SOFTIRQ_HIST:
+		ret = mnl_attr_get_payload_len(attr) == sizeof(si->hist) ? 0 : -EPROTO;
+		if (!ret)
+			memcpy(si->hist, mnl_attr_get_payload(attr), sizeof(si->hist));
+		break;
+	case NICTL_A_SOFTIRQ_PAD:
+		/* Alignment filler the kernel may put before a u64. */
+		return MNL_CB_OK;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return seen_once(&si->present, type, ret);
+}
+
+/* A NICTL_A_SOFTIRQ nest goes to the slot of its vector, which it must name. */
+static int parse_softirq(const struct nlattr *attr, struct nictl_cpu_stats *st)
+{
+	struct nictl_softirq si = { 0 };
+
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0 ||
+	    mnl_attr_parse_nested(attr, softirq_attr_cb, &si) < 0)
+		return -EPROTO;
+	if (!(si.present & ATTR_BIT(NICTL_A_SOFTIRQ_VEC)) || si.vec >= __NICTL_SOFTIRQ_MAX ||
+	    st->vec[si.vec].present) {
+		fprintf(stderr, "# CPU %u: softirq nest without a vector, or one twice\n", st->cpu);
+		return -EPROTO;
+	}
+	st->vec[si.vec] = si;
+	return 0;
+}
+
+static int cpu_stats_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_cpu_stats *st = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_CPU:
+		ret = get_u32(attr, &st->cpu);
+		break;
+	case NICTL_A_STATS_ENABLED:
+		ret = get_u8(attr, &st->enabled);
+		break;
+	case NICTL_A_STATS_START_NS:
+		ret = get_u64(attr, &st->start_ns);
+		break;
+	case NICTL_A_STATS_NOW_NS:
+		ret = get_u64(attr, &st->now_ns);
+		break;
+	case NICTL_A_NAPI_UNATTRIBUTED:
+		ret = get_u64(attr, &st->napi_unattributed);
+		break;
+	case NICTL_A_SOFTIRQ:
+		/* One per vector, which parse_softirq() checks. */
+		st->present |= ATTR_BIT(type);
+		return parse_softirq(attr, st) ? MNL_CB_ERROR : MNL_CB_OK;
+	case NICTL_A_PAD:
+		return MNL_CB_OK;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return seen_once(&st->present, type, ret);
+}
+
+int nictl_stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	struct nictl_stats *stats = data;
+	struct nictl_cpu_stats *st;
+
+	if (stats->n >= NICTL_MAX_CPUS) {
+		fprintf(stderr, "# dump has more than %d CPUs\n", NICTL_MAX_CPUS);
+		return -EPROTO;
+	}
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl) || genl->cmd != NICTL_CMD_STATS_GET) {
+		fprintf(stderr, "# STATS_GET dump carries a message of another command\n");
+		return -EPROTO;
+	}
+	st = &stats->cpu[stats->n++];
+	memset(st, 0, sizeof(*st));
+	if (mnl_attr_parse(nlh, sizeof(*genl), cpu_stats_attr_cb, st) < 0) {
+		fprintf(stderr, "# malformed STATS_GET reply (attribute type, length or repeat)\n");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int napi_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_napi *napi = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_NAPI_ID:
+		ret = get_u32(attr, &napi->id);
+		break;
+	case NICTL_A_NAPI_QUEUE:
+		ret = get_u32(attr, &napi->queue);
+		break;
+	case NICTL_A_NAPI_POLLS:
+		ret = get_u64(attr, &napi->polls);
+		break;
+	case NICTL_A_NAPI_PACKETS:
+		ret = get_u64(attr, &napi->packets);
+		break;
+	case NICTL_A_NAPI_CPUS:
+		ret = get_cpus(attr, &napi->cpus, &napi->cpus_len);
+		break;
+	case NICTL_A_NAPI_PAD:
+		return MNL_CB_OK;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return seen_once(&napi->present, type, ret);
+}
+
+static int parse_napi(const struct nlattr *attr, struct nictl_napis *napis)
+{
+	struct nictl_napi *napi;
+
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+		return -EPROTO;
+	if (napis->n >= NICTL_MAX_NAPIS) {
+		fprintf(stderr, "# reply has more than %d NAPIs\n", NICTL_MAX_NAPIS);
+		return -EPROTO;
+	}
+	napi = &napis->napi[napis->n++];
+	memset(napi, 0, sizeof(*napi));
+	return mnl_attr_parse_nested(attr, napi_attr_cb, napi) < 0 ? -EPROTO : 0;
+}
+
+static int napis_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_napis *napis = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_IFINDEX:
+		ret = get_u32(attr, &napis->ifindex);
+		break;
+	case NICTL_A_IFNAME:
+		ret = get_str(attr, napis->ifname, sizeof(napis->ifname));
+		break;
+	case NICTL_A_NAPI:
+		napis->present |= ATTR_BIT(type);
+		return parse_napi(attr, napis) ? MNL_CB_ERROR : MNL_CB_OK;
+	case NICTL_A_PAD:
+		return MNL_CB_OK;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return seen_once(&napis->present, type, ret);
+}
+
+int nictl_napis_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	struct nictl_napis *napis = data;
+
+	memset(napis, 0, sizeof(*napis));
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
+		return -EPROTO;
+	napis->cmd = genl->cmd;
+	if (mnl_attr_parse(nlh, sizeof(*genl), napis_attr_cb, napis) < 0) {
+		fprintf(stderr, "# malformed NAPI_GET reply (attribute type, length or repeat)\n");
+		return -EPROTO;
+	}
+	return 0;
+}
+
 struct nlmsghdr *nictl_msg(struct nl_client *c, void *buf, uint8_t cmd, uint16_t flags)
 {
 	return nl_msg_start(buf, c->family, cmd, NICTL_FAMILY_VERSION, flags, ++c->seq);
@@ -244,19 +458,36 @@ struct nlmsghdr *nictl_bind_msg(struct nl_client *c, void *buf, const struct nic
 	return nlh;
 }
 
-/* Run a do request whose reply is one device message, which it must carry. */
-static int dev_transact(struct nl_client *c, struct nlmsghdr *nlh, struct nictl_dev *dev,
-			struct nl_result *res)
+/*
+ * Run a do request whose reply is one message, which it must carry: @cb
+ * parses it into @data and sets *@present.
+ */
+static int reply_transact(struct nl_client *c, struct nlmsghdr *nlh, nl_reply_cb cb, void *data,
+			  uint64_t *present, struct nl_result *res)
 {
 	int ret;
 
-	dev->present = 0;
-	ret = nl_transact(c, nlh, nictl_dev_cb, dev, res);
-	if (!ret && !dev->present) {
+	*present = 0;
+	ret = nl_transact(c, nlh, cb, data, res);
+	if (!ret && !*present) {
 		fprintf(stderr, "# nictl acked without a reply message\n");
 		return -EPROTO;
 	}
 	return ret;
+}
+
+static int dev_transact(struct nl_client *c, struct nlmsghdr *nlh, struct nictl_dev *dev,
+			struct nl_result *res)
+{
+	return reply_transact(c, nlh, nictl_dev_cb, dev, &dev->present, res);
+}
+
+/* nl_reply_cb of the commands that answer with an ack alone. */
+static int no_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)data;
+	fprintf(stderr, "# a message (type %u) where only an ack belongs\n", nlh->nlmsg_type);
+	return -EPROTO;
 }
 
 int nictl_dev_get(struct nl_client *c, const char *ifname, struct nictl_dev *dev,
@@ -304,6 +535,41 @@ int nictl_restore(struct nl_client *c, const char *ifname, struct nictl_dev *rep
 
 	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
 	return dev_transact(c, nlh, reply, res);
+}
+
+int nictl_stats_get(struct nl_client *c, struct nictl_stats *stats, struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_STATS_GET, NLM_F_DUMP);
+
+	stats->n = 0;
+	return nl_transact(c, nlh, nictl_stats_cb, stats, res);
+}
+
+int nictl_stats_set(struct nl_client *c, bool on, struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_STATS_SET, 0);
+
+	mnl_attr_put_u8(nlh, NICTL_A_STATS_ENABLED, on);
+	return nl_transact(c, nlh, no_reply_cb, NULL, res);
+}
+
+int nictl_stats_reset(struct nl_client *c, struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+
+	return nl_transact(c, nictl_msg(c, buf, NICTL_CMD_STATS_RESET, 0), no_reply_cb, NULL, res);
+}
+
+int nictl_napi_get(struct nl_client *c, const char *ifname, struct nictl_napis *napis,
+		   struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_NAPI_GET, 0);
+
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
+	return reply_transact(c, nlh, nictl_napis_cb, napis, &napis->present, res);
 }
 
 const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname)

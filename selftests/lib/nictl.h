@@ -57,6 +57,61 @@ struct nictl_dev {
 	struct nictl_irq irqs[NICTL_MAX_IRQS];
 };
 
+/* One softirq vector of a CPU (NICTL_A_SOFTIRQ). */
+struct nictl_softirq {
+	uint64_t present;	/* ATTR_BIT() of every nictl_softirq_attr seen */
+	uint32_t vec;
+	uint64_t count;
+	uint64_t time_ns;
+	uint64_t max_ns;
+	uint64_t hist[NICTL_HIST_BUCKETS];
+};
+
+/* One message of a STATS_GET dump: one CPU. */
+struct nictl_cpu_stats {
+	uint64_t present;	/* ATTR_BIT() of every nictl_attr seen */
+	uint32_t cpu;
+	uint8_t enabled;
+	uint64_t start_ns;
+	uint64_t now_ns;
+	uint64_t napi_unattributed;
+	/* Indexed by enum nictl_softirq_vec; each nest may come once. */
+	struct nictl_softirq vec[__NICTL_SOFTIRQ_MAX];
+};
+
+/* Room for every possible CPU of the test guests; more fails to parse. */
+#define NICTL_MAX_CPUS	64
+
+/* A STATS_GET dump: one entry per message, in the order received. */
+struct nictl_stats {
+	unsigned int n;
+	struct nictl_cpu_stats cpu[NICTL_MAX_CPUS];
+};
+
+/* One NAPI instance of a NAPI_GET reply (NICTL_A_NAPI). */
+struct nictl_napi {
+	uint64_t present;	/* ATTR_BIT() of every nictl_napi_attr seen */
+	uint32_t id;
+	uint32_t queue;
+	uint64_t polls;
+	uint64_t packets;
+	struct cpus cpus;
+	size_t cpus_len;	/* bytes on the wire */
+};
+
+/* Room for the NAPIs of every device of the test guests. */
+#define NICTL_MAX_NAPIS	16
+
+/* A NAPI_GET reply. */
+struct nictl_napis {
+	uint64_t present;	/* ATTR_BIT() of every nictl_attr seen */
+	uint8_t cmd;		/* genlmsghdr of the reply */
+	uint32_t ifindex;
+	char ifname[IFNAMSIZ];
+	unsigned int n;
+	struct nictl_napi napi[NICTL_MAX_NAPIS];
+};
+
 /* A device reply list, as a dump returns it. */
 struct nictl_devs {
 	unsigned int n;
@@ -88,6 +143,11 @@ int nictl_dev_cb(const struct nlmsghdr *nlh, void *data);
  */
 int nictl_devs_cb(const struct nlmsghdr *nlh, void *data);
 
+/* nl_reply_cb that collects a STATS_GET dump into a struct nictl_stats (n = 0 first). */
+int nictl_stats_cb(const struct nlmsghdr *nlh, void *data);
+/* nl_reply_cb that parses a NAPI_GET reply into a struct nictl_napis. */
+int nictl_napis_cb(const struct nlmsghdr *nlh, void *data);
+
 /* Start a nictl request in @buf with the next sequence number of @c. */
 struct nlmsghdr *nictl_msg(struct nl_client *c, void *buf, uint8_t cmd, uint16_t flags);
 /* Put @s as a bitmap of exactly cpus_nbytes(@s) bytes. */
@@ -104,6 +164,13 @@ int nictl_bind(struct nl_client *c, const struct nictl_bind_args *a, struct nict
 	       struct nl_result *res);
 int nictl_restore(struct nl_client *c, const char *ifname, struct nictl_dev *reply,
 		  struct nl_result *res);
+
+/* The accounting; STATS_SET and STATS_RESET must be answered by an ack alone. */
+int nictl_stats_get(struct nl_client *c, struct nictl_stats *stats, struct nl_result *res);
+int nictl_stats_set(struct nl_client *c, bool on, struct nl_result *res);
+int nictl_stats_reset(struct nl_client *c, struct nl_result *res);
+int nictl_napi_get(struct nl_client *c, const char *ifname, struct nictl_napis *napis,
+		   struct nl_result *res);
 
 /* The reply entry for @ifname in @devs, or NULL. */
 const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname);

@@ -41,6 +41,29 @@ int drop_privileges(void)
 	return 0;
 }
 
+int run_unprivileged(void (*fn)(void *arg), void *arg)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (drop_privileges())
+			_exit(1);
+		fn(arg);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	if (!WIFEXITED(status))
+		return -EINTR;
+	return WEXITSTATUS(status) ? -EPERM : 0;
+}
+
 /* A temporary file in /tmp, already unlinked. */
 static int tmpfile_fd(void)
 {
@@ -110,6 +133,43 @@ int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *co
 	return ret;
 }
 
+int run_ctl(struct run_result *r, bool unpriv, const char *const *wrap, const char *const *args)
+{
+	const char *argv[16], *ctl = getenv("NICTL_CTL");
+	unsigned int i, n = 0;
+	int ret;
+
+	if (!ctl) {
+		fprintf(stderr, "# NICTL_CTL is not set\n");
+		return -EINVAL;
+	}
+	fprintf(stderr, "# %s", unpriv ? "(uid 65534) " : "");
+	for (i = 0; wrap && wrap[i]; i++) {
+		argv[n++] = wrap[i];
+		fprintf(stderr, "%s ", wrap[i]);
+	}
+	argv[n++] = ctl;
+	fprintf(stderr, "nictlctl");
+	for (i = 0; args[i] && n + 1 < sizeof(argv) / sizeof(argv[0]); i++) {
+		argv[n++] = args[i];
+		fprintf(stderr, " %s", args[i]);
+	}
+	argv[n] = NULL;
+	ret = run_cmd(r, unpriv, NULL, argv);
+	fprintf(stderr, " -> %d\n# stderr: %s", r->status, r->err[0] ? r->err : "(empty)\n");
+	return ret ?: r->status;
+}
+
+int run_jq(struct run_result *r, const char *input, const char *filter)
+{
+	const char *argv[] = { "jq", "-r", filter, NULL };
+	int ret = run_cmd(r, false, input, argv);
+
+	if (!ret && r->status)
+		fprintf(stderr, "# jq failed (%d): %s", r->status, r->err);
+	return ret ?: r->status;
+}
+
 unsigned int count_lines(const char *s)
 {
 	unsigned int n = 0;
@@ -117,4 +177,12 @@ unsigned int count_lines(const char *s)
 	for (; *s; s++)
 		n += *s == '\n';
 	return n;
+}
+
+bool one_line_error(const struct run_result *r, const char *what)
+{
+	if (count_lines(r->err) == 1 && strstr(r->err, what))
+		return true;
+	fprintf(stderr, "# want one line with '%s' on stderr\n", what);
+	return false;
 }

@@ -24,12 +24,31 @@ struct run_result {
 int drop_privileges(void);
 
 /*
+ * Call @fn(@arg) in a child process that dropped to UNPRIV_ID, and wait for
+ * it: 0 once @fn returned there, -EPERM when the child could not drop root,
+ * -errno when it could not run. A test's @fn reports through EXPECT_*()
+ * only: an ASSERT_*() would unwind into the harness's teardown in the child.
+ */
+int run_unprivileged(void (*fn)(void *arg), void *arg);
+
+/*
  * Run @argv (argv[0] looked up in PATH) with @input on its stdin (NULL: an
  * empty stdin), as UNPRIV_ID when @unpriv, collecting its output in @r.
  * Returns 0 once it ran (whatever its status) or -errno.
  */
 int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *const argv[]);
+/*
+ * Run $NICTL_CTL with the NULL-terminated @args into @r, as UNPRIV_ID when
+ * @unpriv, behind the NULL-terminated command @wrap (or none), printing the
+ * command line, its exit status and stderr. Returns the exit status, or
+ * -errno when it could not run.
+ */
+int run_ctl(struct run_result *r, bool unpriv, const char *const *wrap, const char *const *args);
+/* jq -r @filter over @input into @r: its exit status (what failed printed), or -errno. */
+int run_jq(struct run_result *r, const char *input, const char *filter);
 /* Lines in @s: a one-line message is "text\n". */
 unsigned int count_lines(const char *s);
+/* @r's stderr is one line that contains @what. */
+bool one_line_error(const struct run_result *r, const char *what);
 
 #endif /* NICTL_TEST_RUN_H */

@@ -73,7 +73,7 @@ static int read_mac(const char *ifname, uint8_t *mac)
 		      &mac[4], &mac[5]) == 6 ? 0 : -EINVAL;
 }
 
-static void send_frames(int fd, const char *ifname, unsigned int cpu)
+static void send_frames(int fd, const char *ifname, unsigned int cpu, unsigned int frames)
 {
 	struct sockaddr_ll to = {
 		.sll_family = AF_PACKET,
@@ -87,37 +87,43 @@ static void send_frames(int fd, const char *ifname, unsigned int cpu)
 	if (!to.sll_ifindex || read_mac(ifname, mac))
 		return;
 	memset(to.sll_addr, 0xff, ETH_ALEN);
-	for (i = 0; i < FRAMES; i++) {
-		build_frame(&f, mac, 1024 + cpu * FRAMES + i);
+	for (i = 0; i < frames; i++) {
+		build_frame(&f, mac, 1024 + cpu * frames + i);
 		/* A full queue or a NIC that is down only means fewer frames. */
 		sendto(fd, &f, sizeof(f), 0, (struct sockaddr *)&to, sizeof(to));
 	}
 }
 
-int traffic_burst(const char *const *ifnames)
+int traffic_send(const char *const *ifnames, const struct cpus *from, unsigned int frames)
 {
 	cpu_set_t saved, one;
-	struct cpus online;
 	const char *const *nic;
-	int fd, cpu, ret;
+	int fd, cpu;
 
-	ret = sys_online_cpus(&online);
-	if (ret)
-		return ret;
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return -errno;
 	/* Protocol 0: this socket only sends, it receives nothing. */
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	for_each_cpu(cpu, &online) {
+	for_each_cpu(cpu, from) {
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
+		/* An offline CPU cannot be had: it sends nothing. */
 		if (sched_setaffinity(0, sizeof(one), &one))
 			continue;
 		for (nic = ifnames; *nic; nic++)
-			send_frames(fd, *nic, cpu);
+			send_frames(fd, *nic, cpu, frames);
 	}
 	close(fd);
 	return sched_setaffinity(0, sizeof(saved), &saved) ? -errno : 0;
+}
+
+int traffic_burst(const char *const *ifnames)
+{
+	struct cpus online;
+	int ret;
+
+	ret = sys_online_cpus(&online);
+	return ret ?: traffic_send(ifnames, &online, FRAMES);
 }

@@ -8,6 +8,8 @@
 #ifndef NICTL_TEST_TRAFFIC_H
 #define NICTL_TEST_TRAFFIC_H
 
+#include "cpus.h"
+
 /*
  * Send broadcast UDP frames out of each of @ifnames (NULL-terminated) from
  * every online CPU in turn: XPS maps each CPU to a TX queue, and the bridge
@@ -16,5 +18,12 @@
  * Returns 0 or -errno (no socket); a NIC that cannot send is skipped.
  */
 int traffic_burst(const char *const *ifnames);
+
+/*
+ * The same from the online CPUs of @from only, @frames frames per NIC and
+ * CPU: the sending work, and the transmit completions of a NIC whose IRQs
+ * sit on those CPUs, stay there.
+ */
+int traffic_send(const char *const *ifnames, const struct cpus *from, unsigned int frames);
 
 #endif /* NICTL_TEST_TRAFFIC_H */

@@ -122,11 +122,7 @@ static bool effective_on_target(const struct nictl_dev *dev, bool report)
 	return ok;
 }
 
-/*
- * The kernel may defer a move until the IRQ next fires (x86 without
- * interrupt remapping): send traffic until every IRQ has moved, or give up.
- */
-static bool effective_follows(const struct nictl_dev *dev)
+bool effective_follows(const struct nictl_dev *dev)
 {
 	int round;
 
@@ -246,6 +242,15 @@ bool refused(int ret, const struct nl_result *res, int err, bool need_msg,
 	else if (changed)
 		fprintf(stderr, "# the request changed %d IRQs\n", changed);
 	return ok && !changed;
+}
+
+bool points_at(const struct nl_result *res, const struct nlmsghdr *nlh, const struct nlattr *attr)
+{
+	if (res->has_offs && res->offs == nl_attr_offset(nlh, attr))
+		return true;
+	fprintf(stderr, "# error offset %s%u, the attribute is at %u\n",
+		res->has_offs ? "" : "(none) ", res->offs, nl_attr_offset(nlh, attr));
+	return false;
 }
 
 bool mentions_number(const char *msg, unsigned long n)

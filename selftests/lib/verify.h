@@ -29,6 +29,13 @@ bool dev_matches_proc(const struct nictl_dev *dev);
  */
 bool placement_ok(const struct nictl_dev *dev, const struct cpus *allowed, bool distinct_cores);
 
+/*
+ * The kernel may defer a move until the IRQ next fires (x86 without
+ * interrupt remapping): send traffic until the effective affinity of every
+ * IRQ of the bound @dev is its target CPU, or give up.
+ */
+bool effective_follows(const struct nictl_dev *dev);
+
 /* nictl holds no binding for @dev: no bound flag, no target CPU. */
 bool dev_unbound(const struct nictl_dev *dev);
 
@@ -45,6 +52,9 @@ void target_cpus(const struct nictl_dev *dev, struct cpus *s);
  */
 bool refused(int ret, const struct nl_result *res, int err, bool need_msg,
 	     const struct irq_snapshot *before);
+
+/* The error points at @attr of @nlh: NLMSGERR_ATTR_OFFS is its offset. */
+bool points_at(const struct nl_result *res, const struct nlmsghdr *nlh, const struct nlattr *attr);
 
 /* Whether @msg has the decimal number @n as a word of its own. */
 bool mentions_number(const char *msg, unsigned long n);
