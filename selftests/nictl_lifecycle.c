@@ -17,6 +17,7 @@
 #include "nictl.h"
 #include "run.h"
 #include "sys.h"
+#include "traffic.h"
 #include "verify.h"
 
 #define DEV		"vnode1"
@@ -81,7 +82,13 @@ static int revive_dev(FIXTURE_DATA(lifecycle) *self)
 		return ret;
 	if (strcmp(ifname, DEV) && step("rename", netdev_rename(ifname, DEV)))
 		return -EIO;
-	return step("bring " DEV " up", netdev_set_up(DEV, true));
+	/*
+	 * The new IRQs' first moves may wait for their first interrupt; fire
+	 * them, so that what DEV_GET and /proc show does not change between
+	 * the two reads a comparison takes.
+	 */
+	return step("bring " DEV " up", netdev_set_up(DEV, true)) ?:
+	       step("traffic to settle IRQ moves", traffic_burst(test_nics));
 }
 
 FIXTURE_SETUP(lifecycle)
