@@ -4,7 +4,10 @@
  * escaped so that the document stays valid whatever bytes they hold: control
  * characters become \u escapes and bytes that are not UTF-8 become U+FFFD.
  */
+#include <stdlib.h>
+
 #include "json.h"
+#include "report.h"
 
 void json_start(struct json *j, FILE *f)
 {
@@ -135,4 +138,34 @@ void json_bool(struct json *j, const char *key, bool v)
 {
 	begin_value(j, key);
 	fputs(v ? "true" : "false", j->f);
+}
+
+/*
+ * Print the document @write writes as one line on @f. It is built in memory
+ * first, so that no half of it is printed; -1 after saying so when out of
+ * memory or when @write fails.
+ */
+int json_print_doc(FILE *f, int (*write)(struct json *j, const void *arg), const void *arg)
+{
+	char *doc = NULL;
+	size_t size = 0;
+	struct json j;
+	FILE *mem;
+	int err;
+
+	mem = open_memstream(&doc, &size);
+	if (!mem) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	json_start(&j, mem);
+	err = write(&j, arg);
+	if (fclose(mem) || err) {
+		ctl_msg("out of memory");
+		err = -1;
+	} else {
+		fprintf(f, "%s\n", doc);
+	}
+	free(doc);
+	return err;
 }

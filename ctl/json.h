@@ -15,6 +15,7 @@ struct json {
 };
 
 void json_start(struct json *j, FILE *f);
+int json_print_doc(FILE *f, int (*write)(struct json *j, const void *arg), const void *arg);
 void json_obj_begin(struct json *j, const char *key);
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j, const char *key);

@@ -314,37 +314,24 @@ static int json_dev(struct json *j, const struct nictl_dev *dev)
 	return 0;
 }
 
-/*
- * The JSON format; -1 after saying so when out of memory. The document is
- * assembled in memory first so that a failure never leaves half of one.
- */
-int show_json(FILE *f, const struct dev_list *list)
+/* The devices as a JSON array. */
+static int json_devs(struct json *j, const void *arg)
 {
-	char *doc = NULL;
-	size_t size = 0;
-	struct json j;
+	const struct dev_list *list = arg;
 	unsigned int i;
 	int err = 0;
-	FILE *mem;
 
-	mem = open_memstream(&doc, &size);
-	if (!mem) {
-		ctl_msg("out of memory");
-		return -1;
-	}
-	json_start(&j, mem);
-	json_arr_begin(&j, NULL);
+	json_arr_begin(j, NULL);
 	for (i = 0; i < list->nr && !err; i++)
-		err = json_dev(&j, &list->devs[i]);
-	json_arr_end(&j);
-	if (fclose(mem) || err) {
-		ctl_msg("out of memory");
-		err = -1;
-	} else {
-		fprintf(f, "%s\n", doc);
-	}
-	free(doc);
+		err = json_dev(j, &list->devs[i]);
+	json_arr_end(j);
 	return err;
+}
+
+/* The JSON format; -1 after saying so when out of memory. */
+int show_json(FILE *f, const struct dev_list *list)
+{
+	return json_print_doc(f, json_devs, list);
 }
 
 /* Print @list on stdout in the format the user chose. */

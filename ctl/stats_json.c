@@ -96,8 +96,9 @@ static void json_queue(struct json *j, const struct queue_view *q)
 	json_obj_end(j);
 }
 
-static void json_view(struct json *j, const struct stats_view *v)
+static int json_view(struct json *j, const void *arg)
 {
+	const struct stats_view *v = arg;
 	unsigned int i;
 
 	json_obj_begin(j, NULL);
@@ -123,32 +124,11 @@ static void json_view(struct json *j, const struct stats_view *v)
 		json_arr_end(j);
 	}
 	json_obj_end(j);
+	return 0;
 }
 
-/*
- * One view as one line of JSON; -1 after saying so when out of memory. Like
- * show_json(), the line is built in memory so that no half of it is printed.
- */
+/* One view as one line of JSON; -1 after saying so when out of memory. */
 int stats_json(FILE *f, const struct stats_view *v)
 {
-	char *doc = NULL;
-	size_t size = 0;
-	struct json j;
-	FILE *mem;
-
-	mem = open_memstream(&doc, &size);
-	if (!mem) {
-		ctl_msg("out of memory");
-		return -1;
-	}
-	json_start(&j, mem);
-	json_view(&j, v);
-	if (fclose(mem)) {
-		free(doc);
-		ctl_msg("out of memory");
-		return -1;
-	}
-	fprintf(f, "%s\n", doc);
-	free(doc);
-	return 0;
+	return json_print_doc(f, json_view, v);
 }
