@@ -24,6 +24,7 @@ PACKAGES="
 	xz-utils
 	perl
 	jq
+	prometheus
 "
 
 # Print the packages from $PACKAGES that dpkg does not list as installed.
