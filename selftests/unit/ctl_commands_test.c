@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "cpuset.h"
 #include "ctl_capture.h"
+#include "ctl_fakenl.h"
 #include "report.h"
 #include "util.h"
 
@@ -35,54 +36,10 @@ struct fake_dev {
 
 /* The fake module: what it answers and what it was asked. */
 static struct {
-	int family;				/* genl_ctrl_resolve() result */
 	struct fake_dev dev;
 	int error;				/* answer every request with this */
 	const char *extack;			/* ... and this message */
-	struct nlmsghdr *req[4];		/* copies of the requests */
-	unsigned int nr_req;
-	nl_recvmsg_msg_cb_t cb[NL_CB_TYPE_MAX + 1];
-	void *cb_arg[NL_CB_TYPE_MAX + 1];
-	nl_recvmsg_err_cb_t err_cb;
-	void *err_arg;
 } fk;
-
-int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
-{
-	(void)sk;
-	return strcmp(name, NICTL_FAMILY_NAME) ? -NLE_OBJ_NOTFOUND : fk.family;
-}
-
-int nl_cb_set(struct nl_cb *cb, enum nl_cb_type type, enum nl_cb_kind kind,
-	      nl_recvmsg_msg_cb_t func, void *arg)
-{
-	(void)cb;
-	(void)kind;
-	fk.cb[type] = func;
-	fk.cb_arg[type] = arg;
-	return 0;
-}
-
-int nl_cb_err(struct nl_cb *cb, enum nl_cb_kind kind, nl_recvmsg_err_cb_t func, void *arg)
-{
-	(void)cb;
-	(void)kind;
-	fk.err_cb = func;
-	fk.err_arg = arg;
-	return 0;
-}
-
-int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
-{
-	struct nlmsghdr *hdr = nlmsg_hdr(msg);
-
-	(void)sk;
-	if (fk.nr_req == ARRAY_SIZE(fk.req))
-		abort();
-	fk.req[fk.nr_req] = malloc(hdr->nlmsg_len);
-	memcpy(fk.req[fk.nr_req++], hdr, hdr->nlmsg_len);
-	return hdr->nlmsg_len;
-}
 
 static struct nl_msg *new_reply(uint8_t cmd)
 {
@@ -95,7 +52,7 @@ static struct nl_msg *new_reply(uint8_t cmd)
 
 static void deliver(enum nl_cb_type type, struct nl_msg *msg)
 {
-	fk.cb[type](msg, fk.cb_arg[type]);
+	fnl.cb[type](msg, fnl.cb_arg[type]);
 	nlmsg_free(msg);
 }
 
@@ -162,14 +119,14 @@ static void send_error(const struct nlmsghdr *req)
 		if (nla_put_string(msg, NLMSGERR_ATTR_MSG, fk.extack))
 			abort();
 	}
-	fk.err_cb(NULL, nlmsg_data(nlmsg_hdr(msg)), fk.err_arg);
+	fnl.err_cb(NULL, nlmsg_data(nlmsg_hdr(msg)), fnl.err_arg);
 	nlmsg_free(msg);
 }
 
 /* The fake module at work: answer the last request. */
 int nl_recvmsgs(struct nl_sock *sk, struct nl_cb *cb)
 {
-	const struct nlmsghdr *req = fk.req[fk.nr_req - 1];
+	const struct nlmsghdr *req = fnl.req[fnl.nr_req - 1];
 	const struct genlmsghdr *gnlh = nlmsg_data(req);
 	struct nlattr *tb[NICTL_A_MAX + 1];
 	struct cpuset targets = CPUSET_INIT;
@@ -217,7 +174,8 @@ FIXTURE_SETUP(cmd)
 	fakesys_write(&self->fs, "4-7\n", "devices/system/node/node1/cpulist");
 	fakesys_smt_pairs(&self->fs, 8);
 	memset(&fk, 0, sizeof(fk));
-	fk.family = FAMILY;
+	fnl_reset();
+	fnl.family = FAMILY;
 	fk.dev = (struct fake_dev){ 3, "vnode1", 1, 4 };
 	self->out = NULL;
 	self->err = NULL;
@@ -225,8 +183,7 @@ FIXTURE_SETUP(cmd)
 
 FIXTURE_TEARDOWN(cmd)
 {
-	while (fk.nr_req)
-		free(fk.req[--fk.nr_req]);
+	fnl_reset();
 	free(self->out);
 	free(self->err);
 	fakesys_destroy(&self->fs);
@@ -258,7 +215,7 @@ static int run(FIXTURE_DATA(cmd) *self, int (*fn)(int, char **), ...)
 /* The attributes of request @i. */
 static void req_attrs(unsigned int i, struct nlattr **tb)
 {
-	if (genlmsg_parse(fk.req[i], 0, tb, NICTL_A_MAX, NULL))
+	if (genlmsg_parse(fnl.req[i], 0, tb, NICTL_A_MAX, NULL))
 		abort();
 }
 
@@ -283,8 +240,8 @@ static uint32_t req_flags(unsigned int i)
 TEST_F(cmd, show_dumps_all_devices)
 {
 	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", NULL));
-	ASSERT_EQ(1, fk.nr_req);
-	EXPECT_EQ(NLM_F_DUMP, fk.req[0]->nlmsg_flags & NLM_F_DUMP);
+	ASSERT_EQ(1, fnl.nr_req);
+	EXPECT_EQ(NLM_F_DUMP, fnl.req[0]->nlmsg_flags & NLM_F_DUMP);
 	EXPECT_STREQ("", self->err);
 	EXPECT_STREQ(
 		"vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
@@ -302,7 +259,7 @@ TEST_F(cmd, show_one_device_as_json)
 	struct nlattr *tb[NICTL_A_MAX + 1];
 
 	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", "-j", "vnode1", NULL));
-	EXPECT_EQ(0, fk.req[0]->nlmsg_flags & NLM_F_DUMP);
+	EXPECT_EQ(0, fnl.req[0]->nlmsg_flags & NLM_F_DUMP);
 	req_attrs(0, tb);
 	ASSERT_NE(NULL, tb[NICTL_A_IFNAME]);
 	EXPECT_STREQ("vnode1", nla_get_string(tb[NICTL_A_IFNAME]));
@@ -312,7 +269,7 @@ TEST_F(cmd, show_one_device_as_json)
 
 TEST_F(cmd, missing_module)
 {
-	fk.family = -NLE_OBJ_NOTFOUND;
+	fnl.family = -NLE_OBJ_NOTFOUND;
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
 	EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
 		     "(or insmod nictl.ko)\n", self->err);
@@ -322,7 +279,7 @@ TEST_F(cmd, missing_module)
 TEST_F(cmd, family_hidden_in_another_network_namespace)
 {
 	/* Loaded (sysfs lists it) yet not found: a netns other than init_net. */
-	fk.family = -NLE_OBJ_NOTFOUND;
+	fnl.family = -NLE_OBJ_NOTFOUND;
 	fakesys_write(&self->fs, "live\n", "module/nictl/initstate");
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
 	EXPECT_STREQ("nictlctl: nictl is reachable from the initial network namespace only; "
@@ -336,15 +293,15 @@ TEST_F(cmd, no_such_device)
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", "eth9", NULL));
 	EXPECT_STREQ("nictlctl: no such device: eth9\n", self->err);
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "eth9", NULL));
-	EXPECT_EQ(2, fk.nr_req);	/* the DEV_GET failed; no bind was sent */
+	EXPECT_EQ(2, fnl.nr_req);	/* the DEV_GET failed; no bind was sent */
 }
 
 TEST_F(cmd, bind_by_default_keeps_off_cpu0)
 {
 	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", NULL));
-	ASSERT_EQ(2, fk.nr_req);
-	EXPECT_EQ(NICTL_CMD_DEV_GET, ((struct genlmsghdr *)nlmsg_data(fk.req[0]))->cmd);
-	EXPECT_EQ(NICTL_CMD_BIND, ((struct genlmsghdr *)nlmsg_data(fk.req[1]))->cmd);
+	ASSERT_EQ(2, fnl.nr_req);
+	EXPECT_EQ(NICTL_CMD_DEV_GET, ((struct genlmsghdr *)nlmsg_data(fnl.req[0]))->cmd);
+	EXPECT_EQ(NICTL_CMD_BIND, ((struct genlmsghdr *)nlmsg_data(fnl.req[1]))->cmd);
 	EXPECT_EQ(0xfe, req_cpus(1));
 	EXPECT_EQ(NICTL_BIND_F_SMT_EXCLUSIVE, req_flags(1));
 	EXPECT_STREQ("nictlctl: using CPUs 1-7 (kept off CPU 0)\n", self->err);
@@ -373,7 +330,7 @@ TEST_F(cmd, bind_sends_the_ifindex_it_found)
 TEST_F(cmd, numa_local_refuses_too_few_cores)
 {
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--numa-local", NULL));
-	EXPECT_EQ(1, fk.nr_req);
+	EXPECT_EQ(1, fnl.nr_req);
 	EXPECT_STREQ("nictlctl: vnode1 has 4 queues but CPUs 4-7 have only 2 physical cores; "
 		     "add CPUs or pass --allow-siblings\n", self->err);
 	EXPECT_STREQ("", self->out);
@@ -394,7 +351,7 @@ TEST_F(cmd, numa_local_needs_a_known_node)
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--numa-local", NULL));
 	EXPECT_STREQ("nictlctl: the NUMA node of vnode1 is unknown; use --node N or --cpus LIST\n",
 		     self->err);
-	EXPECT_EQ(1, fk.nr_req);
+	EXPECT_EQ(1, fnl.nr_req);
 }
 
 TEST_F(cmd, node_and_exclude)
@@ -452,7 +409,7 @@ TEST_F(cmd, restore_by_ifindex)
 	struct nlattr *tb[NICTL_A_MAX + 1];
 
 	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_restore, "restore", "3", NULL));
-	EXPECT_EQ(NICTL_CMD_RESTORE, ((struct genlmsghdr *)nlmsg_data(fk.req[0]))->cmd);
+	EXPECT_EQ(NICTL_CMD_RESTORE, ((struct genlmsghdr *)nlmsg_data(fnl.req[0]))->cmd);
 	req_attrs(0, tb);
 	ASSERT_NE(NULL, tb[NICTL_A_IFINDEX]);
 	EXPECT_EQ(3, nla_get_u32(tb[NICTL_A_IFINDEX]));
@@ -467,7 +424,7 @@ TEST_F(cmd, usage_errors_exit_2_without_asking_the_kernel)
 		     "see: nictlctl bind --help\n", self->err);
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_bind, "bind", "vnode1", "--cpus", "3-1", NULL));
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_restore, "restore", NULL));
-	EXPECT_EQ(0, fk.nr_req);
+	EXPECT_EQ(0, fnl.nr_req);
 }
 
 TEST_HARNESS_MAIN

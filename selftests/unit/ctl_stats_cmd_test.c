@@ -21,68 +21,24 @@
 
 #include "commands.h"
 #include "ctl_capture.h"
+#include "ctl_fakenl.h"
 #include "ctl_stats_sample.h"
 #include "report.h"
 
 #define FAMILY		0x42
 #define NR_SAMPLES	3
-#define MAX_REQ		16
 
 /* The fake module: what it answers and what it was asked. */
 static struct {
-	int family;				/* genl_ctrl_resolve() result */
 	struct stats_sample samples[NR_SAMPLES];
 	unsigned int nr_dumps;			/* STATS_GET requests answered */
 	const char *softnet_path;
 	int error;				/* answer requests with this ... */
 	uint8_t error_cmd;			/* ... of this command (0: all) */
 	bool no_now;				/* leave NOW_NS out of STATS_GET */
-	struct nlmsghdr *req[MAX_REQ];		/* copies of the requests */
-	unsigned int nr_req;
 	struct timespec sleeps[4];		/* clock_nanosleep() deadlines */
 	unsigned int nr_sleeps;
-	nl_recvmsg_msg_cb_t cb[NL_CB_TYPE_MAX + 1];
-	void *cb_arg[NL_CB_TYPE_MAX + 1];
-	nl_recvmsg_err_cb_t err_cb;
-	void *err_arg;
 } fk;
-
-int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
-{
-	(void)sk;
-	return strcmp(name, NICTL_FAMILY_NAME) ? -NLE_OBJ_NOTFOUND : fk.family;
-}
-
-int nl_cb_set(struct nl_cb *cb, enum nl_cb_type type, enum nl_cb_kind kind,
-	      nl_recvmsg_msg_cb_t func, void *arg)
-{
-	(void)cb;
-	(void)kind;
-	fk.cb[type] = func;
-	fk.cb_arg[type] = arg;
-	return 0;
-}
-
-int nl_cb_err(struct nl_cb *cb, enum nl_cb_kind kind, nl_recvmsg_err_cb_t func, void *arg)
-{
-	(void)cb;
-	(void)kind;
-	fk.err_cb = func;
-	fk.err_arg = arg;
-	return 0;
-}
-
-int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
-{
-	struct nlmsghdr *hdr = nlmsg_hdr(msg);
-
-	(void)sk;
-	if (fk.nr_req == MAX_REQ)
-		abort();
-	fk.req[fk.nr_req] = malloc(hdr->nlmsg_len);
-	memcpy(fk.req[fk.nr_req++], hdr, hdr->nlmsg_len);
-	return hdr->nlmsg_len;
-}
 
 /* -i sleeps until a deadline; the test only notes it. */
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req,
@@ -107,7 +63,7 @@ static struct nl_msg *new_reply(uint8_t cmd, int flags)
 
 static void deliver(enum nl_cb_type type, struct nl_msg *msg)
 {
-	fk.cb[type](msg, fk.cb_arg[type]);
+	fnl.cb[type](msg, fnl.cb_arg[type]);
 	nlmsg_free(msg);
 }
 
@@ -231,14 +187,14 @@ static void send_error(const struct nlmsghdr *req)
 
 	if (!msg || nlmsg_append(msg, &err, sizeof(err), NLMSG_ALIGNTO))
 		abort();
-	fk.err_cb(NULL, nlmsg_data(nlmsg_hdr(msg)), fk.err_arg);
+	fnl.err_cb(NULL, nlmsg_data(nlmsg_hdr(msg)), fnl.err_arg);
 	nlmsg_free(msg);
 }
 
 /* The fake module at work: answer the last request. */
 int nl_recvmsgs(struct nl_sock *sk, struct nl_cb *cb)
 {
-	const struct nlmsghdr *req = fk.req[fk.nr_req - 1];
+	const struct nlmsghdr *req = fnl.req[fnl.nr_req - 1];
 	const struct genlmsghdr *gnlh = nlmsg_data(req);
 	int zero = 0;
 	struct nl_msg *done;
@@ -278,13 +234,14 @@ FIXTURE_SETUP(stats)
 	unsigned int i;
 
 	memset(&fk, 0, sizeof(fk));
+	fnl_reset();
 	fakesys_create(&self->fs);
 	fakesys_write(&self->fs, "0-2\n", "devices/system/cpu/online");
 	fakesys_write(&self->fs, "", "net/softnet_stat");
 	setenv("NICTL_PROCFS", self->fs.root, 1);
 	snprintf(self->softnet, sizeof(self->softnet), "%s/net/softnet_stat", self->fs.root);
 	fk.softnet_path = self->softnet;
-	fk.family = FAMILY;
+	fnl.family = FAMILY;
 	for (i = 0; i < NR_SAMPLES; i++)
 		sample_make(&fk.samples[i], i, true);
 	self->out = NULL;
@@ -295,8 +252,7 @@ FIXTURE_TEARDOWN(stats)
 {
 	unsigned int i;
 
-	while (fk.nr_req)
-		free(fk.req[--fk.nr_req]);
+	fnl_reset();
 	for (i = 0; i < NR_SAMPLES; i++)
 		stats_sample_free(&fk.samples[i]);
 	free(self->out);
@@ -330,12 +286,12 @@ static int run(FIXTURE_DATA(stats) *self, ...)
 
 static uint8_t req_cmd(unsigned int i)
 {
-	return ((struct genlmsghdr *)nlmsg_data(fk.req[i]))->cmd;
+	return ((struct genlmsghdr *)nlmsg_data(fnl.req[i]))->cmd;
 }
 
 static void req_attrs(unsigned int i, struct nlattr **tb)
 {
-	if (genlmsg_parse(fk.req[i], 0, tb, NICTL_A_MAX, NULL))
+	if (genlmsg_parse(fnl.req[i], 0, tb, NICTL_A_MAX, NULL))
 		abort();
 }
 
@@ -352,9 +308,9 @@ TEST_F(stats, snapshot_of_every_cpu)
 {
 	fk.nr_dumps = 1;	/* answer with the later sample */
 	ASSERT_EQ(EXIT_SUCCESS, run(self, NULL));
-	ASSERT_EQ(1, fk.nr_req);
+	ASSERT_EQ(1, fnl.nr_req);
 	EXPECT_EQ(NICTL_CMD_STATS_GET, req_cmd(0));
-	EXPECT_EQ(NLM_F_DUMP, fk.req[0]->nlmsg_flags & NLM_F_DUMP);
+	EXPECT_EQ(NLM_F_DUMP, fnl.req[0]->nlmsg_flags & NLM_F_DUMP);
 	EXPECT_EQ(0, fk.nr_sleeps);
 	EXPECT_STREQ("", self->err);
 	EXPECT_STREQ(
@@ -373,7 +329,7 @@ TEST_F(stats, interval_with_device_and_softnet)
 	unsigned int i;
 
 	ASSERT_EQ(EXIT_SUCCESS, run(self, "vnode1", "-i", "0.5", NULL));
-	ASSERT_EQ(6, fk.nr_req);
+	ASSERT_EQ(6, fnl.nr_req);
 	for (i = 0; i < 6; i += 3) {
 		EXPECT_EQ(NICTL_CMD_STATS_GET, req_cmd(i));
 		EXPECT_EQ(NICTL_CMD_DEV_GET, req_cmd(i + 1));
@@ -381,7 +337,7 @@ TEST_F(stats, interval_with_device_and_softnet)
 		req_attrs(i + 2, tb);
 		ASSERT_NE(NULL, tb[NICTL_A_IFNAME]);
 		EXPECT_STREQ("vnode1", nla_get_string(tb[NICTL_A_IFNAME]));
-		EXPECT_EQ(0, fk.req[i + 2]->nlmsg_flags & NLM_F_DUMP);
+		EXPECT_EQ(0, fnl.req[i + 2]->nlmsg_flags & NLM_F_DUMP);
 	}
 	EXPECT_EQ(1, fk.nr_sleeps);
 	EXPECT_STREQ("", self->err);
@@ -411,7 +367,7 @@ TEST_F(stats, count_intervals_as_json_lines_on_a_fixed_beat)
 	long long gap;
 
 	ASSERT_EQ(EXIT_SUCCESS, run(self, "-j", "--interval=2", "-c", "2", NULL));
-	EXPECT_EQ(3, fk.nr_req);
+	EXPECT_EQ(3, fnl.nr_req);
 	ASSERT_EQ(2, fk.nr_sleeps);
 	/* Deadlines, not naps: the second is the first plus exactly -i. */
 	gap = (fk.sleeps[1].tv_sec - fk.sleeps[0].tv_sec) * 1000000000LL +
@@ -454,9 +410,9 @@ TEST_F(stats, switches_send_one_request_and_confirm_on_stderr)
 	struct nlattr *tb[NICTL_A_MAX + 1];
 
 	ASSERT_EQ(EXIT_SUCCESS, run(self, "--reset", NULL));
-	ASSERT_EQ(1, fk.nr_req);
+	ASSERT_EQ(1, fnl.nr_req);
 	EXPECT_EQ(NICTL_CMD_STATS_RESET, req_cmd(0));
-	EXPECT_EQ(0, fk.req[0]->nlmsg_flags & NLM_F_DUMP);
+	EXPECT_EQ(0, fnl.req[0]->nlmsg_flags & NLM_F_DUMP);
 	EXPECT_STREQ("", self->out);
 	EXPECT_STREQ("nictlctl: softirq and NAPI counters reset\n", self->err);
 
@@ -487,12 +443,12 @@ TEST_F(stats, switches_need_cap_net_admin)
 
 TEST_F(stats, missing_module)
 {
-	fk.family = -NLE_OBJ_NOTFOUND;
+	fnl.family = -NLE_OBJ_NOTFOUND;
 	EXPECT_EQ(EXIT_FAILURE, run(self, NULL));
 	EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
 		     "(or insmod nictl.ko)\n", self->err);
 	EXPECT_EQ(EXIT_FAILURE, run(self, "--on", NULL));
-	EXPECT_EQ(0, fk.nr_req);
+	EXPECT_EQ(0, fnl.nr_req);
 }
 
 TEST_F(stats, module_without_stats)
@@ -582,7 +538,7 @@ TEST_F(stats, usage_errors_exit_2_without_asking_the_kernel)
 			 "--help\n", cases[i].msg);
 		EXPECT_STREQ(expected, self->err);
 	}
-	EXPECT_EQ(0, fk.nr_req);
+	EXPECT_EQ(0, fnl.nr_req);
 	EXPECT_EQ(0, fk.nr_sleeps);
 }
 
