@@ -17,13 +17,13 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/seqlock.h>
-#include <linux/sched/clock.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <trace/events/irq.h>
 #include <trace/events/napi.h>
 
 #include "stats.h"
+#include "stats_clock.h"
 
 static bool stats = true;
 module_param(stats, bool, 0444);
@@ -51,7 +51,7 @@ static void nictl_softirq_entry(void *data, unsigned int vec_nr)
 	int vec = nictl_softirq_vec(vec_nr);
 
 	if (vec >= 0)
-		__this_cpu_write(nictl_cpu_stats.entered[vec], local_clock());
+		__this_cpu_write(nictl_cpu_stats.entered[vec], nictl_stats_clock_read());
 }
 
 static unsigned int nictl_hist_bucket(u64 ns)
@@ -72,7 +72,7 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	/* A run already going on when the probes attached has no entry time. */
 	if (vec < 0 || !s->entered[vec])
 		return;
-	ns = local_clock() - s->entered[vec];
+	ns = nictl_stats_clock_ns(s->entered[vec], nictl_stats_clock_read());
 	s->entered[vec] = 0;
 	acc = &s->vec[vec];
 	bucket = nictl_hist_bucket(ns);
@@ -299,6 +299,7 @@ int nictl_stats_init(void)
 
 	for_each_possible_cpu(cpu)
 		seqcount_init(&nictl_stats_cpu(cpu)->seq);
+	nictl_stats_clock_init();
 	for_each_kernel_tracepoint(nictl_find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(nictl_probes); i++) {
 		if (!nictl_probes[i].tp) {

@@ -40,7 +40,7 @@ struct nictl_napi_slot {
 /**
  * struct nictl_cpu_stats - what one CPU's probes record
  * @seq: makes a copy of @vec consistent; written only by this CPU
- * @entered: local_clock() at the entry of the running vector, 0 outside
+ * @entered: the clock (stats_clock.h) at the entry of the running vector, 0 outside
  * @vec: per &enum nictl_softirq_vec
  * @napi: open-addressed table by NAPI id
  * @napi_unattributed: polls that found @napi full

@@ -23,7 +23,9 @@
 #
 # Environment: NICTL_BUILD (the build tree the job uses, default REPO/build),
 # NICTL_VM_TIMEOUT (seconds, default 900), NICTL_VM_QUIET=1 (boot with
-# `quiet`: the console shows the job, not the boot log).
+# `quiet`: the console shows the job, not the boot log), NICTL_VM_ICOUNT=1
+# (the guest's clocks count executed instructions, 1 ns each, instead of
+# following the host's: bench/softirq-cost.sh measures costs in them).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -182,6 +184,11 @@ qemu_args() {
 	# Single-threaded TCG: multi-threaded TCG races the kernel's live text
 	# patching (static calls and keys, as tracepoint probes come and go).
 	printf '%s\n' -machine q35 -accel tcg,thread=single -cpu max,vendor=GenuineIntel
+	# sleep=off: when every vCPU idles, time jumps to the next timer
+	# instead of waiting for the host, so idle time costs no host time.
+	if [ "${NICTL_VM_ICOUNT:-0}" = 1 ]; then
+		printf '%s\n' -icount shift=0,sleep=off
+	fi
 	machine_args
 	nic_args
 	printf '%s\n' \

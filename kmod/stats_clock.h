@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The clock of the softirq probes. A NET_RX run is timed by two readings on
+ * one CPU, a few microseconds apart, on every softirq of a busy machine:
+ * the reading must be as cheap as the hardware allows. local_clock() keeps
+ * a per-CPU, preemption-safe, scaled sched_clock, and costs about as much
+ * as the rest of both probes together (bench/softirq-cost.sh); on x86 with
+ * a TSC that runs at one constant rate, the raw counter
+ * gives the same duration for a fraction of that, scaled to ns only once
+ * per run. Everywhere else the probes use local_clock().
+ */
+#ifndef NICTL_STATS_CLOCK_H
+#define NICTL_STATS_CLOCK_H
+
+#include <linux/math64.h>
+#include <linux/sched/clock.h>
+#include <linux/types.h>
+#ifdef CONFIG_X86_TSC
+#include <asm/tsc.h>
+#endif
+
+/**
+ * struct nictl_stats_clock - how the probes read time
+ * @raw_tsc: read the TSC and scale the difference with @mult and @shift
+ * @mult: ns = (tsc cycles * @mult) >> @shift
+ * @shift: see @mult
+ *
+ * Chosen once at load, before any probe is attached, and never changed.
+ */
+struct nictl_stats_clock {
+	bool raw_tsc;
+	u32 mult;
+	u32 shift;
+};
+
+extern struct nictl_stats_clock nictl_stats_clock;
+
+void nictl_stats_clock_init(void);
+
+/* A reading to subtract from another of the same CPU; never 0 once running. */
+static __always_inline u64 nictl_stats_clock_read(void)
+{
+#ifdef CONFIG_X86_TSC
+	if (nictl_stats_clock.raw_tsc)
+		return rdtsc();
+#endif
+	return local_clock();
+}
+
+/* The ns between two readings of one CPU. */
+static __always_inline u64 nictl_stats_clock_ns(u64 from, u64 to)
+{
+	if (nictl_stats_clock.raw_tsc)
+		return mul_u64_u32_shr(to - from, nictl_stats_clock.mult,
+				       nictl_stats_clock.shift);
+	return to - from;
+}
+
+#endif /* NICTL_STATS_CLOCK_H */
