@@ -2,7 +2,8 @@
 /*
  * BIND and RESTORE. Both run the same path: look the device up and find
  * its queue IRQs, decide the target of every IRQ, validate all of them,
- * apply all or none, record the binding, and reply with the resulting map.
+ * apply all or none, record the binding, tell the event listeners who
+ * changed what, and reply with the resulting map.
  * Lock order: genl_mutex -> rtnl -> cpus_read_lock.
  */
 #include <linux/cpu.h>
@@ -109,6 +110,8 @@ static int nictl_bind_locked(struct genl_info *info, const struct cpumask *allow
 	for (i = 0; i < dev.n_irqs; i++)
 		if (dev.irqs[i].plan_cpu >= 0)
 			dev.irqs[i].target_cpu = dev.irqs[i].plan_cpu;
+	if (!dry_run)
+		nictl_event_affinity(NICTL_EVENT_BOUND, &dev, changes, n);
 	*msg = nictl_dev_reply(info, &dev);
 	err = PTR_ERR_OR_ZERO(*msg);
 out:
@@ -180,6 +183,7 @@ static int nictl_restore_locked(struct genl_info *info, struct sk_buff **msg)
 	if (!err) {
 		nictl_binding_drop(netdev);
 		nictl_binding_annotate(&dev);
+		nictl_event_affinity(NICTL_EVENT_RESTORED, &dev, changes, n);
 		*msg = nictl_dev_reply(info, &dev);
 		err = PTR_ERR_OR_ZERO(*msg);
 	}

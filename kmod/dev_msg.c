@@ -7,7 +7,12 @@
 
 #include "nictl.h"
 
-static size_t nictl_irq_nest_size(void)
+/**
+ * nictl_irq_nest_size() - room one nest of nictl_put_irq() takes
+ *
+ * Return: the size, without what a caller adds to the nest.
+ */
+size_t nictl_irq_nest_size(void)
 {
 	return nla_total_size(0) +				/* NICTL_A_IRQ */
 	       nla_total_size(sizeof(u32)) * 6 +		/* NUM QUEUE KIND FLAGS NODE TARGET */
@@ -15,10 +20,17 @@ static size_t nictl_irq_nest_size(void)
 	       nictl_nla_cpumask_size() * 2;			/* AFFINITY EFFECTIVE */
 }
 
-static size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
+/**
+ * nictl_dev_attrs_size() - room the attributes of nictl_put_dev_attrs() take
+ * @dev: the device
+ *
+ * Return: the size.
+ */
+size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
 {
 	return nla_total_size(sizeof(u32)) * 6 +		/* IFINDEX NODE RXQ TXQ FLAGS SOURCE */
 	       nla_total_size(IFNAMSIZ) +
+	       nla_total_size(dev->netdev->addr_len) +	/* PERM_ADDR */
 	       nla_total_size(strlen(dev->driver) + 1) +
 	       (dev->bus_addr ? nla_total_size(strlen(dev->bus_addr) + 1) : 0);
 }
@@ -34,7 +46,14 @@ size_t nictl_dev_msg_size(const struct nictl_dev *dev)
 	return nictl_dev_attrs_size(dev) + dev->n_irqs * nictl_irq_nest_size();
 }
 
-static int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
+/**
+ * nictl_put_dev_attrs() - add the attributes that describe a device
+ * @skb: the message
+ * @dev: the device
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 {
 	const struct net_device *netdev = dev->netdev;
 	u32 flags = (dev->bound ? NICTL_DEV_F_BOUND : 0) |
@@ -44,6 +63,8 @@ static int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 	    nla_put_string(skb, NICTL_A_IFNAME, netdev->name) ||
 	    nla_put_string(skb, NICTL_A_DRIVER, dev->driver) ||
 	    (dev->bus_addr && nla_put_string(skb, NICTL_A_BUS_ADDR, dev->bus_addr)) ||
+	    (netdev->addr_len &&
+	     nla_put(skb, NICTL_A_PERM_ADDR, netdev->addr_len, netdev->perm_addr)) ||
 	    nla_put_s32(skb, NICTL_A_NUMA_NODE, dev->node) ||
 	    nla_put_u32(skb, NICTL_A_RX_QUEUES, netdev->real_num_rx_queues) ||
 	    nla_put_u32(skb, NICTL_A_TX_QUEUES, netdev->real_num_tx_queues) ||
@@ -53,8 +74,18 @@ static int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 	return 0;
 }
 
-static int nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
-			 struct cpumask *affinity, struct cpumask *effective)
+/**
+ * nictl_put_irq() - open a %NICTL_A_IRQ nest describing a queue IRQ as it is now
+ * @skb: the message
+ * @q: the IRQ
+ * @affinity: scratch mask
+ * @effective: scratch mask
+ *
+ * Return: the nest, still open so the caller can add to it before
+ * nla_nest_end(); NULL (and nothing added) when it did not fit.
+ */
+struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
+			     struct cpumask *affinity, struct cpumask *effective)
 {
 	u32 flags = (q->managed ? NICTL_IRQ_F_MANAGED : 0) | (q->bound ? NICTL_IRQ_F_BOUND : 0);
 	unsigned int first;
@@ -68,7 +99,7 @@ static int nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
 
 	nest = nla_nest_start(skb, NICTL_A_IRQ);
 	if (!nest)
-		return -EMSGSIZE;
+		return NULL;
 	if (nla_put_u32(skb, NICTL_A_IRQ_NUM, q->irq) ||
 	    nla_put_string(skb, NICTL_A_IRQ_NAME, q->name) ||
 	    nla_put_u32(skb, NICTL_A_IRQ_QUEUE, q->queue) ||
@@ -80,10 +111,9 @@ static int nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
 			first < nr_cpu_ids ? cpu_to_node(first) : NUMA_NO_NODE) ||
 	    (q->target_cpu >= 0 && nla_put_u32(skb, NICTL_A_IRQ_TARGET_CPU, q->target_cpu))) {
 		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+		return NULL;
 	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return nest;
 }
 
 /**
@@ -106,6 +136,7 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 {
 	cpumask_var_t affinity, effective;
 	unsigned int i = *next_irq;
+	struct nlattr *nest;
 	void *hdr;
 	int err = -EMSGSIZE;
 
@@ -124,9 +155,12 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 		genlmsg_cancel(skb, hdr);
 		goto out;
 	}
-	for (; i < dev->n_irqs; i++)
-		if (nictl_put_irq(skb, &dev->irqs[i], affinity, effective))
+	for (; i < dev->n_irqs; i++) {
+		nest = nictl_put_irq(skb, &dev->irqs[i], affinity, effective);
+		if (!nest)
 			break;
+		nla_nest_end(skb, nest);
+	}
 	if (i == *next_irq && i < dev->n_irqs) {
 		genlmsg_cancel(skb, hdr);
 		goto out;

@@ -213,12 +213,19 @@ static const struct genl_ops nictl_ops[] = {
 	},
 };
 
+/* Open to every user, like DEV_GET: events describe nothing /proc hides. */
+static const struct genl_multicast_group nictl_mcgrps[] = {
+	[NICTL_MCGRP_EVENTS_ID] = { .name = NICTL_MCGRP_EVENTS },
+};
+
 struct genl_family nictl_family __ro_after_init = {
 	.name = NICTL_FAMILY_NAME,
 	.version = NICTL_FAMILY_VERSION,
 	.module = THIS_MODULE,
 	.ops = nictl_ops,
 	.n_ops = ARRAY_SIZE(nictl_ops),
+	.mcgrps = nictl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(nictl_mcgrps),
 };
 
 /**

@@ -11,11 +11,17 @@
 #include "nictl.h"
 #include "stats.h"
 
-/* A device that goes away takes its binding with it: its IRQs are freed. */
+/*
+ * Listeners hear of the event first, then a device that goes away takes
+ * its binding with it: its IRQs are freed.
+ */
 static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
+	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
+
+	nictl_watch_netdev(netdev, event);
 	if (event == NETDEV_UNREGISTER)
-		nictl_binding_drop(netdev_notifier_info_to_dev(ptr));
+		nictl_binding_drop(netdev);
 	return NOTIFY_DONE;
 }
 
@@ -36,6 +42,8 @@ static int __init nictl_init(void)
 	err = nictl_genl_register();
 	if (err)
 		goto stop_stats;
+	nictl_events_enable(true);
+	nictl_watch_start();
 	pr_info("version %s loaded\n", NICTL_VERSION);
 	return 0;
 
@@ -48,12 +56,19 @@ unregister_notifier:
 
 static void __exit nictl_exit(void)
 {
-	/* No op can run after this; the notifier cannot either after the next. */
+	/*
+	 * The check stops first (it sends events), then events (so nothing
+	 * reaches a family on its way out). No op can run after the family
+	 * goes; the notifier cannot either after the next.
+	 */
+	nictl_watch_stop();
+	nictl_events_enable(false);
 	nictl_genl_unregister();
 	nictl_stats_exit();
 	unregister_netdevice_notifier(&nictl_netdev_notifier);
 	rtnl_lock();
 	nictl_bindings_drop_all();
+	nictl_snapshots_drop_all();
 	rtnl_unlock();
 }
 

@@ -4,8 +4,9 @@
  *
  * Locking: every genl op runs under genl_mutex (parallel_ops is false) and
  * takes rtnl_lock, then cpus_read_lock when it changes affinities. The
- * bindings (state.c) are protected by rtnl; the netdevice notifier that
- * drops them already runs under rtnl.
+ * bindings (state.c) and the device snapshots (snapshot.c) are protected by
+ * rtnl; the netdevice notifier that drops them already runs under rtnl, and
+ * so does the periodic check (watch.c). Events are sent under rtnl only.
  */
 #ifndef _NICTL_NICTL_H
 #define _NICTL_NICTL_H
@@ -116,15 +117,24 @@ void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *ch
 void nictl_binding_discard(struct nictl_binding *b);
 int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_dev *dev,
 				  struct nictl_change **changes, unsigned int *n);
+bool nictl_binding_drift_is_new(const struct net_device *netdev, unsigned int irq,
+				const struct cpumask *found);
 void nictl_binding_drop(const struct net_device *netdev);
 void nictl_bindings_drop_all(void);
 
 /* dev_msg.c */
+size_t nictl_irq_nest_size(void);
+size_t nictl_dev_attrs_size(const struct nictl_dev *dev);
 size_t nictl_dev_msg_size(const struct nictl_dev *dev);
+int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev);
+struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
+			     struct cpumask *affinity, struct cpumask *effective);
 int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);
 
 /* genl.c */
+/* Index of the "events" group in the family's mcgrps[]. */
+#define NICTL_MCGRP_EVENTS_ID	0
 extern struct genl_family nictl_family;
 struct net_device *nictl_netdev_lookup(const struct genl_info *info);
 struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl_dev *dev);
@@ -134,5 +144,57 @@ int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_genl_register(void);
 void nictl_genl_unregister(void);
+
+/* events.c */
+/**
+ * struct nictl_queue_id - one queue IRQ as the module last saw it
+ * @irq: Linux IRQ number
+ * @queue: queue index
+ * @kind: &enum nictl_queue_kind
+ */
+struct nictl_queue_id {
+	u32 irq;
+	u32 queue;
+	u32 kind;
+};
+
+/**
+ * struct nictl_queue_set - a device's queues as the module last saw them
+ * @rx: active receive queues
+ * @tx: active transmit queues
+ * @n_irqs: queue IRQs, all of them
+ * @tail_hash: hash of the queue IRQs beyond %NICTL_EVENT_OLD_IRQS_MAX
+ * @n_kept: entries in @irqs: the first queue IRQs, at most
+ *	%NICTL_EVENT_OLD_IRQS_MAX
+ * @irqs: those IRQs, in the order of &struct nictl_dev
+ */
+struct nictl_queue_set {
+	unsigned int rx;
+	unsigned int tx;
+	unsigned int n_irqs;
+	u32 tail_hash;
+	unsigned int n_kept;
+	struct nictl_queue_id *irqs;
+};
+
+void nictl_events_enable(bool on);
+bool nictl_events_listening(void);
+void nictl_event_dev(enum nictl_event type, const struct nictl_dev *dev, const char *old_name);
+void nictl_event_queues(const struct nictl_dev *dev, const struct nictl_queue_set *old);
+void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
+		       const struct cpumask *expected);
+void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
+			  const struct nictl_change *changes, unsigned int n);
+
+/* snapshot.c */
+const char *nictl_snapshot_name(const struct net_device *netdev);
+void nictl_snapshot_update(const struct nictl_dev *dev);
+void nictl_snapshot_drop(const struct net_device *netdev);
+void nictl_snapshots_drop_all(void);
+
+/* watch.c */
+void nictl_watch_netdev(struct net_device *netdev, unsigned long event);
+void nictl_watch_start(void);
+void nictl_watch_stop(void);
 
 #endif /* _NICTL_NICTL_H */

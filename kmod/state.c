@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bindings: for every device nictl has bound, the affinities its queue IRQs
- * had before nictl first touched them (what RESTORE puts back) and where
- * nictl placed them. Keyed by the net_device, and dropped when it
+ * had before nictl first touched them (what RESTORE puts back), where nictl
+ * placed them, and the drift last reported for them. Keyed by the net_device, and dropped when it
  * unregisters, so a stale pointer is never compared. Protected by rtnl.
  */
 #include <linux/list.h>
@@ -18,12 +18,14 @@
  * @from_change: index of the change whose saved mask becomes @orig when
  *	the binding is committed, or -1 when @orig is already known
  * @orig: the affinity before nictl first set it
+ * @drift: the affinity last reported as drift, empty while there is none
  */
 struct nictl_saved_irq {
 	unsigned int irq;
 	int target_cpu;
 	int from_change;
 	cpumask_var_t orig;
+	cpumask_var_t drift;
 };
 
 /**
@@ -46,8 +48,10 @@ static void nictl_binding_free(struct nictl_binding *b)
 {
 	unsigned int i;
 
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		free_cpumask_var(b->irqs[i].orig);
+		free_cpumask_var(b->irqs[i].drift);
+	}
 	kfree(b->irqs);
 	kfree(b);
 }
@@ -136,12 +140,12 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
 		prev = nictl_binding_irq(old, q->irq);
 		if (q->plan_cpu < 0 && !prev)
 			continue;
-		s = &b->irqs[b->n];
-		if (!zalloc_cpumask_var(&s->orig, GFP_KERNEL)) {
+		s = &b->irqs[b->n++];
+		if (!zalloc_cpumask_var(&s->orig, GFP_KERNEL) ||
+		    !zalloc_cpumask_var(&s->drift, GFP_KERNEL)) {
 			nictl_binding_free(b);
 			return NULL;
 		}
-		b->n++;
 		s->irq = q->irq;
 		s->target_cpu = q->plan_cpu >= 0 ? q->plan_cpu : prev->target_cpu;
 		s->from_change = prev ? -1 : k;
@@ -221,6 +225,35 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 	*changesp = changes;
 	*np = n;
 	return 0;
+}
+
+/**
+ * nictl_binding_drift_is_new() - is this affinity of a bound IRQ news?
+ * @netdev: the device
+ * @irq: one of its IRQs
+ * @found: the affinity the IRQ has now
+ *
+ * Each drift is reported once: the affinity reported is remembered until
+ * the IRQ has nictl's affinity again, or another one.
+ *
+ * Return: true when @found is not where nictl placed the IRQ and was not
+ * reported last; false too when nictl has not bound @irq.
+ */
+bool nictl_binding_drift_is_new(const struct net_device *netdev, unsigned int irq,
+				const struct cpumask *found)
+{
+	struct nictl_saved_irq *s = nictl_binding_irq(nictl_binding_find(netdev), irq);
+
+	if (!s)
+		return false;
+	if (cpumask_equal(found, cpumask_of(s->target_cpu))) {
+		cpumask_clear(s->drift);
+		return false;
+	}
+	if (cpumask_equal(found, s->drift))
+		return false;
+	cpumask_copy(s->drift, found);
+	return true;
 }
 
 /**

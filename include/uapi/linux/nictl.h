@@ -26,6 +26,15 @@
 #define NICTL_FAMILY_VERSION	1
 
 /**
+ * NICTL_MCGRP_EVENTS - multicast group of the family that carries
+ *	%NICTL_CMD_EVENT notifications
+ *
+ * Resolve its id with the family (CTRL_ATTR_MCAST_GROUPS) and join it with
+ * NETLINK_ADD_MEMBERSHIP. Open to every user, like %NICTL_CMD_DEV_GET.
+ */
+#define NICTL_MCGRP_EVENTS	"events"
+
+/**
  * NICTL_CPUMASK_MAX_BYTES - longest CPU bitmap accepted in a request
  *
  * Enough for 8192 CPUs, the largest NR_CPUS of the distribution kernels.
@@ -79,6 +88,19 @@
  *	request naming a device like %NICTL_CMD_DEV_GET: the device's
  *	%NICTL_A_IFINDEX and %NICTL_A_IFNAME, then one %NICTL_A_NAPI nest per
  *	NAPI instance with an id. Open to every user.
+ * @NICTL_CMD_EVENT: a notification, sent to %NICTL_MCGRP_EVENTS only (never
+ *	a reply; a request gets -EOPNOTSUPP). Every event carries
+ *	%NICTL_A_EVENT, %NICTL_A_EVENT_SEQ, %NICTL_A_EVENT_TIME_NS and the
+ *	device: %NICTL_A_IFINDEX, %NICTL_A_IFNAME, %NICTL_A_DRIVER,
+ *	%NICTL_A_BUS_ADDR (when on PCI), %NICTL_A_PERM_ADDR (when the device
+ *	has a hardware address), %NICTL_A_NUMA_NODE, %NICTL_A_RX_QUEUES,
+ *	%NICTL_A_TX_QUEUES, %NICTL_A_DEV_FLAGS and %NICTL_A_SOURCE, as they are
+ *	when the event is sent. &enum nictl_event says what else each event
+ *	carries. Events are sent only for devices in the initial network
+ *	namespace that have a parent bus device (those a %NICTL_CMD_DEV_GET
+ *	dump lists), and only while someone listens: they say what changed,
+ *	%NICTL_CMD_DEV_GET says what is. All events are sent under rtnl, so they
+ *	arrive in the order of their sequence numbers.
  * @__NICTL_CMD_MAX: one past the last command
  * @NICTL_CMD_MAX: the last command
  */
@@ -91,6 +113,7 @@ enum nictl_cmd {
 	NICTL_CMD_STATS_SET,
 	NICTL_CMD_STATS_RESET,
 	NICTL_CMD_NAPI_GET,
+	NICTL_CMD_EVENT,
 
 	__NICTL_CMD_MAX,
 	NICTL_CMD_MAX = __NICTL_CMD_MAX - 1
@@ -125,6 +148,29 @@ enum nictl_cmd {
  * @NICTL_A_NAPI_UNATTRIBUTED: u64, NAPI polls on this CPU that could not be
  *	attributed to an instance because its table was full
  * @NICTL_A_PAD: padding for 64-bit attributes
+ * @NICTL_A_EVENT: u32, &enum nictl_event, what a %NICTL_CMD_EVENT reports
+ * @NICTL_A_EVENT_SEQ: u64, sequence number of the event. One counter for
+ *	the whole module, starting at 1 at load and incremented for every event
+ *	the module sends (or fails to allocate), so a listener that sees a gap
+ *	has missed events. Listeners that join later start wherever it is.
+ * @NICTL_A_EVENT_TIME_NS: u64, CLOCK_MONOTONIC time in ns when the module
+ *	noticed the change
+ * @NICTL_A_PERM_ADDR: binary, the permanent hardware (MAC) address,
+ *	dev->addr_len bytes, in every message that describes a device; absent
+ *	when the device has no hardware address
+ * @NICTL_A_OLD_IFNAME: string, the name before a %NICTL_EVENT_RENAMED;
+ *	absent when the module did not know the old name
+ * @NICTL_A_OLD_RX_QUEUES: u32, active receive queues last seen
+ *	(%NICTL_EVENT_QUEUES_CHANGED)
+ * @NICTL_A_OLD_TX_QUEUES: u32, active transmit queues last seen
+ *	(%NICTL_EVENT_QUEUES_CHANGED)
+ * @NICTL_A_OLD_IRQ: nest, &enum nictl_irq_attr with %NICTL_A_IRQ_NUM,
+ *	%NICTL_A_IRQ_QUEUE and %NICTL_A_IRQ_KIND only: one queue IRQ last seen
+ *	(%NICTL_EVENT_QUEUES_CHANGED), in the order of %NICTL_A_IRQ; at most
+ *	%NICTL_EVENT_OLD_IRQS_MAX of them
+ * @NICTL_A_PID: u32, thread-group id (in the initial PID namespace) of the
+ *	process whose request changed the affinities
+ * @NICTL_A_UID: u32, its uid (in the initial user namespace)
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
  */
@@ -151,6 +197,16 @@ enum nictl_attr {
 	NICTL_A_NAPI,
 	NICTL_A_NAPI_UNATTRIBUTED,
 	NICTL_A_PAD,
+	NICTL_A_EVENT,
+	NICTL_A_EVENT_SEQ,
+	NICTL_A_EVENT_TIME_NS,
+	NICTL_A_PERM_ADDR,
+	NICTL_A_OLD_IFNAME,
+	NICTL_A_OLD_RX_QUEUES,
+	NICTL_A_OLD_TX_QUEUES,
+	NICTL_A_OLD_IRQ,
+	NICTL_A_PID,
+	NICTL_A_UID,
 
 	__NICTL_A_MAX,
 	NICTL_A_MAX = __NICTL_A_MAX - 1
@@ -172,6 +228,10 @@ enum nictl_attr {
  * @NICTL_A_IRQ_NODE: s32, NUMA node of the first effective CPU, -1 if none
  * @NICTL_A_IRQ_TARGET_CPU: u32, the CPU nictl placed this IRQ on (bind
  *	replies, and DEV_GET of a device nictl has bound)
+ * @NICTL_A_IRQ_EXPECTED: binary CPU bitmap, the affinity nictl set and
+ *	the IRQ no longer has (%NICTL_EVENT_DRIFT)
+ * @NICTL_A_IRQ_OLD_AFFINITY: binary CPU bitmap, the affinity before the
+ *	change (%NICTL_EVENT_BOUND, %NICTL_EVENT_RESTORED)
  * @__NICTL_A_IRQ_MAX: one past the last attribute
  * @NICTL_A_IRQ_MAX: the last attribute
  */
@@ -186,6 +246,8 @@ enum nictl_irq_attr {
 	NICTL_A_IRQ_FLAGS,
 	NICTL_A_IRQ_NODE,
 	NICTL_A_IRQ_TARGET_CPU,
+	NICTL_A_IRQ_EXPECTED,
+	NICTL_A_IRQ_OLD_AFFINITY,
 
 	__NICTL_A_IRQ_MAX,
 	NICTL_A_IRQ_MAX = __NICTL_A_IRQ_MAX - 1
@@ -355,6 +417,62 @@ enum nictl_bind_flags {
 	NICTL_BIND_F_DRY_RUN		= 1U << 2,
 
 	NICTL_BIND_F_ALL		= (1U << 3) - 1,
+};
+
+/**
+ * NICTL_EVENT_OLD_IRQS_MAX - most %NICTL_A_OLD_IRQ entries in one event
+ *
+ * The module remembers at most this many queue IRQs per device; a change
+ * among the others is still detected and reported.
+ */
+#define NICTL_EVENT_OLD_IRQS_MAX	256
+
+/**
+ * enum nictl_event - what a %NICTL_CMD_EVENT reports
+ * @NICTL_EVENT_UNSPEC: not an event
+ * @NICTL_EVENT_REGISTERED: a device appeared (driver probe or reload, or a
+ *	move into the initial network namespace)
+ * @NICTL_EVENT_UNREGISTERED: a device is going away (driver unbind or
+ *	unload, or a move out of the namespace); its binding is dropped
+ * @NICTL_EVENT_UP: the device was opened (drivers that request their IRQs
+ *	at open have just done so)
+ * @NICTL_EVENT_DOWN: the device was closed
+ * @NICTL_EVENT_RENAMED: the device has a new %NICTL_A_IFNAME; the old one is
+ *	in %NICTL_A_OLD_IFNAME
+ * @NICTL_EVENT_QUEUES_CHANGED: the active queue counts or the set of queue
+ *	IRQs differ from what the module last saw (ethtool -L, IRQs requested
+ *	at open or freed at close). Checked on every device event and by the
+ *	periodic check (module parameter watch_period_ms). Carries
+ *	%NICTL_A_OLD_RX_QUEUES, %NICTL_A_OLD_TX_QUEUES, the %NICTL_A_OLD_IRQ
+ *	entries, and one %NICTL_A_IRQ nest per queue IRQ now, as in
+ *	%NICTL_CMD_DEV_GET
+ * @NICTL_EVENT_DRIFT: an IRQ nictl bound no longer has the affinity nictl
+ *	set (irqbalance, a write to /proc, the driver). Found by the periodic
+ *	check; reported once per affinity found, not every period. A move still
+ *	pending (%NICTL_IRQ_F_PENDING) is not drift. Carries one %NICTL_A_IRQ
+ *	nest: the DEV_GET attributes of the IRQ (%NICTL_A_IRQ_AFFINITY is the
+ *	affinity found) plus %NICTL_A_IRQ_EXPECTED
+ * @NICTL_EVENT_BOUND: a %NICTL_CMD_BIND changed affinities (dry runs do not
+ *	count). Carries %NICTL_A_PID, %NICTL_A_UID and one %NICTL_A_IRQ nest
+ *	per IRQ it set: the DEV_GET attributes (%NICTL_A_IRQ_AFFINITY is the
+ *	new affinity) plus %NICTL_A_IRQ_OLD_AFFINITY
+ * @NICTL_EVENT_RESTORED: a %NICTL_CMD_RESTORE put affinities back. Carries
+ *	the same as %NICTL_EVENT_BOUND
+ * @__NICTL_EVENT_MAX: one past the last event
+ */
+enum nictl_event {
+	NICTL_EVENT_UNSPEC,
+	NICTL_EVENT_REGISTERED,
+	NICTL_EVENT_UNREGISTERED,
+	NICTL_EVENT_UP,
+	NICTL_EVENT_DOWN,
+	NICTL_EVENT_RENAMED,
+	NICTL_EVENT_QUEUES_CHANGED,
+	NICTL_EVENT_DRIFT,
+	NICTL_EVENT_BOUND,
+	NICTL_EVENT_RESTORED,
+
+	__NICTL_EVENT_MAX
 };
 
 #endif /* _UAPI_LINUX_NICTL_H */

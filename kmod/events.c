@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Events: %NICTL_CMD_EVENT notifications to the family's "events" group.
+ * Every sender holds rtnl, which orders the sequence numbers and the
+ * messages alike, and nothing is built while nobody listens. Each event
+ * describes its device with the attributes of a DEV_GET reply, so a
+ * listener parses one shape.
+ */
+#include <linux/cred.h>
+#include <linux/rtnetlink.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <net/genetlink.h>
+
+#include "nictl.h"
+
+/* Off until the family is registered and again before it goes. */
+static bool nictl_events_on;
+/* The last sequence number given out; protected by rtnl. */
+static u64 nictl_event_seq;
+
+/**
+ * struct nictl_event_msg - an event being built
+ * @skb: the message
+ * @hdr: its genetlink header
+ * @affinity: scratch mask for nictl_put_irq()
+ * @effective: scratch mask for nictl_put_irq()
+ */
+struct nictl_event_msg {
+	struct sk_buff *skb;
+	void *hdr;
+	cpumask_var_t affinity;
+	cpumask_var_t effective;
+};
+
+/**
+ * nictl_events_enable() - allow or stop sending events
+ * @on: true once the family is registered, false before it is unregistered
+ *
+ * Taking rtnl waits for a sender in progress, so no event is sent after
+ * this returns with @on false.
+ */
+void nictl_events_enable(bool on)
+{
+	rtnl_lock();
+	nictl_events_on = on;
+	rtnl_unlock();
+}
+
+/**
+ * nictl_events_listening() - is any socket in the events group?
+ *
+ * Without rtnl the answer is a hint: senders ask again under rtnl.
+ *
+ * Return: true when events are on and someone listens.
+ */
+bool nictl_events_listening(void)
+{
+	return READ_ONCE(nictl_events_on) &&
+	       genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_EVENTS_ID);
+}
+
+static void nictl_event_free(struct nictl_event_msg *ev)
+{
+	nlmsg_free(ev->skb);
+	free_cpumask_var(ev->affinity);
+	free_cpumask_var(ev->effective);
+}
+
+/*
+ * Start an event about @dev with room for @extra bytes of attributes of its
+ * own. A sequence number is used up from the moment someone listens, so a
+ * message that cannot be allocated shows as a gap.
+ */
+static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
+			     const struct nictl_dev *dev, size_t extra)
+{
+	u64 seq;
+
+	ASSERT_RTNL();
+	if (!nictl_events_listening())
+		return -ENOENT;
+	seq = ++nictl_event_seq;
+	memset(ev, 0, sizeof(*ev));
+	ev->skb = genlmsg_new(nla_total_size(sizeof(u32)) +		/* EVENT */
+			      nla_total_size_64bit(sizeof(u64)) * 2 +	/* SEQ TIME_NS */
+			      nictl_dev_attrs_size(dev) + extra, GFP_KERNEL);
+	if (!ev->skb || !alloc_cpumask_var(&ev->affinity, GFP_KERNEL) ||
+	    !alloc_cpumask_var(&ev->effective, GFP_KERNEL)) {
+		nictl_event_free(ev);
+		return -ENOMEM;
+	}
+	ev->hdr = genlmsg_put(ev->skb, 0, 0, &nictl_family, 0, NICTL_CMD_EVENT);
+	if (!ev->hdr || nla_put_u32(ev->skb, NICTL_A_EVENT, type) ||
+	    nla_put_u64_64bit(ev->skb, NICTL_A_EVENT_SEQ, seq, NICTL_A_PAD) ||
+	    nla_put_u64_64bit(ev->skb, NICTL_A_EVENT_TIME_NS, ktime_get_ns(), NICTL_A_PAD) ||
+	    nictl_put_dev_attrs(ev->skb, dev)) {
+		nictl_event_free(ev);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/* Send the event, or drop it when adding to it failed (@err). */
+static void nictl_event_finish(struct nictl_event_msg *ev, int err)
+{
+	/* The sizes are computed from the same device: not fitting is a bug. */
+	if (WARN_ON_ONCE(err)) {
+		nictl_event_free(ev);
+		return;
+	}
+	genlmsg_end(ev->skb, ev->hdr);
+	/* A listener whose socket is full sees ENOBUFS and a sequence gap. */
+	genlmsg_multicast(&nictl_family, ev->skb, 0, NICTL_MCGRP_EVENTS_ID, GFP_KERNEL);
+	ev->skb = NULL;
+	nictl_event_free(ev);
+}
+
+/**
+ * nictl_event_dev() - a device registered, unregistered, went up or down, or
+ *	was renamed
+ * @type: the event
+ * @dev: the device
+ * @old_name: for %NICTL_EVENT_RENAMED, the name before, or NULL if unknown
+ */
+void nictl_event_dev(enum nictl_event type, const struct nictl_dev *dev, const char *old_name)
+{
+	struct nictl_event_msg ev;
+	int err = 0;
+
+	if (nictl_event_begin(&ev, type, dev, old_name ? nla_total_size(IFNAMSIZ) : 0))
+		return;
+	if (old_name)
+		err = nla_put_string(ev.skb, NICTL_A_OLD_IFNAME, old_name);
+	nictl_event_finish(&ev, err);
+}
+
+static size_t nictl_old_irq_size(void)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) * 3;	/* NUM QUEUE KIND */
+}
+
+static int nictl_put_old_irq(struct sk_buff *skb, const struct nictl_queue_id *id)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICTL_A_OLD_IRQ);
+
+	if (!nest || nla_put_u32(skb, NICTL_A_IRQ_NUM, id->irq) ||
+	    nla_put_u32(skb, NICTL_A_IRQ_QUEUE, id->queue) ||
+	    nla_put_u32(skb, NICTL_A_IRQ_KIND, id->kind))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
+ * nictl_event_queues() - a device's queue counts or queue IRQs changed
+ * @dev: the device as it is now
+ * @old: what was seen before
+ */
+void nictl_event_queues(const struct nictl_dev *dev, const struct nictl_queue_set *old)
+{
+	struct nlattr *nest;
+	struct nictl_event_msg ev;
+	unsigned int i;
+	int err;
+
+	if (nictl_event_begin(&ev, NICTL_EVENT_QUEUES_CHANGED, dev,
+			      nla_total_size(sizeof(u32)) * 2 +
+			      old->n_kept * nictl_old_irq_size() +
+			      dev->n_irqs * nictl_irq_nest_size()))
+		return;
+	err = nla_put_u32(ev.skb, NICTL_A_OLD_RX_QUEUES, old->rx) ||
+	      nla_put_u32(ev.skb, NICTL_A_OLD_TX_QUEUES, old->tx) ? -EMSGSIZE : 0;
+	for (i = 0; !err && i < old->n_kept; i++)
+		err = nictl_put_old_irq(ev.skb, &old->irqs[i]);
+	for (i = 0; !err && i < dev->n_irqs; i++) {
+		nest = nictl_put_irq(ev.skb, &dev->irqs[i], ev.affinity, ev.effective);
+		if (!nest)
+			err = -EMSGSIZE;
+		else
+			nla_nest_end(ev.skb, nest);
+	}
+	nictl_event_finish(&ev, err);
+}
+
+/**
+ * nictl_event_drift() - a bound IRQ no longer has the affinity nictl set
+ * @dev: its device
+ * @q: the IRQ
+ * @expected: the affinity nictl set
+ */
+void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
+		       const struct cpumask *expected)
+{
+	struct nlattr *nest;
+	struct nictl_event_msg ev;
+	int err = -EMSGSIZE;
+
+	if (nictl_event_begin(&ev, NICTL_EVENT_DRIFT, dev,
+			      nictl_irq_nest_size() + nictl_nla_cpumask_size()))
+		return;
+	nest = nictl_put_irq(ev.skb, q, ev.affinity, ev.effective);
+	if (nest && !nictl_nla_put_cpumask(ev.skb, NICTL_A_IRQ_EXPECTED, expected)) {
+		nla_nest_end(ev.skb, nest);
+		err = 0;
+	}
+	nictl_event_finish(&ev, err);
+}
+
+static const struct nictl_qirq *nictl_dev_irq(const struct nictl_dev *dev, unsigned int irq)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		if (dev->irqs[i].irq == irq)
+			return &dev->irqs[i];
+	return NULL;
+}
+
+/* One IRQ of a bind or restore: as it is now, and the mask it had before. */
+static int nictl_put_changed_irq(struct nictl_event_msg *ev, const struct nictl_dev *dev,
+				 const struct nictl_change *change)
+{
+	const struct nictl_qirq *q = nictl_dev_irq(dev, change->irq);
+	struct nlattr *nest;
+
+	/* Every change was made from the device's IRQs. */
+	if (!q)
+		return -ENOENT;
+	nest = nictl_put_irq(ev->skb, q, ev->affinity, ev->effective);
+	if (!nest || nictl_nla_put_cpumask(ev->skb, NICTL_A_IRQ_OLD_AFFINITY, change->saved))
+		return -EMSGSIZE;
+	nla_nest_end(ev->skb, nest);
+	return 0;
+}
+
+/**
+ * nictl_event_affinity() - a bind or restore changed affinities, for the
+ *	audit trail: who, which device, every IRQ's old and new affinity
+ * @type: %NICTL_EVENT_BOUND or %NICTL_EVENT_RESTORED
+ * @dev: the device, annotated with the binding as it is now
+ * @changes: the changes just applied, with the masks they replaced
+ * @n: how many
+ *
+ * Context: the requesting process, so current is who asked.
+ */
+void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
+			  const struct nictl_change *changes, unsigned int n)
+{
+	struct nictl_event_msg ev;
+	unsigned int i;
+	int err;
+
+	if (nictl_event_begin(&ev, type, dev, nla_total_size(sizeof(u32)) * 2 +
+			      n * (nictl_irq_nest_size() + nictl_nla_cpumask_size())))
+		return;
+	err = nla_put_u32(ev.skb, NICTL_A_PID, task_tgid_nr(current)) ||
+	      nla_put_u32(ev.skb, NICTL_A_UID, from_kuid_munged(&init_user_ns, current_uid())) ?
+	      -EMSGSIZE : 0;
+	for (i = 0; !err && i < n; i++)
+		err = nictl_put_changed_irq(&ev, dev, &changes[i]);
+	nictl_event_finish(&ev, err);
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the module last saw of each device: its name (the notifier does not
+ * say what a renamed device was called) and its queue counts and queue
+ * IRQs (ethtool -L raises no notifier event at all, so a change is found
+ * only by comparing). Keyed by the net_device and dropped when it
+ * unregisters, like the bindings. Protected by rtnl.
+ */
+#include <linux/jhash.h>
+#include <linux/list.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "nictl.h"
+
+/**
+ * struct nictl_snapshot - one device as last seen
+ * @list: in nictl_snapshots
+ * @netdev: the device, registered as long as the snapshot exists
+ * @name: its name
+ * @queues: its queues
+ */
+struct nictl_snapshot {
+	struct list_head list;
+	const struct net_device *netdev;
+	char name[IFNAMSIZ];
+	struct nictl_queue_set queues;
+};
+
+static LIST_HEAD(nictl_snapshots);
+
+static struct nictl_snapshot *nictl_snapshot_find(const struct net_device *netdev)
+{
+	struct nictl_snapshot *s;
+
+	ASSERT_RTNL();
+	list_for_each_entry(s, &nictl_snapshots, list)
+		if (s->netdev == netdev)
+			return s;
+	return NULL;
+}
+
+/* The IRQs beyond those kept count through a hash. */
+static u32 nictl_tail_hash(const struct nictl_dev *dev)
+{
+	const struct nictl_qirq *q;
+	unsigned int i;
+	u32 h = 0;
+
+	for (i = NICTL_EVENT_OLD_IRQS_MAX; i < dev->n_irqs; i++) {
+		q = &dev->irqs[i];
+		h = jhash_3words(q->irq, q->queue, q->kind, h);
+	}
+	return h;
+}
+
+static bool nictl_queues_equal(const struct nictl_queue_set *seen, const struct nictl_dev *dev)
+{
+	const struct net_device *netdev = dev->netdev;
+	unsigned int i;
+
+	if (seen->rx != netdev->real_num_rx_queues || seen->tx != netdev->real_num_tx_queues ||
+	    seen->n_irqs != dev->n_irqs || seen->tail_hash != nictl_tail_hash(dev))
+		return false;
+	for (i = 0; i < seen->n_kept; i++)
+		if (seen->irqs[i].irq != dev->irqs[i].irq ||
+		    seen->irqs[i].queue != dev->irqs[i].queue ||
+		    seen->irqs[i].kind != dev->irqs[i].kind)
+			return false;
+	return true;
+}
+
+/* Fill @qs from @dev. Return: 0 or -ENOMEM (@qs untouched). */
+static int nictl_queues_take(struct nictl_queue_set *qs, const struct nictl_dev *dev)
+{
+	unsigned int i, n = min_t(unsigned int, dev->n_irqs, NICTL_EVENT_OLD_IRQS_MAX);
+	struct nictl_queue_id *irqs = NULL;
+
+	if (n) {
+		irqs = kcalloc(n, sizeof(*irqs), GFP_KERNEL);
+		if (!irqs)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		irqs[i].irq = dev->irqs[i].irq;
+		irqs[i].queue = dev->irqs[i].queue;
+		irqs[i].kind = dev->irqs[i].kind;
+	}
+	kfree(qs->irqs);
+	qs->irqs = irqs;
+	qs->n_kept = n;
+	qs->n_irqs = dev->n_irqs;
+	qs->tail_hash = nictl_tail_hash(dev);
+	qs->rx = dev->netdev->real_num_rx_queues;
+	qs->tx = dev->netdev->real_num_tx_queues;
+	return 0;
+}
+
+/**
+ * nictl_snapshot_name() - the name a device had when last seen
+ * @netdev: the device
+ *
+ * Return: the name, or NULL when the device was never seen. Valid under
+ * rtnl until the next nictl_snapshot_update() of the device.
+ */
+const char *nictl_snapshot_name(const struct net_device *netdev)
+{
+	struct nictl_snapshot *s = nictl_snapshot_find(netdev);
+
+	return s ? s->name : NULL;
+}
+
+/**
+ * nictl_snapshot_update() - compare a device with what was last seen, send
+ *	%NICTL_EVENT_QUEUES_CHANGED if its queues differ, and remember it
+ * @dev: the device, just discovered
+ *
+ * A device seen for the first time is only remembered. Out of memory, the
+ * old snapshot stays and the next look compares with it again.
+ */
+void nictl_snapshot_update(const struct nictl_dev *dev)
+{
+	struct nictl_snapshot *s = nictl_snapshot_find(dev->netdev);
+	struct nictl_queue_set seen = {};
+
+	if (!s) {
+		s = kzalloc(sizeof(*s), GFP_KERNEL);
+		if (!s)
+			return;
+		if (nictl_queues_take(&s->queues, dev)) {
+			kfree(s);
+			return;
+		}
+		s->netdev = dev->netdev;
+		list_add(&s->list, &nictl_snapshots);
+	} else if (!nictl_queues_equal(&s->queues, dev)) {
+		if (nictl_queues_take(&seen, dev))
+			return;
+		nictl_event_queues(dev, &s->queues);
+		swap(seen, s->queues);
+		kfree(seen.irqs);
+	}
+	strscpy(s->name, dev->netdev->name, sizeof(s->name));
+}
+
+static void nictl_snapshot_free(struct nictl_snapshot *s)
+{
+	list_del(&s->list);
+	kfree(s->queues.irqs);
+	kfree(s);
+}
+
+/**
+ * nictl_snapshot_drop() - forget a device that goes away
+ * @netdev: the device
+ */
+void nictl_snapshot_drop(const struct net_device *netdev)
+{
+	struct nictl_snapshot *s = nictl_snapshot_find(netdev);
+
+	if (s)
+		nictl_snapshot_free(s);
+}
+
+/**
+ * nictl_snapshots_drop_all() - forget every device (module unload)
+ */
+void nictl_snapshots_drop_all(void)
+{
+	struct nictl_snapshot *s, *tmp;
+
+	ASSERT_RTNL();
+	list_for_each_entry_safe(s, tmp, &nictl_snapshots, list)
+		nictl_snapshot_free(s);
+}

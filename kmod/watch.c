@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Noticing changes: the netdevice notifier's events, and a periodic check
+ * for what raises no event at all: queue changes (ethtool -L) and affinity
+ * drift of the IRQs nictl bound (irqbalance, a write to /proc, the driver
+ * re-applying its own affinity). The check runs only while someone listens
+ * and takes the locks a bind takes, so it sees no half-done bind or CPU
+ * hotplug, and never runs next to the notifier.
+ */
+#include <linux/cpu.h>
+#include <linux/moduleparam.h>
+#include <linux/rtnetlink.h>
+#include <linux/workqueue.h>
+
+#include "nictl.h"
+
+/* Shorter periods would keep rtnl busy for little gain. */
+#define NICTL_WATCH_MIN_MS	10
+
+static unsigned int nictl_watch_period_ms = 1000;
+
+static void nictl_watch_run(struct work_struct *work);
+static DECLARE_DELAYED_WORK(nictl_watch_work, nictl_watch_run);
+
+/* Serializes starting and stopping the work with period changes. */
+static DEFINE_MUTEX(nictl_watch_lock);
+static bool nictl_watch_running;
+
+/* The devices nictl describes: DEV_GET's, in the initial namespace. */
+static bool nictl_watch_covers(const struct net_device *netdev)
+{
+	return net_eq(dev_net(netdev), &init_net) && netdev->dev.parent;
+}
+
+static enum nictl_event nictl_watch_event_type(unsigned long event)
+{
+	switch (event) {
+	case NETDEV_REGISTER:
+		return NICTL_EVENT_REGISTERED;
+	case NETDEV_UNREGISTER:
+		return NICTL_EVENT_UNREGISTERED;
+	case NETDEV_UP:
+		return NICTL_EVENT_UP;
+	case NETDEV_DOWN:
+		return NICTL_EVENT_DOWN;
+	case NETDEV_CHANGENAME:
+		return NICTL_EVENT_RENAMED;
+	default:
+		return NICTL_EVENT_UNSPEC;
+	}
+}
+
+/**
+ * nictl_watch_netdev() - react to a netdevice notifier event
+ * @netdev: the device
+ * @event: NETDEV_*
+ *
+ * Sends the device's own event, then compares its queues with what was
+ * last seen: drivers that request their IRQs at open change them at UP and
+ * DOWN, and some re-request them on a reset that shows only as a carrier
+ * change (NETDEV_CHANGE).
+ *
+ * Context: the notifier, under rtnl.
+ */
+void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
+{
+	enum nictl_event type = nictl_watch_event_type(event);
+	struct nictl_dev dev;
+
+	if ((type == NICTL_EVENT_UNSPEC && event != NETDEV_CHANGE) || !nictl_watch_covers(netdev))
+		return;
+	if (!nictl_dev_discover(netdev, &dev)) {
+		if (type != NICTL_EVENT_UNSPEC)
+			nictl_event_dev(type, &dev, type == NICTL_EVENT_RENAMED ?
+					nictl_snapshot_name(netdev) : NULL);
+		if (type != NICTL_EVENT_UNREGISTERED)
+			nictl_snapshot_update(&dev);
+		nictl_dev_release(&dev);
+	}
+	if (type == NICTL_EVENT_UNREGISTERED)
+		nictl_snapshot_drop(netdev);
+}
+
+/* Report each bound IRQ of @dev whose affinity is not where nictl put it. */
+static void nictl_watch_drift(const struct nictl_dev *dev, struct cpumask *found)
+{
+	const struct nictl_qirq *q;
+	unsigned int i;
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		q = &dev->irqs[i];
+		/*
+		 * The affinity read is the pending one while a move waits for
+		 * the next interrupt: a move nictl made is not drift.
+		 */
+		if (!q->bound || nictl_irq_masks(q->irq, found, NULL, NULL))
+			continue;
+		if (nictl_binding_drift_is_new(dev->netdev, q->irq, found))
+			nictl_event_drift(dev, q, cpumask_of(q->target_cpu));
+	}
+}
+
+static void nictl_watch_check(void)
+{
+	struct net_device *netdev;
+	struct nictl_dev dev;
+	cpumask_var_t found;
+
+	if (!alloc_cpumask_var(&found, GFP_KERNEL))
+		return;
+	rtnl_lock();
+	cpus_read_lock();
+	for_each_netdev(&init_net, netdev) {
+		if (!netdev->dev.parent || nictl_dev_discover(netdev, &dev))
+			continue;
+		nictl_snapshot_update(&dev);
+		if (dev.bound)
+			nictl_watch_drift(&dev, found);
+		nictl_dev_release(&dev);
+	}
+	cpus_read_unlock();
+	rtnl_unlock();
+	free_cpumask_var(found);
+}
+
+static void nictl_watch_run(struct work_struct *work)
+{
+	unsigned int period = READ_ONCE(nictl_watch_period_ms);
+
+	if (nictl_events_listening())
+		nictl_watch_check();
+	if (period)
+		schedule_delayed_work(&nictl_watch_work, msecs_to_jiffies(period));
+}
+
+static int nictl_watch_period_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int period;
+	int err;
+
+	err = kstrtouint(val, 0, &period);
+	if (err)
+		return err;
+	if (period && period < NICTL_WATCH_MIN_MS)
+		return -ERANGE;
+	WRITE_ONCE(nictl_watch_period_ms, period);
+	/* Start at once with the new period; a stopped check stays stopped. */
+	mutex_lock(&nictl_watch_lock);
+	if (nictl_watch_running)
+		mod_delayed_work(system_wq, &nictl_watch_work, 0);
+	mutex_unlock(&nictl_watch_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops nictl_watch_period_ops = {
+	.set = nictl_watch_period_set,
+	.get = param_get_uint,
+};
+module_param_cb(watch_period_ms, &nictl_watch_period_ops, &nictl_watch_period_ms, 0644);
+MODULE_PARM_DESC(watch_period_ms,
+		 "ms between checks for queue changes and affinity drift (0 = off, min 10)");
+
+/**
+ * nictl_watch_start() - start the periodic check
+ *
+ * Context: after the family is registered and events are on.
+ */
+void nictl_watch_start(void)
+{
+	mutex_lock(&nictl_watch_lock);
+	nictl_watch_running = true;
+	if (READ_ONCE(nictl_watch_period_ms))
+		schedule_delayed_work(&nictl_watch_work, 0);
+	mutex_unlock(&nictl_watch_lock);
+}
+
+/**
+ * nictl_watch_stop() - stop the periodic check; it does not run after this
+ *
+ * Context: rtnl not held (the check takes it).
+ */
+void nictl_watch_stop(void)
+{
+	mutex_lock(&nictl_watch_lock);
+	nictl_watch_running = false;
+	mutex_unlock(&nictl_watch_lock);
+	/* Waits for a running check and stops it re-arming itself. */
+	cancel_delayed_work_sync(&nictl_watch_work);
+}
