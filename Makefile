@@ -9,6 +9,9 @@ VERSION		:= 0.1.0
 KERNELRELEASE	?= $(shell uname -r)
 KDIR		?= /lib/modules/$(KERNELRELEASE)/build
 BUILD		:= $(CURDIR)/build
+PREFIX		?= /usr/local
+SBINDIR		?= $(PREFIX)/sbin
+UNITDIR		?= $(PREFIX)/lib/systemd/system
 MODULE_SOURCES	:= Kbuild $(wildcard kmod/*.[ch]) include/uapi/linux/nictl.h
 
 export NICTL_VERSION := $(VERSION)
@@ -48,9 +51,14 @@ demo: deps
 	$(MAKE) test-modules ctl
 	selftests/vm/demo.sh $(BUILD)
 
+# The daemon's unit goes where systemd looks for units of $(PREFIX); the
+# example configuration next to where the daemon reads its own.
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	$(MAKE) -C ctl BUILD=$(BUILD) install
+	sed 's|@SBINDIR@|$(SBINDIR)|' systemd/nictl.service > $(BUILD)/nictl.service
+	install -D -m 0644 $(BUILD)/nictl.service $(DESTDIR)$(UNITDIR)/nictl.service
+	install -D -m 0644 etc/nictl.conf.example $(DESTDIR)/etc/nictl/nictl.conf.example
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

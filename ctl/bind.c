@@ -13,19 +13,16 @@
 
 #include <linux/nictl.h>
 
-#include "choose.h"
 #include "commands.h"
 #include "dev.h"
+#include "policy.h"
 #include "report.h"
 #include "show.h"
 
 struct bind_args {
 	struct dev_ref ref;
-	struct cpu_request req;
+	struct bind_policy policy;
 	unsigned int nr_sources;	/* of --numa-local, --node, --cpus */
-	bool numa_local;
-	bool allow_siblings;
-	bool dry_run;
 	bool json;
 };
 
@@ -100,27 +97,27 @@ static int parse_option(struct bind_args *args, int c, char **argv)
 {
 	switch (c) {
 	case OPT_NUMA_LOCAL:
-		args->numa_local = true;
-		args->req.source = CPUS_NODE;
+		args->policy.numa_local = true;
+		args->policy.req.source = CPUS_NODE;
 		args->nr_sources++;
 		return 0;
 	case OPT_NODE:
-		args->req.source = CPUS_NODE;
+		args->policy.req.source = CPUS_NODE;
 		args->nr_sources++;
-		return parse_node_arg(optarg, &args->req.node);
+		return parse_node_arg(optarg, &args->policy.req.node);
 	case OPT_CPUS:
 		if (!*optarg)
 			return ctl_usage("bind", "--cpus needs at least one CPU");
-		args->req.source = CPUS_GIVEN;
+		args->policy.req.source = CPUS_GIVEN;
 		args->nr_sources++;
-		return parse_cpus_arg("--cpus", optarg, &args->req.given);
+		return parse_cpus_arg("--cpus", optarg, &args->policy.req.given);
 	case OPT_EXCLUDE:
-		return parse_cpus_arg("--exclude", optarg, &args->req.exclude);
+		return parse_cpus_arg("--exclude", optarg, &args->policy.req.exclude);
 	case OPT_ALLOW_SIBLINGS:
-		args->allow_siblings = true;
+		args->policy.allow_siblings = true;
 		return 0;
 	case OPT_DRY_RUN:
-		args->dry_run = true;
+		args->policy.dry_run = true;
 		return 0;
 	case 'j':
 		args->json = true;
@@ -164,35 +161,6 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 	return dev_ref_parse("bind", argv[optind], &args->ref) ?: -1;
 }
 
-/* The BIND request for @dev: its ifindex, the CPU bitmap and the flags. */
-static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_dev *dev,
-				   const struct bind_args *args, const struct cpuset *cpus)
-{
-	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
-	size_t len = cpuset_bytes_len(cpus);
-	uint32_t flags = 0;
-	struct nl_msg *msg;
-	struct nlattr *attr;
-
-	if (!args->allow_siblings)
-		flags |= NICTL_BIND_F_SMT_EXCLUSIVE;
-	if (args->numa_local)
-		flags |= NICTL_BIND_F_NUMA_STRICT;
-	if (args->dry_run)
-		flags |= NICTL_BIND_F_DRY_RUN;
-
-	msg = dev_request(nl, NICTL_CMD_BIND, &ref);
-	if (!msg)
-		return NULL;
-	attr = nla_reserve(msg, NICTL_A_CPUS, len);
-	if (!attr || nla_put_u32(msg, NICTL_A_FLAGS, flags)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	cpuset_to_bytes(cpus, nla_data(attr), len);
-	return msg;
-}
-
 /* Tell the user which CPUs were offered and why, then show the result. */
 static int report_result(const struct bind_args *args, const struct cpu_choice *choice,
 			 const struct dev_list *result)
@@ -205,7 +173,7 @@ static int report_result(const struct bind_args *args, const struct cpu_choice *
 	}
 	ctl_msg("using CPUs %s (%s)", list, choice->why);
 	free(list);
-	if (args->dry_run)
+	if (args->policy.dry_run)
 		ctl_msg("dry run: nothing changed; shown is the placement bind would apply");
 	return show_devs(result, args->json);
 }
@@ -215,29 +183,13 @@ static int bind_dev(struct ctl_nl *nl, struct bind_args *args)
 {
 	struct dev_list found, result = { NULL, 0 };
 	struct cpu_choice choice = { CPUSET_INIT, NULL };
-	const struct nictl_dev *d;
 	int err;
 
 	err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, &args->ref), "bind",
 			   args->ref.name, &found);
 	if (err)
 		return err;
-	d = &found.devs[0];
-	if (args->numa_local) {
-		if (d->numa_node < 0) {
-			ctl_msg("the NUMA node of %s is unknown; use --node N or --cpus LIST",
-				d->ifname);
-			err = -1;
-		}
-		args->req.node = d->numa_node;
-	}
-	if (!err)
-		err = cpus_choose(&args->req, &choice);
-	if (!err && !args->allow_siblings)
-		err = cpus_check_cores(&choice, d->ifname, dev_queue_count(d));
-	if (!err)
-		err = dev_exchange(nl, bind_request(nl, d, args, &choice.cpus), "bind",
-				   args->ref.name, &result);
+	err = policy_bind(nl, &found.devs[0], &args->policy, &choice, &result);
 	if (!err)
 		err = report_result(args, &choice, &result);
 	dev_list_free(&result);
@@ -249,7 +201,7 @@ static int bind_dev(struct ctl_nl *nl, struct bind_args *args)
 int cmd_bind(int argc, char **argv)
 {
 	struct bind_args args = {
-		.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT, .exclude = CPUSET_INIT },
+		.policy.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT, .exclude = CPUSET_INIT },
 	};
 	struct ctl_nl nl;
 	int ret;
@@ -262,7 +214,6 @@ int cmd_bind(int argc, char **argv)
 			ctl_nl_close(&nl);
 		}
 	}
-	cpuset_free(&args.req.given);
-	cpuset_free(&args.req.exclude);
+	bind_policy_free(&args.policy);
 	return ret;
 }

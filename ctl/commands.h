@@ -11,5 +11,7 @@ int cmd_show(int argc, char **argv);
 int cmd_bind(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 #endif /* NICTLCTL_COMMANDS_H */

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	{ "bind", "DEV", "spread the queue IRQs of DEV over a set of CPUs", cmd_bind },
 	{ "restore", "DEV", "give DEV's queue IRQs back their old affinities", cmd_restore },
 	{ "stats", "[DEV]", "show where the network softirqs and DEV's queues run", cmd_stats },
+	{ "daemon", "[-c FILE]", "keep the rules of a configuration file applied", cmd_daemon },
+	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor },
 	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help },
 };
 

@@ -7,17 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "log.h"
 #include "report.h"
 
+/* A failure: on stderr, or in syslog when the daemon runs in the background. */
 void ctl_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROG_NAME ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	log_vmsg(LOG_ERR, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /*

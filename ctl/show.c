@@ -251,8 +251,9 @@ int show_table(FILE *f, const struct dev_list *list)
 	return 0;
 }
 
-static int json_cpus(struct json *j, const char *key, const char *list_key,
-		     const struct cpuset *cpus)
+/* @cpus as an array of numbers @key and a cpulist @list_key; -1 when out of memory. */
+int show_json_cpus(struct json *j, const char *key, const char *list_key,
+		   const struct cpuset *cpus)
 {
 	char *list = cpuset_format(cpus);
 	int cpu;
@@ -268,15 +269,15 @@ static int json_cpus(struct json *j, const char *key, const char *list_key,
 	return 0;
 }
 
-static int json_irq(struct json *j, const struct nictl_irq *irq)
+/* The members of an IRQ's object; -1 when out of memory. */
+int show_json_irq_fields(struct json *j, const struct nictl_irq *irq)
 {
-	json_obj_begin(j, NULL);
 	json_int(j, "queue", irq->queue);
 	json_str(j, "kind", kind_name(irq->kind));
 	json_int(j, "irq", irq->irq);
 	json_str(j, "name", irq->name);
-	if (json_cpus(j, "affinity", "affinity_list", &irq->affinity) ||
-	    json_cpus(j, "effective", "effective_list", &irq->effective))
+	if (show_json_cpus(j, "affinity", "affinity_list", &irq->affinity) ||
+	    show_json_cpus(j, "effective", "effective_list", &irq->effective))
 		return -1;
 	json_int(j, "node", irq->node);
 	json_bool(j, "managed", irq->flags & NICTL_IRQ_F_MANAGED);
@@ -286,15 +287,21 @@ static int json_irq(struct json *j, const struct nictl_irq *irq)
 		json_null(j, "target_cpu");
 	else
 		json_int(j, "target_cpu", irq->target_cpu);
+	return 0;
+}
+
+static int json_irq(struct json *j, const struct nictl_irq *irq)
+{
+	json_obj_begin(j, NULL);
+	if (show_json_irq_fields(j, irq))
+		return -1;
 	json_obj_end(j);
 	return 0;
 }
 
-static int json_dev(struct json *j, const struct nictl_dev *dev)
+/* The members of a device's object, but its IRQs. */
+void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 {
-	unsigned int i;
-
-	json_obj_begin(j, NULL);
 	json_str(j, "ifname", dev->ifname);
 	json_int(j, "ifindex", dev->ifindex);
 	json_str(j, "driver", dev->driver);
@@ -305,6 +312,14 @@ static int json_dev(struct json *j, const struct nictl_dev *dev)
 	json_bool(j, "up", dev->flags & NICTL_DEV_F_UP);
 	json_bool(j, "bound", dev->flags & NICTL_DEV_F_BOUND);
 	json_str(j, "source", source_name(dev->source));
+}
+
+static int json_dev(struct json *j, const struct nictl_dev *dev)
+{
+	unsigned int i;
+
+	json_obj_begin(j, NULL);
+	show_json_dev_fields(j, dev);
 	json_arr_begin(j, "irqs");
 	for (i = 0; i < dev->nr_irqs; i++)
 		if (json_irq(j, &dev->irqs[i]))

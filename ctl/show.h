@@ -11,9 +11,14 @@
 #include <stdio.h>
 
 #include "dev.h"
+#include "json.h"
 
 int show_table(FILE *f, const struct dev_list *list);
 int show_json(FILE *f, const struct dev_list *list);
+int show_json_cpus(struct json *j, const char *key, const char *list_key,
+		   const struct cpuset *cpus);
+void show_json_dev_fields(struct json *j, const struct nictl_dev *dev);
+int show_json_irq_fields(struct json *j, const struct nictl_irq *irq);
 int show_devs(const struct dev_list *list, bool json);
 int show_opts(int argc, char **argv, const char *usage, bool *json);
 int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json);

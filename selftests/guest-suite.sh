@@ -13,9 +13,9 @@
 # NICTL_BUILD (default $NICTL_REPO/build) holds selftests/.
 set -u
 
-# lifecycle goes last: it rebinds vnode1's PCI function, which renumbers
-# the device's IRQs and virtio name for whatever would run after it.
-TESTS=${*:-nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli nictl_stats nictl_lifecycle}
+# events, daemon and lifecycle go last: they rebind vnode1's PCI function,
+# which renumbers the device's IRQs and virtio name for whatever runs after.
+TESTS=${*:-nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli nictl_stats nictl_events nictl_daemon nictl_lifecycle}
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

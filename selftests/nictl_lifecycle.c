@@ -4,7 +4,6 @@
  * rebind drops the binding, the module unloads with bindings in place, and
  * concurrent binders leave one consistent binding behind.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,10 +13,9 @@
 #include "env.h"
 #include "module.h"
 #include "netdev.h"
+#include "nicops.h"
 #include "nictl.h"
-#include "run.h"
 #include "sys.h"
-#include "traffic.h"
 #include "verify.h"
 
 #define DEV		"vnode1"
@@ -33,70 +31,12 @@ FIXTURE(lifecycle) {
 	struct cpus node;
 };
 
-/* The driver bound to the PCI function, "" when none is. */
-static void pci_driver_name(FIXTURE_DATA(lifecycle) *self, char *out, size_t len)
-{
-	char path[PATH_MAX];
-
-	if (pathf(path, sizeof(path), "%s/driver", self->info.pci_path) ||
-	    link_basename(path, out, len))
-		out[0] = '\0';
-}
-
-/* Unbind (@bind false) or bind the PCI function from/to its driver. */
-static int pci_driver(FIXTURE_DATA(lifecycle) *self, bool bind)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s/%s", self->driver,
-		 bind ? "bind" : "unbind");
-	return write_str(path, self->bdf);
-}
-
-static int step(const char *what, int ret)
-{
-	if (ret)
-		fprintf(stderr, "# %s: %s\n", what, strerror(-ret));
-	return ret;
-}
-
-/*
- * After a rebind the function's new netdev has a kernel name and is down:
- * give it DEV's name back and bring it up, as the guest had it.
- */
-static int revive_dev(FIXTURE_DATA(lifecycle) *self)
-{
-	char ifname[IFNAMSIZ], driver[64];
-	int tries, ret = -ENOENT;
-
-	pci_driver_name(self, driver, sizeof(driver));
-	if (!driver[0] && step("bind the PCI function", pci_driver(self, true)))
-		return -ENODEV;
-	/* Probing is synchronous, but give a slow guest a few seconds. */
-	for (tries = 0; tries < 50 && ret; tries++) {
-		ret = netdev_of_pci(self->info.pci_path, ifname, sizeof(ifname));
-		if (ret)
-			usleep(100 * 1000);
-	}
-	if (step("find the new netdev", ret))
-		return ret;
-	if (strcmp(ifname, DEV) && step("rename", netdev_rename(ifname, DEV)))
-		return -EIO;
-	/*
-	 * The new IRQs' first moves may wait for their first interrupt; fire
-	 * them, so that what DEV_GET and /proc show does not change between
-	 * the two reads a comparison takes.
-	 */
-	return step("bring " DEV " up", netdev_set_up(DEV, true)) ?:
-	       step("traffic to settle IRQ moves", traffic_burst(test_nics));
-}
-
 FIXTURE_SETUP(lifecycle)
 {
 	ASSERT_EQ(0, env_setup(&self->env));
 	ASSERT_EQ(0, netdev_info(DEV, &self->info));
 	snprintf(self->bdf, sizeof(self->bdf), "%s", self->info.bus_addr);
-	pci_driver_name(self, self->driver, sizeof(self->driver));
+	pci_driver_name(self->info.pci_path, self->driver, sizeof(self->driver));
 	ASSERT_STREQ("virtio-pci", self->driver);
 	ASSERT_EQ(0, node_cpus(self->info.numa_node, &self->node));
 	self->args.ifname = DEV;
@@ -104,31 +44,13 @@ FIXTURE_SETUP(lifecycle)
 	self->args.cpus = &self->node;
 }
 
-/* ethtool -L DEV combined @n: 0 or its exit status. */
-static int set_channels(unsigned int n)
-{
-	struct run_result *r = malloc(sizeof(*r));
-	char count[16];
-	const char *argv[] = { "ethtool", "-L", DEV, "combined", count, NULL };
-	int ret;
-
-	if (!r)
-		return -ENOMEM;
-	snprintf(count, sizeof(count), "%u", n);
-	ret = run_cmd(r, false, NULL, argv) ?: r->status;
-	if (ret)
-		fprintf(stderr, "# ethtool -L %s combined %u: %d: %s", DEV, n, ret, r->err);
-	free(r);
-	return ret;
-}
-
 FIXTURE_TEARDOWN(lifecycle)
 {
 	struct netdev_info now;
 
-	EXPECT_EQ(0, revive_dev(self));
+	EXPECT_EQ(0, netdev_revive(self->info.pci_path, self->driver, DEV));
 	if (!netdev_info(DEV, &now) && now.rx_queues != self->info.rx_queues)
-		EXPECT_EQ(0, set_channels(self->info.rx_queues));
+		EXPECT_EQ(0, netdev_set_channels(DEV, self->info.rx_queues));
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
@@ -141,9 +63,9 @@ TEST_F_TIMEOUT(lifecycle, pci_rebind_drops_binding, 600)
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &reply, &res)) TH_LOG("%s", res.msg);
 	ASSERT_TRUE(reply.dev_flags & NICTL_DEV_F_BOUND);
 
-	ASSERT_EQ(0, pci_driver(self, false));
+	ASSERT_EQ(0, pci_driver_bind(self->driver, self->bdf, false));
 	EXPECT_EQ(-ENODEV, nictl_dev_get(&self->env.nl, DEV, &reply, &res));
-	ASSERT_EQ(0, revive_dev(self));
+	ASSERT_EQ(0, netdev_revive(self->info.pci_path, self->driver, DEV));
 
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
 	EXPECT_TRUE(dev_unbound(&reply));
@@ -168,7 +90,7 @@ TEST_F_TIMEOUT(lifecycle, channel_count_limits_queue_irqs, 300)
 	unsigned int i;
 
 	ASSERT_EQ(2U, self->info.rx_queues);
-	ASSERT_EQ(0, set_channels(1));
+	ASSERT_EQ(0, netdev_set_channels(DEV, 1));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(1U, reply.rx_queues);
 	EXPECT_EQ(1U, reply.tx_queues);
@@ -179,7 +101,7 @@ TEST_F_TIMEOUT(lifecycle, channel_count_limits_queue_irqs, 300)
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &reply, &res)) TH_LOG("%s", res.msg);
 	EXPECT_TRUE(placement_ok(&reply, &self->node, true));
 
-	ASSERT_EQ(0, set_channels(2));
+	ASSERT_EQ(0, netdev_set_channels(DEV, 2));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(2U, reply.rx_queues);
 	EXPECT_EQ(4U, reply.n_irqs);

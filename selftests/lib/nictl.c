@@ -78,6 +78,7 @@ static int irq_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct nictl_irq *irq = data;
 	uint16_t type = mnl_attr_get_type(attr);
+	size_t len;
 	int ret;
 
 	switch (type) {
@@ -108,6 +109,12 @@ static int irq_attr_cb(const struct nlattr *attr, void *data)
 	case NICTL_A_IRQ_TARGET_CPU:
 		ret = get_u32(attr, &irq->target_cpu);
 		break;
+	case NICTL_A_IRQ_EXPECTED:
+		ret = get_cpus(attr, &irq->expected, &len);
+		break;
+	case NICTL_A_IRQ_OLD_AFFINITY:
+		ret = get_cpus(attr, &irq->old_affinity, &len);
+		break;
 	default:
 		/* Not in our header: a reply may only carry what it defines. */
 		return MNL_CB_ERROR;
@@ -115,26 +122,26 @@ static int irq_attr_cb(const struct nlattr *attr, void *data)
 	return seen_once(&irq->present, type, ret);
 }
 
-static int parse_irq(const struct nlattr *attr, struct nictl_dev *dev)
+int nictl_parse_irq(const struct nlattr *attr, struct nictl_irq *irq)
 {
-	struct nictl_irq *irq;
-
-	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
-		return -EPROTO;
-	if (dev->n_irqs >= NICTL_MAX_IRQS) {
-		fprintf(stderr, "# reply has more than %d IRQs\n", NICTL_MAX_IRQS);
-		return -EPROTO;
-	}
-	irq = &dev->irqs[dev->n_irqs++];
 	memset(irq, 0, sizeof(*irq));
-	if (mnl_attr_parse_nested(attr, irq_attr_cb, irq) < 0)
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0 ||
+	    mnl_attr_parse_nested(attr, irq_attr_cb, irq) < 0)
 		return -EPROTO;
 	return 0;
 }
 
-static int dev_attr_cb(const struct nlattr *attr, void *data)
+static int parse_irq(const struct nlattr *attr, struct nictl_dev *dev)
 {
-	struct nictl_dev *dev = data;
+	if (dev->n_irqs >= NICTL_MAX_IRQS) {
+		fprintf(stderr, "# reply has more than %d IRQs\n", NICTL_MAX_IRQS);
+		return -EPROTO;
+	}
+	return nictl_parse_irq(attr, &dev->irqs[dev->n_irqs++]);
+}
+
+int nictl_dev_attr(const struct nlattr *attr, struct nictl_dev *dev)
+{
 	uint16_t type = mnl_attr_get_type(attr);
 	int ret;
 
@@ -150,6 +157,13 @@ static int dev_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case NICTL_A_BUS_ADDR:
 		ret = get_str(attr, dev->bus_addr, sizeof(dev->bus_addr));
+		break;
+	case NICTL_A_PERM_ADDR:
+		dev->perm_addr_len = mnl_attr_get_payload_len(attr);
+		ret = dev->perm_addr_len && dev->perm_addr_len <= sizeof(dev->perm_addr) ? 0 :
+		      -EPROTO;
+		if (!ret)
+			memcpy(dev->perm_addr, mnl_attr_get_payload(attr), dev->perm_addr_len);
 		break;
 	case NICTL_A_NUMA_NODE:
 		ret = get_s32(attr, &dev->numa_node);
@@ -175,6 +189,11 @@ static int dev_attr_cb(const struct nlattr *attr, void *data)
 		return MNL_CB_ERROR;
 	}
 	return seen_once(&dev->present, type, ret);
+}
+
+static int dev_attr_cb(const struct nlattr *attr, void *data)
+{
+	return nictl_dev_attr(attr, data);
 }
 
 int nictl_parse_dev(const struct nlmsghdr *nlh, struct nictl_dev *dev)

@@ -38,6 +38,9 @@ struct nictl_irq {
 	uint32_t flags;
 	int32_t node;
 	uint32_t target_cpu;
+	/* Events only: NICTL_A_IRQ_EXPECTED and NICTL_A_IRQ_OLD_AFFINITY. */
+	struct cpus expected;
+	struct cpus old_affinity;
 };
 
 struct nictl_dev {
@@ -48,6 +51,8 @@ struct nictl_dev {
 	char ifname[IFNAMSIZ];
 	char driver[64];
 	char bus_addr[64];
+	uint8_t perm_addr[32];
+	size_t perm_addr_len;
 	int32_t numa_node;
 	uint32_t rx_queues;
 	uint32_t tx_queues;
@@ -133,6 +138,14 @@ struct nictl_bind_args {
 	const struct nictl_place *place;
 };
 
+/*
+ * Parse @attr, a top-level attribute of a message describing a device, into
+ * @dev: MNL_CB_OK, or MNL_CB_ERROR when it is malformed, repeated or not a
+ * device attribute.
+ */
+int nictl_dev_attr(const struct nlattr *attr, struct nictl_dev *dev);
+/* Parse one NICTL_A_IRQ-shaped nest into @irq (zeroed first): 0 or -EPROTO. */
+int nictl_parse_irq(const struct nlattr *attr, struct nictl_irq *irq);
 /* Parse one DEV_GET-shaped message: -EPROTO on any malformed attribute. */
 int nictl_parse_dev(const struct nlmsghdr *nlh, struct nictl_dev *dev);
 /* nl_reply_cb that parses into a struct nictl_dev (the last message wins). */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,20 +178,111 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
-static int resolve_family(struct nl_client *c, const char *name)
+/* Ask the controller about family @name, its reply going to @cb. */
+static int get_family(struct nl_client *c, const char *name, nl_reply_cb cb, void *data)
 {
 	char buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh;
 	struct nl_result res;
-	int ret;
 
 	nlh = nl_msg_start(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0, ++c->seq);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	return nl_transact(c, nlh, cb, data, &res);
+}
+
+static int resolve_family(struct nl_client *c, const char *name)
+{
+	int ret;
+
 	c->family = 0;
-	ret = nl_transact(c, nlh, family_cb, c, &res);
+	ret = get_family(c, name, family_cb, c);
 	if (!ret && !c->family)
 		ret = -EPROTO;
 	return ret;
+}
+
+/* The group looked for, and its id once found. */
+struct group_query {
+	const char *name;
+	uint32_t id;
+};
+
+/* One entry of CTRL_ATTR_MCAST_GROUPS. */
+struct group_entry {
+	const char *name;
+	const struct nlattr *id;
+};
+
+static int group_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct group_entry *e = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_MCAST_GRP_NAME:
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+			return MNL_CB_ERROR;
+		e->name = mnl_attr_get_str(attr);
+		break;
+	case CTRL_ATTR_MCAST_GRP_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+			return MNL_CB_ERROR;
+		e->id = attr;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* CTRL_ATTR_MCAST_GROUPS: one nest per group, with its name and id. */
+static int groups_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct group_query *q = data;
+	const struct nlattr *grp;
+	struct group_entry e;
+
+	if (mnl_attr_get_type(attr) != CTRL_ATTR_MCAST_GROUPS)
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(grp, attr) {
+		memset(&e, 0, sizeof(e));
+		if (mnl_attr_parse_nested(grp, group_attr_cb, &e) < 0)
+			return MNL_CB_ERROR;
+		if (e.name && e.id && !strcmp(e.name, q->name))
+			q->id = mnl_attr_get_u32(e.id);
+	}
+	return MNL_CB_OK;
+}
+
+static int groups_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), groups_attr_cb, data) < 0)
+		return -EPROTO;
+	return 0;
+}
+
+int nl_join_group(struct nl_client *c, const char *family_name, const char *group)
+{
+	struct group_query q = { .name = group };
+	int ret;
+
+	ret = get_family(c, family_name, groups_cb, &q);
+	if (ret)
+		return ret;
+	if (!q.id)
+		return -ENOENT;
+	if (mnl_socket_setsockopt(c->sock, NETLINK_ADD_MEMBERSHIP, &q.id, sizeof(q.id)) < 0)
+		return -errno;
+	return 0;
+}
+
+ssize_t nl_recv_timeout(struct nl_client *c, void *buf, size_t len, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = mnl_socket_get_fd(c->sock), .events = POLLIN };
+	ssize_t n;
+
+	n = poll(&pfd, 1, timeout_ms);
+	if (n <= 0)
+		return n < 0 ? -errno : 0;
+	n = mnl_socket_recvfrom(c->sock, buf, len);
+	return n < 0 ? -errno : n;
 }
 
 int nl_open(struct nl_client *c, const char *family_name)

@@ -71,4 +71,16 @@ int nl_parse_buf(const void *buf, size_t len, uint32_t seq, nl_reply_cb cb, void
 int nl_transact(struct nl_client *c, struct nlmsghdr *req, nl_reply_cb cb, void *data,
 		struct nl_result *res);
 
+/*
+ * Join the multicast group @group of @c's family (@family_name): 0, -ENOENT
+ * when the family has no such group, or -errno.
+ */
+int nl_join_group(struct nl_client *c, const char *family_name, const char *group);
+/*
+ * Receive one datagram into @buf within @timeout_ms: its length, 0 when
+ * none came in time, or -errno (-ENOBUFS: the socket overran, messages
+ * were lost).
+ */
+ssize_t nl_recv_timeout(struct nl_client *c, void *buf, size_t len, int timeout_ms);
+
 #endif /* NICTL_TEST_NL_H */

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +160,94 @@ int run_ctl(struct run_result *r, bool unpriv, const char *const *wrap, const ch
 	ret = run_cmd(r, unpriv, NULL, argv);
 	fprintf(stderr, " -> %d\n# stderr: %s", r->status, r->err[0] ? r->err : "(empty)\n");
 	return ret ?: r->status;
+}
+
+int spawn_ctl(struct spawned *s, const char *const *args)
+{
+	const char *argv[16], *ctl = getenv("NICTL_CTL");
+	int out[2], err[2], devnull;
+	unsigned int n = 0;
+
+	if (!ctl)
+		return -EINVAL;
+	argv[n++] = ctl;
+	while (*args && n + 1 < sizeof(argv) / sizeof(argv[0]))
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (devnull < 0)
+		return -errno;
+	if (pipe2(out, O_CLOEXEC)) {
+		close(devnull);
+		return -errno;
+	}
+	if (pipe2(err, O_CLOEXEC)) {
+		close(devnull);
+		close(out[0]);
+		close(out[1]);
+		return -errno;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	s->pid = fork();
+	if (!s->pid)
+		child(devnull, out[1], err[1], false, argv);
+	close(devnull);
+	close(out[1]);
+	close(err[1]);
+	s->out = out[0];
+	s->err = err[0];
+	if (s->pid < 0) {
+		close(s->out);
+		close(s->err);
+		return -errno;
+	}
+	return 0;
+}
+
+int read_more(int fd, char *buf, size_t len, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t used = strlen(buf);
+	ssize_t n;
+
+	if (used + 1 >= len)
+		return -ENOSPC;
+	n = poll(&pfd, 1, timeout_ms);
+	if (n <= 0)
+		return n < 0 ? -errno : 0;
+	n = read(fd, buf + used, len - 1 - used);
+	if (n < 0)
+		return -errno;
+	buf[used + n] = '\0';
+	return n;
+}
+
+int spawn_stop(struct spawned *s, int sig, int timeout_ms)
+{
+	bool timed_out = false;
+	int status, waited;
+	pid_t got = 0;
+
+	if (sig)
+		kill(s->pid, sig);
+	for (waited = 0; !got && waited <= timeout_ms; waited += 50) {
+		got = waitpid(s->pid, &status, WNOHANG);
+		if (!got)
+			usleep(50 * 1000);
+	}
+	if (!got) {
+		timed_out = true;
+		kill(s->pid, SIGKILL);
+		got = waitpid(s->pid, &status, 0);
+	}
+	close(s->out);
+	close(s->err);
+	if (got != s->pid)
+		return -errno;
+	if (timed_out)
+		return -ETIMEDOUT;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int run_jq(struct run_result *r, const char *input, const char *filter)

@@ -4,6 +4,8 @@
 #define NICTL_TEST_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 #define RUN_OUT_LEN	65536
 #define RUN_ERR_LEN	4096
@@ -44,6 +46,28 @@ int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *co
  * -errno when it could not run.
  */
 int run_ctl(struct run_result *r, bool unpriv, const char *const *wrap, const char *const *args);
+/* A command left running, its stdout and stderr on pipes. */
+struct spawned {
+	pid_t pid;
+	int out;
+	int err;
+};
+
+/* Start $NICTL_CTL with the NULL-terminated @args in the background: 0 or -errno. */
+int spawn_ctl(struct spawned *s, const char *const *args);
+/*
+ * Append what @fd gives within @timeout_ms to the NUL-terminated text in
+ * @buf (@len bytes): the bytes added, 0 when nothing came (or end of file),
+ * or -errno.
+ */
+int read_more(int fd, char *buf, size_t len, int timeout_ms);
+/*
+ * Send @sig (0: none, just wait) and wait up to @timeout_ms for the command
+ * to end: its exit code or 128 + signal, or -ETIMEDOUT after killing it.
+ * Closes the pipes.
+ */
+int spawn_stop(struct spawned *s, int sig, int timeout_ms);
+
 /* jq -r @filter over @input into @r: its exit status (what failed printed), or -errno. */
 int run_jq(struct run_result *r, const char *input, const char *filter);
 /* Lines in @s: a one-line message is "text\n". */

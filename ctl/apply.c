@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One device at a time: find its rule, bind it by the rule's policy through
+ * policy_bind() (the code `nictlctl bind` runs), log every IRQ that moved
+ * with its old and new CPUs, set XPS when the rule asks, and remember the
+ * IRQs for irqbalance.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/nictl.h>
+
+#include "apply.h"
+#include "log.h"
+#include "mac.h"
+#include "report.h"
+#include "rules.h"
+#include "xps.h"
+
+static struct owned *find_owned(const struct keeper *k, unsigned int ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->nr_owned; i++)
+		if (k->owned[i].ifindex == ifindex)
+			return &k->owned[i];
+	return NULL;
+}
+
+bool keeper_owns(const struct keeper *k, unsigned int ifindex)
+{
+	return find_owned(k, ifindex);
+}
+
+/* Stop counting @ifindex's IRQs as nictl's (the device is gone or unruled). */
+void keeper_forget(struct keeper *k, unsigned int ifindex)
+{
+	struct owned *o = find_owned(k, ifindex);
+
+	if (!o)
+		return;
+	irq_set_free(&o->irqs);
+	*o = k->owned[--k->nr_owned];
+}
+
+/* Remember the IRQs of the bound device @dev; -ENOMEM. */
+static int own(struct keeper *k, const struct nictl_dev *dev)
+{
+	struct irq_set irqs = IRQ_SET_INIT;
+	struct owned *o, *grown;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < dev->nr_irqs; i++)
+		err = irq_set_add(&irqs, dev->irqs[i].irq);
+	o = find_owned(k, dev->ifindex);
+	if (!err && !o) {
+		grown = realloc(k->owned, (k->nr_owned + 1) * sizeof(*grown));
+		err = grown ? 0 : -ENOMEM;
+		if (!err) {
+			k->owned = grown;
+			o = &k->owned[k->nr_owned++];
+			*o = (struct owned){ .ifindex = dev->ifindex };
+		}
+	}
+	if (err) {
+		irq_set_free(&irqs);
+		return err;
+	}
+	irq_set_free(&o->irqs);
+	o->irqs = irqs;
+	return 0;
+}
+
+static const struct nictl_irq *find_irq(const struct nictl_dev *dev, unsigned int irq)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->nr_irqs; i++)
+		if (dev->irqs[i].irq == irq)
+			return &dev->irqs[i];
+	return NULL;
+}
+
+static bool same_cpus(const struct cpuset *a, const struct cpuset *b)
+{
+	int x = -1, y = -1;
+
+	do {
+		x = cpuset_next(a, x);
+		y = cpuset_next(b, y);
+	} while (x == y && x >= 0);
+	return x == y;
+}
+
+/* Append "IRQ n OLD -> NEW" for each IRQ of @after whose affinity changed. */
+static unsigned int describe_moves(FILE *f, const struct nictl_dev *before,
+				   const struct nictl_dev *after)
+{
+	const struct nictl_irq *old;
+	unsigned int i, moved = 0;
+	char *from, *to;
+
+	for (i = 0; i < after->nr_irqs; i++) {
+		old = find_irq(before, after->irqs[i].irq);
+		if (old && same_cpus(&old->affinity, &after->irqs[i].affinity))
+			continue;
+		from = old ? cpuset_format(&old->affinity) : NULL;
+		to = cpuset_format(&after->irqs[i].affinity);
+		fprintf(f, "%sIRQ %u %s -> %s", moved++ ? ", " : "", after->irqs[i].irq,
+			from ?: "?", to ?: "?");
+		free(from);
+		free(to);
+	}
+	return moved;
+}
+
+static void log_result(const struct rule *rule, const struct nictl_dev *before,
+		       const struct nictl_dev *after, const struct cpu_choice *choice)
+{
+	char *moves = NULL, *cpus = cpuset_format(&choice->cpus);
+	size_t len = 0;
+	unsigned int moved = 0;
+	FILE *f = open_memstream(&moves, &len);
+
+	if (f) {
+		moved = describe_moves(f, before, after);
+		fclose(f);
+	}
+	if (moved)
+		log_info("%s: rule %s: %s (CPUs %s: %s)", after->ifname, rule->name, moves,
+			 cpus ?: "?", choice->why);
+	else
+		log_msg(LOG_DEBUG, "%s: rule %s: already in place", after->ifname, rule->name);
+	free(moves);
+	free(cpus);
+}
+
+/* Apply the rule that matches @dev, as DEV_GET describes it now. */
+static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev)
+{
+	struct cpu_choice choice = { CPUSET_INIT, NULL };
+	struct dev_list result;
+	struct dev_facts facts = { .value = {
+		[RULE_MATCH_NAME] = dev->ifname, [RULE_MATCH_PCI] = dev->bus_addr,
+		[RULE_MATCH_DRIVER] = dev->driver,
+	} };
+	const struct rule *rule;
+	char mac[MAC_STR_LEN];
+	int err;
+
+	if (!mac_of(dev->ifname, mac, sizeof(mac)))
+		facts.value[RULE_MATCH_MAC] = mac;
+	rule = rules_find(&k->conf, &facts);
+	if (!rule) {
+		keeper_forget(k, dev->ifindex);
+		return APPLY_NONE;
+	}
+	if (!dev->nr_irqs)
+		return APPLY_WAIT;
+	if (policy_bind(&k->nl, dev, &rule->policy, &choice, &result)) {
+		log_err("%s: rule %s (line %u) not applied", dev->ifname, rule->name, rule->line);
+		return APPLY_FAILED;
+	}
+	log_result(rule, dev, &result.devs[0], &choice);
+	err = rule->xps ? xps_apply(&result.devs[0]) : 0;
+	if (own(k, &result.devs[0])) {
+		ctl_msg("out of memory");
+		err = -1;
+	}
+	cpu_choice_free(&choice);
+	dev_list_free(&result);
+	return err ? APPLY_FAILED : APPLY_DONE;
+}
+
+/* A DEV_GET of @ref (NULL: dump) into @list; the apply result of a failure. */
+static enum apply_result get_devs(struct keeper *k, const struct dev_ref *ref,
+				  struct dev_list *list)
+{
+	struct nl_msg *msg = dev_request(&k->nl, NICTL_CMD_DEV_GET, ref);
+	struct ctl_nl_error e = { .err = -ENOMEM };
+
+	*list = (struct dev_list){ NULL, 0 };
+	if (msg)
+		ctl_nl_transact(&k->nl, msg, dev_collect, list, &e);
+	if (!e.err && ref && list->nr != 1)
+		e.err = -EPROTO;
+	if (!e.err)
+		return APPLY_DONE;
+	dev_list_free(list);
+	/* The controller answers -ENOENT for a family id that is no more. */
+	if (e.err == -ENOENT)
+		return APPLY_GONE;
+	if (e.err == -ENODEV)
+		return APPLY_NONE;
+	ctl_nl_report("daemon: device query", NULL, &e);
+	return APPLY_FAILED;
+}
+
+/* Apply the configuration to device @ifindex. */
+enum apply_result keeper_apply(struct keeper *k, unsigned int ifindex)
+{
+	struct dev_ref ref = { .ifindex = ifindex };
+	struct dev_list list;
+	enum apply_result r;
+
+	r = get_devs(k, &ref, &list);
+	if (r == APPLY_NONE)
+		keeper_forget(k, ifindex);
+	if (r != APPLY_DONE)
+		return r;
+	r = apply_dev(k, &list.devs[0]);
+	dev_list_free(&list);
+	return r;
+}
+
+/*
+ * Apply the configuration to every device, counting the failures in
+ * @failed. Devices without queue IRQs are reported and left for their up
+ * event. Returns 0; -ENOENT when the module went away, -1 when the devices
+ * could not be listed for another reason (reported).
+ */
+int keeper_apply_all(struct keeper *k, unsigned int *failed)
+{
+	struct dev_list list;
+	enum apply_result r;
+	unsigned int i;
+
+	*failed = 0;
+	r = get_devs(k, NULL, &list);
+	if (r != APPLY_DONE)
+		return r == APPLY_GONE ? -ENOENT : -1;
+	for (i = 0; i < list.nr; i++) {
+		r = apply_dev(k, &list.devs[i]);
+		if (r == APPLY_WAIT)
+			log_info("%s: no queue IRQs yet (is it down?); the rule applies when they "
+				 "appear", list.devs[i].ifname);
+		*failed += r == APPLY_FAILED;
+	}
+	dev_list_free(&list);
+	return 0;
+}
+
+/* Tell irqbalance, when the configuration says so, which IRQs are nictl's. */
+int keeper_irqbalance(struct keeper *k)
+{
+	struct irq_set all = IRQ_SET_INIT;
+	unsigned int i, j;
+	int err = 0;
+
+	if (!k->conf.irqbalance_ban)
+		return 0;
+	for (i = 0; !err && i < k->nr_owned; i++)
+		for (j = 0; !err && j < k->owned[i].irqs.nr; j++)
+			err = irq_set_add(&all, k->owned[i].irqs.irq[j]);
+	if (!err)
+		err = irqbalance_sync(&k->ib, &all);
+	else
+		ctl_msg("out of memory");
+	irq_set_free(&all);
+	return err;
+}
+
+void keeper_free(struct keeper *k)
+{
+	while (k->nr_owned)
+		keeper_forget(k, k->owned[0].ifindex);
+	free(k->owned);
+	k->owned = NULL;
+	irqbalance_free(&k->ib);
+	conf_free(&k->conf);
+}

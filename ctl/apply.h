@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Keeping the configuration applied: the rule of each device, bound through
+ * the module and logged old -> new, XPS along, and irqbalance told which
+ * IRQs are nictl's. The daemon decides when; this decides what.
+ */
+#ifndef NICTLCTL_APPLY_H
+#define NICTLCTL_APPLY_H
+
+#include <stdbool.h>
+
+#include "conf.h"
+#include "irqbalance.h"
+#include "nl.h"
+
+/* The IRQs bound on one device. */
+struct owned {
+	unsigned int ifindex;
+	struct irq_set irqs;
+};
+
+struct keeper {
+	struct ctl_nl nl;	/* requests; nl.family < 0 while the module is away */
+	struct conf conf;
+	struct owned *owned;
+	unsigned int nr_owned;
+	struct irqbalance ib;
+};
+
+enum apply_result {
+	APPLY_DONE,	/* the device's rule is in force */
+	APPLY_NONE,	/* no rule matches the device, or it is gone */
+	APPLY_WAIT,	/* the device has no queue IRQs yet */
+	APPLY_FAILED,	/* logged */
+	APPLY_GONE,	/* the module went away */
+};
+
+enum apply_result keeper_apply(struct keeper *k, unsigned int ifindex);
+int keeper_apply_all(struct keeper *k, unsigned int *failed);
+bool keeper_owns(const struct keeper *k, unsigned int ifindex);
+void keeper_forget(struct keeper *k, unsigned int ifindex);
+int keeper_irqbalance(struct keeper *k);
+void keeper_free(struct keeper *k);
+
+#endif /* NICTLCTL_APPLY_H */

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The configuration file, line by line. Every rejection names the file, the
+ * line and what is wrong with it, because an operator reads it in a journal
+ * after a reload that did not take.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "util.h"
+
+/* The bounded wait for a device's queue IRQs, when [daemon] sets none. */
+#define IRQ_WAIT_DEFAULT_MS	10000
+#define IRQ_WAIT_MAX_S		600
+
+enum key_id {
+	KEY_CPUS = NR_RULE_MATCH,	/* after the match keys, which share their ids */
+	KEY_EXCLUDE,
+	KEY_ALLOW_SIBLINGS,
+	KEY_XPS,
+	KEY_IRQ_WAIT,
+	KEY_IRQBALANCE,
+	NR_KEYS,
+};
+
+static const struct {
+	const char *name;
+	bool daemon;	/* a key of [daemon], else of [rule NAME] */
+} keys[NR_KEYS] = {
+	[RULE_MATCH_NAME]	= { "match-name", false },
+	[RULE_MATCH_PCI]	= { "match-pci", false },
+	[RULE_MATCH_MAC]	= { "match-mac", false },
+	[RULE_MATCH_DRIVER]	= { "match-driver", false },
+	[KEY_CPUS]		= { "cpus", false },
+	[KEY_EXCLUDE]		= { "exclude", false },
+	[KEY_ALLOW_SIBLINGS]	= { "allow-siblings", false },
+	[KEY_XPS]		= { "xps", false },
+	[KEY_IRQ_WAIT]		= { "irq-wait", true },
+	[KEY_IRQBALANCE]	= { "irqbalance", true },
+};
+
+struct parser {
+	const char *path;
+	unsigned int line;
+	struct conf *conf;
+	bool in_section;	/* a section header was seen */
+	bool in_daemon;		/* ... and it was [daemon] (else the last rule's) */
+	bool seen_daemon;
+	unsigned int seen;	/* keys of the current section, a bit per enum key_id */
+	char *err;
+	size_t errlen;
+};
+
+/* Say "PATH:LINE: what" in the caller's buffer; returns -1. */
+static __printf(2, 3) int fail(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s:%u: ", p->path, p->line);
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static struct rule *cur_rule(struct parser *p)
+{
+	return &p->conf->rules[p->conf->nr_rules - 1];
+}
+
+/* The section that just ended must be complete. */
+static int end_section(struct parser *p)
+{
+	struct rule *r;
+	unsigned int line = p->line;
+	int i;
+
+	if (!p->in_section || p->in_daemon)
+		return 0;
+	r = cur_rule(p);
+	for (i = 0; i < NR_RULE_MATCH; i++)
+		if (r->match[i])
+			return 0;
+	p->line = r->line;
+	fail(p, "rule '%s' matches no device: give at least one of match-name, match-pci, "
+	     "match-mac and match-driver", r->name);
+	p->line = line;
+	return -1;
+}
+
+static bool valid_rule_name(const char *name)
+{
+	return *name && strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789_.-") == strlen(name);
+}
+
+static int new_rule(struct parser *p, const char *name)
+{
+	struct conf *c = p->conf;
+	struct rule *rules;
+	unsigned int i;
+
+	if (!valid_rule_name(name))
+		return fail(p, "rule name '%s': use letters, digits, '_', '.' and '-'", name);
+	for (i = 0; i < c->nr_rules; i++)
+		if (!strcmp(c->rules[i].name, name))
+			return fail(p, "a rule named '%s' already starts at line %u", name,
+				    c->rules[i].line);
+	rules = realloc(c->rules, (c->nr_rules + 1) * sizeof(*rules));
+	if (!rules)
+		return fail(p, "out of memory");
+	c->rules = rules;
+	rules[c->nr_rules] = (struct rule){
+		.line = p->line,
+		.policy.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT,
+				.exclude = CPUSET_INIT },
+	};
+	rules[c->nr_rules].name = strdup(name);
+	c->nr_rules++;	/* counted before the check, so conf_free() frees it */
+	return rules[c->nr_rules - 1].name ? 0 : fail(p, "out of memory");
+}
+
+/* "[rule NAME]" or "[daemon]"; @s is the line without its brackets' outside. */
+static int parse_section(struct parser *p, char *s)
+{
+	size_t len = strlen(s);
+	char *inner;
+
+	if (s[len - 1] != ']')
+		return fail(p, "a section header ends with ']'");
+	s[len - 1] = '\0';
+	inner = trim(s + 1);
+	if (end_section(p))
+		return -1;
+	p->in_section = true;
+	p->seen = 0;
+	if (!strcmp(inner, "daemon")) {
+		if (p->seen_daemon)
+			return fail(p, "[daemon] may appear only once");
+		p->in_daemon = p->seen_daemon = true;
+		return 0;
+	}
+	p->in_daemon = false;
+	if (strncmp(inner, "rule", 4) || !isspace((unsigned char)inner[4]))
+		return fail(p, "unknown section [%s]; the sections are [rule NAME] and [daemon]",
+			    inner);
+	return new_rule(p, trim(inner + 4));
+}
+
+static int parse_bool(struct parser *p, const char *key, const char *v, bool *out)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(v, "no") || !strcmp(v, "false")) {
+		*out = false;
+		return 0;
+	}
+	return fail(p, "%s: '%s' is neither yes nor no", key, v);
+}
+
+static int parse_cpulist(struct parser *p, const char *key, const char *v, struct cpuset *out)
+{
+	int err = cpuset_parse(out, v);
+
+	if (err == -ERANGE)
+		return fail(p, "%s: CPU numbers go up to %d", key, CPUSET_MAX_CPUS - 1);
+	if (err == -ENOMEM)
+		return fail(p, "out of memory");
+	if (err)
+		return fail(p, "%s: '%s' is not a CPU list; write one like 0-3,8,10-11", key, v);
+	return 0;
+}
+
+/* A decimal number in [@min, @max]. */
+static int parse_uint(struct parser *p, const char *key, const char *v, unsigned int min,
+		      unsigned int max, unsigned int *out)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (!isdigit((unsigned char)*v) || *end || errno || n < min || n > max)
+		return fail(p, "%s: '%s' is not a number from %u to %u", key, v, min, max);
+	*out = n;
+	return 0;
+}
+
+/* cpus = numa-local | node N | all | LIST */
+static int parse_cpus(struct parser *p, const char *v, struct bind_policy *pol)
+{
+	unsigned int node;
+
+	if (!strcmp(v, "numa-local")) {
+		pol->numa_local = true;
+		pol->req.source = CPUS_NODE;
+		return 0;
+	}
+	if (!strcmp(v, "all"))
+		return 0;
+	if (!strncmp(v, "node", 4) && isspace((unsigned char)v[4])) {
+		pol->req.source = CPUS_NODE;
+		if (parse_uint(p, "cpus = node", trim((char *)v + 4), 0, 1 << 16, &node))
+			return -1;
+		pol->req.node = node;
+		return 0;
+	}
+	if (!isdigit((unsigned char)*v))
+		return fail(p, "cpus: '%s' is none of numa-local, node N, all and a CPU list "
+			    "such as 4-7,12", v);
+	pol->req.source = CPUS_GIVEN;
+	return parse_cpulist(p, "cpus", v, &pol->req.given);
+}
+
+static int set_rule_key(struct parser *p, enum key_id id, const char *v)
+{
+	struct rule *r = cur_rule(p);
+
+	switch (id) {
+	case KEY_CPUS:
+		return parse_cpus(p, v, &r->policy);
+	case KEY_EXCLUDE:
+		return parse_cpulist(p, "exclude", v, &r->policy.req.exclude);
+	case KEY_ALLOW_SIBLINGS:
+		return parse_bool(p, "allow-siblings", v, &r->policy.allow_siblings);
+	case KEY_XPS:
+		return parse_bool(p, "xps", v, &r->xps);
+	default:
+		r->match[id] = strdup(v);
+		return r->match[id] ? 0 : fail(p, "out of memory");
+	}
+}
+
+static int set_daemon_key(struct parser *p, enum key_id id, const char *v)
+{
+	unsigned int s;
+
+	if (id == KEY_IRQ_WAIT) {
+		if (parse_uint(p, "irq-wait", v, 1, IRQ_WAIT_MAX_S, &s))
+			return -1;
+		p->conf->irq_wait_ms = s * 1000;
+		return 0;
+	}
+	if (!strcmp(v, "ban") || !strcmp(v, "ignore")) {
+		p->conf->irqbalance_ban = !strcmp(v, "ban");
+		return 0;
+	}
+	return fail(p, "irqbalance: '%s' is neither ban nor ignore", v);
+}
+
+static int parse_key(struct parser *p, char *line, char *eq)
+{
+	const char *key, *value;
+	int id;
+
+	*eq = '\0';
+	key = trim(line);
+	value = trim(eq + 1);
+	for (id = 0; id < NR_KEYS; id++)
+		if (!strcmp(keys[id].name, key))
+			break;
+	if (!p->in_section)
+		return fail(p, "'%s' comes before any [rule NAME] or [daemon] section", key);
+	if (id == NR_KEYS || keys[id].daemon != p->in_daemon)
+		return fail(p, "unknown key '%s' in %s", key,
+			    p->in_daemon ? "[daemon]; its keys are irq-wait and irqbalance" :
+			    "a rule; its keys are match-name, match-pci, match-mac, match-driver, "
+			    "cpus, exclude, allow-siblings and xps");
+	if (p->seen & (1U << id))
+		return fail(p, "'%s' is set twice in this section", key);
+	p->seen |= 1U << id;
+	if (!*value)
+		return fail(p, "'%s' needs a value", key);
+	return p->in_daemon ? set_daemon_key(p, id, value) : set_rule_key(p, id, value);
+}
+
+static int parse_line(struct parser *p, char *raw)
+{
+	char *s = trim(raw), *eq;
+
+	if (!*s || *s == '#' || *s == ';')
+		return 0;
+	if (*s == '[')
+		return parse_section(p, s);
+	eq = strchr(s, '=');
+	if (!eq)
+		return fail(p, "expected 'key = value', a [section] or a # comment, not '%s'", s);
+	return parse_key(p, s, eq);
+}
+
+/*
+ * Read the configuration in @f (named @path in messages) into @conf. On
+ * failure @conf is empty and @err says "PATH:LINE: what is wrong"; -1.
+ */
+int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t errlen)
+{
+	struct parser p = { .path = path, .conf = conf, .err = err, .errlen = errlen };
+	char *line = NULL;
+	size_t size = 0;
+	int ret = 0;
+
+	*conf = (struct conf){ .irq_wait_ms = IRQ_WAIT_DEFAULT_MS, .irqbalance_ban = true };
+	while (!ret && getline(&line, &size, f) >= 0) {
+		p.line++;
+		ret = parse_line(&p, line);
+	}
+	free(line);
+	if (!ret && ferror(f))
+		ret = fail(&p, "read error");
+	if (!ret)
+		ret = end_section(&p);
+	if (ret)
+		conf_free(conf);
+	return ret;
+}
+
+/* conf_parse() of the file at @path. */
+int conf_load(const char *path, struct conf *conf, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		*conf = (struct conf){ 0 };
+		return -1;
+	}
+	ret = conf_parse(f, path, conf, err, errlen);
+	fclose(f);
+	return ret;
+}
+
+void conf_free(struct conf *conf)
+{
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < conf->nr_rules; i++) {
+		free(conf->rules[i].name);
+		for (k = 0; k < NR_RULE_MATCH; k++)
+			free(conf->rules[i].match[k]);
+		bind_policy_free(&conf->rules[i].policy);
+	}
+	free(conf->rules);
+	conf->rules = NULL;
+	conf->nr_rules = 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The daemon's configuration file (format: docs/config.md). Parsing is all
+ * or nothing: a file with one bad line yields no configuration and a
+ * message "FILE:LINE: what is wrong", so a reload can keep the old one.
+ */
+#ifndef NICTLCTL_CONF_H
+#define NICTLCTL_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "policy.h"
+
+#define CONF_DEFAULT_PATH	"/etc/nictl/nictl.conf"
+
+/* What a rule matches on; each is an fnmatch(3) glob, NULL matches anything. */
+enum rule_key {
+	RULE_MATCH_NAME,	/* interface name */
+	RULE_MATCH_PCI,		/* PCI address, e.g. 0000:80:00.0 */
+	RULE_MATCH_MAC,		/* permanent MAC address */
+	RULE_MATCH_DRIVER,	/* driver of the parent device */
+	NR_RULE_MATCH,
+};
+
+struct rule {
+	char *name;			/* [rule NAME] */
+	unsigned int line;		/* of its section header */
+	char *match[NR_RULE_MATCH];
+	struct bind_policy policy;
+	bool xps;			/* point each tx queue's XPS at its IRQ's CPU */
+};
+
+struct conf {
+	struct rule *rules;		/* in file order: the first match wins */
+	unsigned int nr_rules;
+	unsigned int irq_wait_ms;	/* how long to wait for a device's queue IRQs */
+	bool irqbalance_ban;		/* ask irqbalance to leave bound IRQs alone */
+};
+
+int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t errlen);
+int conf_load(const char *path, struct conf *conf, char *err, size_t errlen);
+void conf_free(struct conf *conf);
+
+#endif /* NICTLCTL_CONF_H */

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The daemon command: apply the configuration to every device, then keep it
+ * applied. The module's events say when a device appeared, came up, changed
+ * its queues, or had an IRQ moved behind nictl's back; each is answered by
+ * applying that device's rule again, because only a fresh bind puts back
+ * what a driver reload or a write to /proc took away. The daemon's own binds
+ * come back as events too; it knows them by its pid and ignores them, so it
+ * never answers itself.
+ *
+ * It never forks: systemd (Type=simple) or the shell keeps it in the
+ * background. Without --foreground it logs to syslog.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+
+#include <linux/genetlink.h>
+#include <linux/nictl.h>
+#include <netlink/genl/ctrl.h>
+
+#include "apply.h"
+#include "commands.h"
+#include "event.h"
+#include "log.h"
+#include "pending.h"
+#include "report.h"
+
+/* How often to look for the module while it is away. */
+#define RESOLVE_PERIOD_MS	1000
+
+struct daemon {
+	const char *conf_path;
+	struct keeper k;
+	struct nl_sock *ev;	/* the events group and the controller's notices */
+	bool attached;		/* the family is resolved and its group joined */
+	bool resync;		/* apply the configuration to every device */
+	bool stop;
+	uint64_t last_seq;	/* of the last event, 0 before the first */
+	long long next_resolve_ms;
+	struct pending pending;
+	int sigfd;
+};
+
+static const char daemon_usage[] =
+	"Usage: " PROG_NAME " daemon [-c FILE] [--once] [--foreground]\n"
+	"\n"
+	"Apply the rules of the configuration file to every matching network device,\n"
+	"then keep them applied: after a device appears, comes up or changes its queues,\n"
+	"and when something else moves one of its IRQs. SIGHUP reloads the file; a file\n"
+	"with an error is refused and the rules in force stay. The format is described\n"
+	"in docs/config.md.\n"
+	"\n"
+	"Options:\n"
+	"  -c, --config FILE  the configuration file (default " CONF_DEFAULT_PATH ")\n"
+	"  --once             apply once and exit; non-zero when a rule failed\n"
+	"  -f, --foreground   log to stderr instead of syslog (the daemon never forks)\n"
+	"  -h, --help         show this help\n";
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void detach(struct daemon *d, const char *why)
+{
+	if (!d->attached)
+		return;
+	log_warn("module nictl %s; waiting for it to come back", why);
+	d->attached = false;
+	d->k.nl.family = -1;
+	d->next_resolve_ms = now_ms() + RESOLVE_PERIOD_MS;
+	pending_free(&d->pending);
+}
+
+/* Find the family and join its events group: then apply everything. */
+static void attach(struct daemon *d)
+{
+	int family, err;
+
+	family = genl_ctrl_resolve(d->k.nl.sk, NICTL_FAMILY_NAME);
+	d->next_resolve_ms = now_ms() + RESOLVE_PERIOD_MS;
+	if (family < 0)
+		return;
+	d->k.nl.family = family;
+	err = ctl_events_join(&d->k.nl, d->ev);
+	if (err) {
+		log_err("cannot join the events group of nictl: %s", nl_geterror(err));
+		return;
+	}
+	log_info("module nictl is here: applying every rule");
+	d->attached = true;
+	d->resync = true;
+	d->last_seq = 0;	/* a reloaded module counts from 1 again */
+}
+
+/* Apply everything; detach when the module is gone. */
+static void resync(struct daemon *d)
+{
+	unsigned int failed;
+
+	d->resync = false;
+	pending_free(&d->pending);
+	if (keeper_apply_all(&d->k, &failed) == -ENOENT)
+		detach(d, "went away");
+	else
+		keeper_irqbalance(&d->k);
+}
+
+/* Apply the rules of the devices that are due; retry those without IRQs. */
+static void run_pending(struct daemon *d)
+{
+	struct pending_dev dev;
+	enum apply_result r;
+	bool applied = false;
+	long long now = now_ms();
+
+	while (d->attached && pending_pop(&d->pending, now, &dev)) {
+		r = keeper_apply(&d->k, dev.ifindex);
+		if (r == APPLY_GONE)
+			detach(d, "went away");
+		else if (r == APPLY_WAIT && !pending_retry(&d->pending, &dev, now))
+			log_warn("ifindex %u: still no queue IRQs after %u s; the rule applies "
+				 "at its next event", dev.ifindex, d->k.conf.irq_wait_ms / 1000);
+		applied |= r == APPLY_DONE;
+	}
+	if (applied)
+		keeper_irqbalance(&d->k);
+}
+
+static void schedule(struct daemon *d, unsigned int ifindex)
+{
+	if (pending_add(&d->pending, ifindex, now_ms(), d->k.conf.irq_wait_ms)) {
+		ctl_msg("out of memory; resyncing every device");
+		d->resync = true;
+	}
+}
+
+/* The command name of @pid, for the audit line; "?" when it is gone. */
+static void comm_of(uint32_t pid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, len, f))
+		snprintf(buf, len, "?");
+	buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* "IRQ n WAS -> NOW, ..." for the IRQs of @ev. */
+static char *describe(const struct ctl_event *ev)
+{
+	const struct nictl_dev *dev = &ev->dev.devs[0];
+	char *buf = NULL, *was, *now;
+	size_t len = 0;
+	unsigned int i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < dev->nr_irqs; i++) {
+		was = cpuset_format(&ev->was[i]);
+		now = cpuset_format(&dev->irqs[i].affinity);
+		fprintf(f, "%sIRQ %u %s -> %s", i ? ", " : "", dev->irqs[i].irq, was ?: "?",
+			now ?: "?");
+		free(was);
+		free(now);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Someone else changed a device nictl keeps: say who and what, then re-apply. */
+static void foreign_change(struct daemon *d, const struct ctl_event *ev)
+{
+	const struct nictl_dev *dev = &ev->dev.devs[0];
+	char comm[32], *what = describe(ev);
+
+	if (ev->type == NICTL_EVENT_DRIFT) {
+		log_warn("%s: moved behind nictl's back (irqbalance, a write to /proc/irq or the "
+			 "driver): %s (nictl had set the CPU before the arrow); re-applying",
+			 dev->ifname, what ?: "?");
+	} else {
+		comm_of(ev->pid, comm, sizeof(comm));
+		log_warn("%s: %s by pid %u (%s) uid %u: %s; re-applying its rule", dev->ifname,
+			 ctl_event_name(ev->type), ev->pid, comm, ev->uid, what ?: "?");
+	}
+	free(what);
+	schedule(d, dev->ifindex);
+}
+
+static void on_event(struct daemon *d, const struct ctl_event *ev)
+{
+	unsigned int ifindex = ev->dev.devs[0].ifindex;
+
+	if (d->last_seq && ev->seq != d->last_seq + 1) {
+		log_warn("missed %llu events of nictl; resyncing every device",
+			 (unsigned long long)(ev->seq - d->last_seq - 1));
+		d->resync = true;
+	}
+	d->last_seq = ev->seq;
+	switch (ev->type) {
+	case NICTL_EVENT_REGISTERED:
+	case NICTL_EVENT_UP:
+	case NICTL_EVENT_RENAMED:
+	case NICTL_EVENT_QUEUES_CHANGED:
+		schedule(d, ifindex);
+		break;
+	case NICTL_EVENT_UNREGISTERED:
+		pending_del(&d->pending, ifindex);
+		keeper_forget(&d->k, ifindex);
+		break;
+	case NICTL_EVENT_DRIFT:
+	case NICTL_EVENT_BOUND:
+	case NICTL_EVENT_RESTORED:
+		/* Our own binds come back as events: answering them would loop. */
+		if (ev->type != NICTL_EVENT_DRIFT && ev->pid == (uint32_t)getpid())
+			break;
+		if (keeper_owns(&d->k, ifindex))
+			foreign_change(d, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+static int on_message(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+	struct daemon *d = arg;
+	struct ctl_event ev;
+
+	if (hdr->nlmsg_type == GENL_ID_CTRL) {
+		switch (ctl_family_notice(hdr, NICTL_FAMILY_NAME)) {
+		case FAMILY_DEL:
+			detach(d, "was unloaded");
+			break;
+		case FAMILY_NEW:
+			d->next_resolve_ms = 0;
+			break;
+		default:
+			break;
+		}
+		return NL_OK;
+	}
+	if (!d->attached || hdr->nlmsg_type != d->k.nl.family)
+		return NL_OK;
+	if (ctl_event_parse(hdr, &ev)) {
+		log_warn("an event of nictl could not be read; resyncing every device");
+		d->resync = true;
+		return NL_OK;
+	}
+	if (ev.dev.devs[0].ifindex)
+		on_event(d, &ev);
+	ctl_event_free(&ev);
+	return NL_OK;
+}
+
+/* Read every notification queued on the events socket (on_message() each). */
+static void read_events(struct daemon *d)
+{
+	int err;
+
+	do {
+		err = nl_recvmsgs_default(d->ev);
+		/* libnl reports the socket's ENOBUFS (an overrun) as -NLE_NOMEM. */
+		if (err == -NLE_NOMEM && d->attached) {
+			log_warn("the events socket overflowed and events were lost; resyncing "
+				 "every device");
+			d->resync = true;
+		}
+	} while (err >= 0 || err == -NLE_NOMEM);
+}
+
+/* SIGHUP: take the new file if it is valid, else keep the rules in force. */
+static void reload(struct daemon *d)
+{
+	struct conf conf;
+	char err[512];
+
+	if (conf_load(d->conf_path, &conf, err, sizeof(err))) {
+		log_err("%s; configuration not reloaded, the previous one stays in force", err);
+		return;
+	}
+	conf_free(&d->k.conf);
+	d->k.conf = conf;
+	log_info("configuration %s reloaded: %u rule%s", d->conf_path, conf.nr_rules,
+		 conf.nr_rules == 1 ? "" : "s");
+	d->resync = true;
+}
+
+static void read_signals(struct daemon *d)
+{
+	struct signalfd_siginfo si;
+
+	while (read(d->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP)
+			reload(d);
+		else
+			d->stop = true;
+	}
+}
+
+static int poll_timeout(const struct daemon *d)
+{
+	long long now = now_ms(), until;
+	int t = d->resync ? 0 : pending_timeout(&d->pending, now);
+
+	if (d->attached)
+		return t;
+	until = d->next_resolve_ms > now ? d->next_resolve_ms - now : 0;
+	return t < 0 || until < t ? (int)until : t;
+}
+
+static int run(struct daemon *d)
+{
+	struct pollfd fds[2] = {
+		{ .fd = d->sigfd, .events = POLLIN },
+		{ .fd = nl_socket_get_fd(d->ev), .events = POLLIN },
+	};
+
+	d->k.nl.family = -1;
+	attach(d);
+	if (!d->attached)
+		log_warn("module nictl is not loaded; waiting for it");
+	while (!d->stop) {
+		if (!d->attached && now_ms() >= d->next_resolve_ms)
+			attach(d);
+		if (d->attached && d->resync)
+			resync(d);
+		run_pending(d);
+		if (poll(fds, 2, poll_timeout(d)) < 0 && errno != EINTR) {
+			ctl_msg("poll: %s", strerror(errno));
+			return EXIT_FAILURE;
+		}
+		if (fds[0].revents & POLLIN)
+			read_signals(d);
+		if (fds[1].revents & POLLIN)
+			read_events(d);
+	}
+	log_info("stopped");
+	return EXIT_SUCCESS;
+}
+
+/* Signals arrive through a descriptor, so the loop handles them in turn. */
+static int open_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -1;
+	return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static int start(struct daemon *d)
+{
+	int err;
+
+	d->sigfd = open_signals();
+	if (d->sigfd < 0) {
+		ctl_msg("cannot set up signals: %s", strerror(errno));
+		return EXIT_FAILURE;
+	}
+	err = ctl_nl_connect(&d->k.nl);
+	if (!err)
+		err = ctl_events_socket(&d->ev);
+	if (err) {
+		ctl_msg("cannot open a generic netlink socket: %s", nl_geterror(err));
+		return EXIT_FAILURE;
+	}
+	nl_socket_modify_cb(d->ev, NL_CB_VALID, NL_CB_CUSTOM, on_message, d);
+	log_info("started: %u rule%s from %s", d->k.conf.nr_rules,
+		 d->k.conf.nr_rules == 1 ? "" : "s", d->conf_path);
+	return run(d);
+}
+
+/* --once: every rule, one time; the exit status says whether all held. */
+static int once(struct daemon *d)
+{
+	unsigned int failed;
+	int err;
+
+	if (ctl_nl_open(&d->k.nl))
+		return EXIT_FAILURE;
+	err = keeper_apply_all(&d->k, &failed);
+	if (err == -ENOENT)
+		ctl_msg("module nictl went away");
+	if (!err && keeper_irqbalance(&d->k))
+		failed++;
+	if (!err && failed)
+		ctl_msg("%u device%s not as the configuration says", failed,
+			failed == 1 ? "" : "s");
+	return err || failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Returns -1 when the daemon should go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct daemon *d, bool *run_once, bool *fg)
+{
+	enum { OPT_ONCE = 0x100 };
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "once", no_argument, NULL, OPT_ONCE },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *shortopts = ":c:fh";
+	int c;
+
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			d->conf_path = optarg;
+			break;
+		case OPT_ONCE:
+			*run_once = true;
+			break;
+		case 'f':
+			*fg = true;
+			break;
+		case 'h':
+			fputs(daemon_usage, stdout);
+			return EXIT_SUCCESS;
+		default:
+			return ctl_bad_option("daemon", shortopts, c, argv);
+		}
+	}
+	if (optind < argc)
+		return ctl_usage("daemon", "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+int cmd_daemon(int argc, char **argv)
+{
+	struct daemon d = { .conf_path = CONF_DEFAULT_PATH, .sigfd = -1 };
+	bool run_once = false, fg = false;
+	char err[512];
+	int ret;
+
+	ret = parse_args(argc, argv, &d, &run_once, &fg);
+	if (ret >= 0)
+		return ret;
+	if (conf_load(d.conf_path, &d.k.conf, err, sizeof(err))) {
+		ctl_msg("%s; not started", err);
+		return EXIT_FAILURE;
+	}
+	/* Errors in the file went to the terminal; from now on, to the log. */
+	if (!fg && !run_once)
+		log_to_syslog();
+	ret = run_once ? once(&d) : start(&d);
+	if (d.ev)
+		nl_socket_free(d.ev);
+	if (d.k.nl.sk)
+		ctl_nl_close(&d.k.nl);
+	if (d.sigfd >= 0)
+		close(d.sigfd);
+	pending_free(&d.pending);
+	keeper_free(&d.k);
+	return ret;
+}

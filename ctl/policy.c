@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Apply a bind policy to one device: turn the policy into CPUs (choose.c),
+ * refuse early a set with too few cores for the device's queues, and send
+ * the BIND that lets the kernel place every queue IRQ at once.
+ */
+#include <linux/nictl.h>
+
+#include "policy.h"
+#include "report.h"
+
+void bind_policy_free(struct bind_policy *policy)
+{
+	cpuset_free(&policy->req.given);
+	cpuset_free(&policy->req.exclude);
+}
+
+/* The BIND request for @dev: its ifindex, the CPU bitmap and the flags. */
+static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_dev *dev,
+				   const struct bind_policy *policy, const struct cpuset *cpus)
+{
+	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
+	size_t len = cpuset_bytes_len(cpus);
+	uint32_t flags = 0;
+	struct nl_msg *msg;
+	struct nlattr *attr;
+
+	if (!policy->allow_siblings)
+		flags |= NICTL_BIND_F_SMT_EXCLUSIVE;
+	if (policy->numa_local)
+		flags |= NICTL_BIND_F_NUMA_STRICT;
+	if (policy->dry_run)
+		flags |= NICTL_BIND_F_DRY_RUN;
+
+	msg = dev_request(nl, NICTL_CMD_BIND, &ref);
+	if (!msg)
+		return NULL;
+	attr = nla_reserve(msg, NICTL_A_CPUS, len);
+	if (!attr || nla_put_u32(msg, NICTL_A_FLAGS, flags)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	cpuset_to_bytes(cpus, nla_data(attr), len);
+	return msg;
+}
+
+/*
+ * Bind @dev, as DEV_GET just described it, by @policy. On success @choice
+ * holds the CPUs offered and why, @result the kernel's reply (one device);
+ * the caller frees both. On failure print the one line saying why and
+ * return -1, with nothing to free.
+ */
+int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
+		struct cpu_choice *choice, struct dev_list *result)
+{
+	struct cpu_request req = policy->req;
+	int err;
+
+	*result = (struct dev_list){ NULL, 0 };
+	if (policy->numa_local) {
+		if (dev->numa_node < 0) {
+			ctl_msg("the NUMA node of %s is unknown; use --node N or --cpus LIST",
+				dev->ifname);
+			return -1;
+		}
+		req.node = dev->numa_node;
+	}
+	err = cpus_choose(&req, choice);
+	if (err)
+		return err;
+	if (!policy->allow_siblings)
+		err = cpus_check_cores(choice, dev->ifname, dev_queue_count(dev));
+	if (!err)
+		err = dev_exchange(nl, bind_request(nl, dev, policy, &choice->cpus), "bind",
+				   dev->ifname, result);
+	if (err)
+		cpu_choice_free(choice);
+	return err;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A bind policy, the one thing `nictlctl bind` and the daemon's rules both
+ * describe, and the one function that applies it to a device.
+ */
+#ifndef NICTLCTL_POLICY_H
+#define NICTLCTL_POLICY_H
+
+#include <stdbool.h>
+
+#include "choose.h"
+#include "dev.h"
+#include "nl.h"
+
+struct bind_policy {
+	struct cpu_request req;	/* with numa_local, req.node is the device's */
+	bool numa_local;	/* the CPUs of the device's node, strictly */
+	bool allow_siblings;
+	bool dry_run;
+};
+
+void bind_policy_free(struct bind_policy *policy);
+int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
+		struct cpu_choice *choice, struct dev_list *result);
+
+#endif /* NICTLCTL_POLICY_H */

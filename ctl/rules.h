@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Which rule of the configuration, if any, governs a device. */
+#ifndef NICTLCTL_RULES_H
+#define NICTLCTL_RULES_H
+
+#include <stdbool.h>
+
+#include "conf.h"
+
+/* What rules match on; NULL when the device has no such property. */
+struct dev_facts {
+	const char *value[NR_RULE_MATCH];	/* indexed by enum rule_key */
+};
+
+bool rule_matches(const struct rule *rule, const struct dev_facts *facts);
+const struct rule *rules_find(const struct conf *conf, const struct dev_facts *facts);
+
+#endif /* NICTLCTL_RULES_H */

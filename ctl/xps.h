@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Transmit packet steering (XPS) that follows the queue IRQs. */
+#ifndef NICTLCTL_XPS_H
+#define NICTLCTL_XPS_H
+
+#include <stddef.h>
+
+#include "dev.h"
+
+int xps_mask(unsigned int cpu, char *buf, size_t len);
+int xps_apply(const struct nictl_dev *dev);
+
+#endif /* NICTLCTL_XPS_H */

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nictlctl daemon keeps a configuration applied. With the daemon running on
+ * rules for vnode1 (by MAC: numa-local, XPS) and e1k (by driver: node 0),
+ * each of the things that undo a binding in the field is done to the guest:
+ * a PCI rebind, ethtool -L, CPU hotplug, a write to /proc/irq, an e1000e
+ * down/up (its IRQs are requested at open), a reload of the module. After
+ * each, every queue IRQ must be back on a CPU of its policy within a bounded
+ * wait, as /proc/irq shows it, and a separate `nictlctl monitor -j` saw the
+ * module report what happened and the daemon's bind that answered it,
+ * both in the audit trail of events. Also: a bad file
+ * refuses to start and names its line, SIGHUP with a broken file keeps the
+ * rules in force, --once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "module.h"
+#include "netdev.h"
+#include "nicops.h"
+#include "nictl.h"
+#include "run.h"
+#include "sys.h"
+#include "verify.h"
+
+#define CONF		"/tmp/nictl-daemon.conf"
+#define DAEMON_LOG	"/tmp/nictl-daemon.log"
+/* TCG is slow, and the drift check runs once a second: be generous. */
+#define WAIT_S		90
+/* Room for every event one test makes the monitor print. */
+#define MONITOR_LEN	(1 << 20)
+
+/* A device the configuration governs and what its rule promises. */
+struct governed {
+	const char *ifname;
+	int node;		/* its CPUs: the online ones of this node but CPU 0 */
+	unsigned int n_irqs;	/* as the guest has them: 2 queues x rx/tx, 1 x rx/tx */
+	bool distinct_cores;	/* allow-siblings unset */
+};
+
+static const struct governed vnode1 = { "vnode1", 1, 4, true };
+static const struct governed e1k = { "e1k", 0, 2, true };
+
+FIXTURE(daemon) {
+	struct test_env env;
+	struct netdev_info vnode1;
+	char driver[64];	/* of vnode1's PCI function */
+	pid_t pid;		/* the daemon, 0 when not running */
+	struct spawned monitor;	/* nictlctl monitor -j */
+	char *events;		/* what it printed so far */
+};
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -errno : 0;
+}
+
+/* The rules: vnode1 by its MAC, e1000e by driver. */
+static int write_conf(void)
+{
+	char mac[32], text[512];
+	int ret = read_str("/sys/class/net/vnode1/address", mac, sizeof(mac));
+
+	if (ret)
+		return ret;
+	snprintf(text, sizeof(text),
+		 "# written by nictl_daemon\n"
+		 "[rule node1-nic]\n"
+		 "match-mac = %s\n"
+		 "cpus = numa-local\n"
+		 "xps = yes\n"
+		 "\n"
+		 "[rule onboard]\n"
+		 "match-driver = e1000e\n"
+		 "cpus = node 0\n", mac);
+	return write_file(CONF, text);
+}
+
+static pid_t start_daemon(void)
+{
+	const char *ctl = getenv("NICTL_CTL");
+	int fd;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid)
+		return pid;
+	fd = open(DAEMON_LOG, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		_exit(127);
+	execl(ctl, "nictlctl", "daemon", "-c", CONF, "--foreground", (char *)NULL);
+	_exit(127);
+}
+
+/* Stop the daemon: 0 when it exited 0 on SIGTERM. */
+static int stop_daemon(pid_t pid)
+{
+	int status;
+
+	if (kill(pid, SIGTERM) || waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Show the daemon's log in the test's output, so failures can be read. */
+static void dump_log(void)
+{
+	char line[512];
+	FILE *f = fopen(DAEMON_LOG, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		fprintf(stderr, "# daemon: %s", line);
+	if (f)
+		fclose(f);
+}
+
+static bool log_has(const char *what)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(DAEMON_LOG, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, what);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The CPUs a rule on @node may use: its online CPUs, CPU 0 kept out. */
+static void allowed_cpus(int node, struct cpus *s)
+{
+	struct cpus online;
+	unsigned int cpu;
+
+	cpus_zero(s);
+	if (node_cpus(node, s) || sys_online_cpus(&online))
+		return;
+	for (cpu = 0; cpu < CPUS_MAX; cpu++)
+		if (cpus_test(s, cpu) && !cpus_test(&online, cpu))
+			cpus_clear(s, cpu);
+	if (cpus_count(s) > 1)
+		cpus_clear(s, 0);
+}
+
+/*
+ * Whether @g is placed as its rule says, judged without a word of output
+ * (it is polled): bound, every queue IRQ's /proc mask exactly its target
+ * CPU, an allowed one, the IRQs of a queue together and queues apart.
+ */
+static bool in_policy(struct nl_client *nl, const struct governed *g, struct nictl_dev *dev)
+{
+	struct nl_result res;
+	struct cpus allowed, mask, core;
+	unsigned int i, j;
+	const struct nictl_irq *a, *b;
+
+	if (nictl_dev_get(nl, g->ifname, dev, &res) || !(dev->dev_flags & NICTL_DEV_F_BOUND) ||
+	    dev->n_irqs != g->n_irqs)
+		return false;
+	allowed_cpus(g->node, &allowed);
+	for (i = 0; i < dev->n_irqs; i++) {
+		a = &dev->irqs[i];
+		if (!(a->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU)) ||
+		    !cpus_test(&allowed, a->target_cpu) || irq_affinity(a->num, &mask, NULL) ||
+		    cpus_count(&mask) != 1 || !cpus_test(&mask, a->target_cpu))
+			return false;
+		for (j = 0; j < i; j++) {
+			b = &dev->irqs[j];
+			if ((a->queue == b->queue) != (a->target_cpu == b->target_cpu))
+				return false;
+			if (g->distinct_cores && a->queue != b->queue &&
+			    (cpu_core(a->target_cpu, &core) || cpus_test(&core, b->target_cpu)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Wait until @g is back in its policy: true once it is (checked again,
+ * aloud, by placement_ok(), which also makes each IRQ fire and follow).
+ */
+static bool back_in_policy(struct nl_client *nl, const struct governed *g)
+{
+	struct nictl_dev dev;
+	struct timespec t0, t;
+	struct cpus allowed;
+	bool ok;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		ok = in_policy(nl, g, &dev);
+		if (!ok)
+			usleep(200 * 1000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (!ok && t.tv_sec - t0.tv_sec < WAIT_S);
+	fprintf(stderr, "# %s: %s after %ld s\n", g->ifname, ok ? "in policy" : "NOT in policy",
+		(long)(t.tv_sec - t0.tv_sec));
+	if (!ok)
+		return false;
+	allowed_cpus(g->node, &allowed);
+	return placement_ok(&dev, &allowed, g->distinct_cores);
+}
+
+/*
+ * The lines of monitor output @text that report @event about @ifname (NULL:
+ * any device) sent for pid @pid (0: any; only bound and restored carry one).
+ */
+static unsigned int count_events(const char *text, const char *event, const char *ifname,
+				 pid_t pid)
+{
+	char want_event[64], want_dev[64], want_pid[32];
+	const char *line, *end, *p;
+	unsigned int n = 0;
+	bool ok;
+
+	snprintf(want_event, sizeof(want_event), "\"event\":\"%s\"", event);
+	snprintf(want_dev, sizeof(want_dev), "\"ifname\":\"%s\"", ifname ?: "");
+	snprintf(want_pid, sizeof(want_pid), "\"pid\":%d", pid);
+	for (line = text; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		p = memmem(line, end - line, want_event, strlen(want_event));
+		ok = p && (!ifname || memmem(line, end - line, want_dev, strlen(want_dev)));
+		p = pid ? memmem(line, end - line, want_pid, strlen(want_pid)) : NULL;
+		if (pid && (!p || (p[strlen(want_pid)] >= '0' && p[strlen(want_pid)] <= '9')))
+			ok = false;
+		n += ok;
+	}
+	return n;
+}
+
+/* The monitor printed at least @n such events, within the wait. */
+static bool monitor_saw(FIXTURE_DATA(daemon) *self, unsigned int n, const char *event,
+			const char *ifname, pid_t pid)
+{
+	struct timespec t0, t;
+	unsigned int seen;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		seen = count_events(self->events, event, ifname, pid);
+		if (seen < n && read_more(self->monitor.out, self->events, MONITOR_LEN, 1000) < 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (seen < n && t.tv_sec - t0.tv_sec < WAIT_S);
+	if (seen < n)
+		fprintf(stderr, "# monitor: %u %s event(s) about %s%s, want %u\n", seen, event,
+			ifname ?: "any device", pid ? " from the daemon" : "", n);
+	return seen >= n;
+}
+
+/*
+ * Start the monitor and wait until it listens: vnode0, which no rule
+ * governs, goes down and up until the monitor prints its up event.
+ */
+static int start_monitor(FIXTURE_DATA(daemon) *self)
+{
+	int i, ret;
+
+	ret = spawn_ctl(&self->monitor, (const char *const []){ "monitor", "-j", NULL });
+	for (i = 0; !ret && i < WAIT_S; i++) {
+		ret = netdev_set_up("vnode0", false) ?: netdev_set_up("vnode0", true);
+		if (!ret && read_more(self->monitor.out, self->events, MONITOR_LEN, 1000) >= 0 &&
+		    count_events(self->events, "up", "vnode0", 0))
+			return 0;
+	}
+	fprintf(stderr, "# the monitor did not start listening: %s\n", strerror(-ret));
+	return ret ?: -ETIMEDOUT;
+}
+
+/* The daemon's binds of @ifname the monitor saw: at least @n. */
+#define ANSWERED(self, n, ifname) monitor_saw(self, n, "bound", ifname, (self)->pid)
+
+/* XPS of each vnode1 tx queue is the CPU of its IRQ. */
+static bool xps_follows(struct nl_client *nl)
+{
+	char path[128], want[16], got[64];
+	struct nictl_dev dev;
+	struct nl_result res;
+	unsigned int i;
+	bool ok = true;
+
+	if (nictl_dev_get(nl, "vnode1", &dev, &res))
+		return false;
+	for (i = 0; i < dev.n_irqs; i++) {
+		if (dev.irqs[i].kind == NICTL_QUEUE_KIND_RX)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/vnode1/queues/tx-%u/xps_cpus",
+			 dev.irqs[i].queue);
+		snprintf(want, sizeof(want), "%x", 1U << dev.irqs[i].target_cpu);
+		if (read_str(path, got, sizeof(got)) || strtoul(got, NULL, 16) !=
+		    strtoul(want, NULL, 16)) {
+			fprintf(stderr, "# %s: %s, want %s\n", path, got, want);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+FIXTURE_SETUP(daemon)
+{
+	ASSERT_EQ(0, env_setup(&self->env));
+	ASSERT_NE(NULL, getenv("NICTL_CTL"));
+	ASSERT_EQ(0, netdev_info("vnode1", &self->vnode1));
+	pci_driver_name(self->vnode1.pci_path, self->driver, sizeof(self->driver));
+	ASSERT_STREQ("virtio-pci", self->driver);
+	ASSERT_EQ(0, write_conf());
+	unlink(DAEMON_LOG);
+	self->pid = 0;
+	self->monitor.pid = 0;
+	self->events = calloc(1, MONITOR_LEN);
+	ASSERT_NE(NULL, self->events);
+	ASSERT_EQ(0, start_monitor(self));
+}
+
+FIXTURE_TEARDOWN(daemon)
+{
+	struct netdev_info now;
+
+	if (self->pid)
+		EXPECT_EQ(0, stop_daemon(self->pid));
+	dump_log();
+	/* After a reload of the module the monitor has ended by itself. */
+	if (self->monitor.pid > 0)
+		spawn_stop(&self->monitor, SIGTERM, 5000);
+	free(self->events);
+	EXPECT_EQ(0, netdev_revive(self->vnode1.pci_path, self->driver, "vnode1"));
+	if (!netdev_info("vnode1", &now) && now.rx_queues != self->vnode1.rx_queues)
+		EXPECT_EQ(0, netdev_set_channels("vnode1", self->vnode1.rx_queues));
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+/* Start the daemon and wait for its first apply. */
+#define START(self) do { \
+	(self)->pid = start_daemon(); \
+	ASSERT_LT(0, (self)->pid); \
+	ASSERT_TRUE(back_in_policy(&(self)->env.nl, &vnode1)); \
+	ASSERT_TRUE(back_in_policy(&(self)->env.nl, &e1k)); \
+} while (0)
+
+TEST_F_TIMEOUT(daemon, applies_at_start, 600)
+{
+	START(self);
+	EXPECT_TRUE(ANSWERED(self, 1, "vnode1"));
+	EXPECT_TRUE(ANSWERED(self, 1, "e1k"));
+	EXPECT_TRUE(xps_follows(&self->env.nl));
+	EXPECT_TRUE(log_has("vnode1: rule node1-nic: IRQ "));
+	EXPECT_TRUE(log_has("e1k: rule onboard: IRQ "));
+}
+
+TEST_F_TIMEOUT(daemon, pci_rebind, 600)
+{
+	const char *bdf = self->vnode1.bus_addr;
+
+	START(self);
+	ASSERT_EQ(0, pci_driver_bind(self->driver, bdf, false));
+	ASSERT_EQ(0, pci_driver_bind(self->driver, bdf, true));
+	ASSERT_EQ(0, netdev_revive(self->vnode1.pci_path, self->driver, "vnode1"));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	EXPECT_TRUE(xps_follows(&self->env.nl));
+	EXPECT_TRUE(monitor_saw(self, 1, "unregistered", "vnode1", 0));
+	EXPECT_TRUE(monitor_saw(self, 1, "registered", NULL, 0));
+	/* START's binds of both NICs, then the new device's, under its kernel name. */
+	EXPECT_TRUE(monitor_saw(self, 3, "bound", NULL, self->pid));
+}
+
+TEST_F_TIMEOUT(daemon, channels_down_and_up, 600)
+{
+	struct governed one = vnode1;
+
+	START(self);
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
+	one.n_irqs = 2;
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &one));
+	EXPECT_TRUE(monitor_saw(self, 1, "queues-changed", "vnode1", 0));
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 2));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	EXPECT_TRUE(monitor_saw(self, 2, "queues-changed", "vnode1", 0));
+	/* START's bind, then at least the one that placed queue 1's new IRQs. */
+	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
+}
+
+TEST_F_TIMEOUT(daemon, cpu_offline_online, 600)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	unsigned int cpu;
+
+	START(self);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
+	cpu = dev.irqs[dev.n_irqs - 1].target_cpu;
+	ASSERT_EQ(0, cpu_set_online(cpu, false)) TH_LOG("CPU %u", cpu);
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	EXPECT_TRUE(monitor_saw(self, 1, "drift", "vnode1", 0));
+	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
+	ASSERT_EQ(0, cpu_set_online(cpu, true));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+}
+
+/* What irqbalance or a script does: move IRQ @irq to CPU 0 through /proc. */
+static int move_to_cpu0(unsigned int irq)
+{
+	struct cpus cpu0;
+
+	cpus_zero(&cpu0);
+	cpus_set(&cpu0, 0);
+	return irq_set_affinity(irq, &cpu0);
+}
+
+TEST_F_TIMEOUT(daemon, proc_write_is_undone, 600)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+
+	START(self);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
+	ASSERT_EQ(0, move_to_cpu0(dev.irqs[0].num));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	EXPECT_TRUE(log_has("vnode1: moved behind nictl's back"));
+	EXPECT_TRUE(monitor_saw(self, 1, "drift", "vnode1", 0));
+	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
+}
+
+/*
+ * e1000e frees its IRQs at close and requests them at open. Whatever moved
+ * them meanwhile (here a write to /proc while the device is down, when
+ * nictl cannot see them as its queues) is undone once the device is up.
+ */
+TEST_F_TIMEOUT(daemon, e1k_down_up, 600)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	unsigned int i;
+
+	START(self);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "e1k", &dev, &res));
+	ASSERT_EQ(0, netdev_set_up("e1k", false));
+	for (i = 0; i < dev.n_irqs; i++)
+		ASSERT_EQ(0, move_to_cpu0(dev.irqs[i].num));
+	ASSERT_EQ(0, netdev_set_up("e1k", true));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
+	EXPECT_TRUE(monitor_saw(self, 1, "down", "e1k", 0));
+	EXPECT_TRUE(monitor_saw(self, 1, "up", "e1k", 0));
+	EXPECT_TRUE(ANSWERED(self, 2, "e1k"));
+}
+
+/* A bind by someone else is an audit line and is undone. */
+TEST_F_TIMEOUT(daemon, foreign_bind_is_undone, 600)
+{
+	struct run_result *r = malloc(sizeof(*r));
+
+	ASSERT_NE(NULL, r);
+	START(self);
+	EXPECT_EQ(0, run_ctl(r, false, NULL,
+			     (const char *const []){ "bind", "vnode1", "--cpus", "1-2", NULL }));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	/* START's bind, the other one, and the daemon's answer to it. */
+	EXPECT_TRUE(monitor_saw(self, 3, "bound", "vnode1", 0));
+	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
+	EXPECT_TRUE(log_has("vnode1: bound by pid "));
+	free(r);
+}
+
+TEST_F_TIMEOUT(daemon, module_reload, 600)
+{
+	START(self);
+	nl_close(&self->env.nl);
+	ASSERT_EQ(0, nictl_module_unload());
+	ASSERT_EQ(0, nictl_module_load());
+	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
+	EXPECT_TRUE(log_has("module nictl is here"));
+}
+
+/* A broken file on SIGHUP is refused by line; the rules in force still hold. */
+TEST_F_TIMEOUT(daemon, sighup_keeps_old_config, 600)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	int i;
+
+	START(self);
+	ASSERT_EQ(0, write_file(CONF, "[rule x]\nmatch-name = vnode1\ncpus = nodes 1\n"));
+	ASSERT_EQ(0, kill(self->pid, SIGHUP));
+	for (i = 0; i < WAIT_S * 10 && !log_has("configuration not reloaded"); i++)
+		usleep(100 * 1000);
+	EXPECT_TRUE(log_has(CONF ":3: cpus: 'nodes 1' is none of"));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
+	ASSERT_EQ(0, move_to_cpu0(dev.irqs[1].num));
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	EXPECT_TRUE(monitor_saw(self, 1, "drift", "vnode1", 0));
+}
+
+/* Whether every queue IRQ of @ifname is on exactly CPU @cpu, within the wait. */
+static bool all_on(struct nl_client *nl, const char *ifname, unsigned int cpu)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	struct cpus mask;
+	unsigned int i, tries;
+	bool ok = false;
+
+	for (tries = 0; !ok && tries < WAIT_S * 5; tries++) {
+		if (tries)
+			usleep(200 * 1000);
+		ok = !nictl_dev_get(nl, ifname, &dev, &res) && dev.n_irqs;
+		for (i = 0; ok && i < dev.n_irqs; i++)
+			ok = !irq_affinity(dev.irqs[i].num, &mask, NULL) &&
+			     cpus_count(&mask) == 1 && cpus_test(&mask, cpu);
+	}
+	return ok;
+}
+
+/* A valid file on SIGHUP replaces the rules, and every device follows. */
+TEST_F_TIMEOUT(daemon, sighup_reloads, 600)
+{
+	char text[512], mac[32];
+
+	START(self);
+	ASSERT_EQ(0, read_str("/sys/class/net/vnode1/address", mac, sizeof(mac)));
+	snprintf(text, sizeof(text), "[rule node1-nic]\nmatch-mac = %s\ncpus = numa-local\n"
+		 "[rule onboard]\nmatch-driver = e1000e\ncpus = 3\n", mac);
+	ASSERT_EQ(0, write_file(CONF, text));
+	ASSERT_EQ(0, kill(self->pid, SIGHUP));
+	EXPECT_TRUE(all_on(&self->env.nl, "e1k", 3));
+	EXPECT_TRUE(log_has("configuration " CONF " reloaded: 2 rules"));
+	EXPECT_TRUE(in_policy(&self->env.nl, &vnode1, &(struct nictl_dev){ 0 }));
+}
+
+TEST_F_TIMEOUT(daemon, bad_config_refused, 300)
+{
+	struct run_result *r = malloc(sizeof(*r));
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, write_file(CONF, "[rule x]\nmatch-name = vnode1\nallow-siblings = often\n"));
+	EXPECT_EQ(1, run_ctl(r, false, NULL,
+			     (const char *const []){ "daemon", "-c", CONF, "--foreground", NULL }));
+	EXPECT_TRUE(one_line_error(r, CONF ":3: allow-siblings: 'often' is neither yes nor no"));
+	free(r);
+}
+
+TEST_F_TIMEOUT(daemon, once, 600)
+{
+	struct run_result *r = malloc(sizeof(*r));
+	struct nictl_dev dev;
+
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, run_ctl(r, false, NULL,
+			     (const char *const []){ "daemon", "-c", CONF, "--once", NULL }));
+	/* Applied before it exited: no wait. */
+	EXPECT_TRUE(in_policy(&self->env.nl, &vnode1, &dev));
+	EXPECT_TRUE(in_policy(&self->env.nl, &e1k, &dev));
+	EXPECT_TRUE(xps_follows(&self->env.nl));
+
+	/* A rule that cannot be applied fails the run, and says which. */
+	ASSERT_EQ(0, write_file(CONF, "[rule far]\nmatch-name = vnode1\ncpus = node 7\n"));
+	EXPECT_EQ(1, run_ctl(r, false, NULL,
+			     (const char *const []){ "daemon", "-c", CONF, "--once", NULL }));
+	EXPECT_NE(NULL, strstr(r->err, "vnode1: rule far (line 1) not applied")) TH_LOG("%s",
+										     r->err);
+	free(r);
+}
+
+TEST_HARNESS_MAIN

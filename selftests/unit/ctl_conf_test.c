@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The daemon's configuration file: what a good file yields, and that every
+ * bad one is refused whole with a message naming its line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "conf.h"
+#include "util.h"
+
+/* Parse @text as the file "t.conf": conf_parse()'s result, @err filled. */
+static int parse(const char *text, struct conf *conf, char *err, size_t len)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	if (!f)
+		abort();
+	err[0] = '\0';
+	ret = conf_parse(f, "t.conf", conf, err, len);
+	fclose(f);
+	return ret;
+}
+
+static char *cpus_of(const struct cpuset *s)
+{
+	static char buf[64];
+	char *list = cpuset_format(s);
+
+	snprintf(buf, sizeof(buf), "%s", list ?: "?");
+	free(list);
+	return buf;
+}
+
+TEST(full_example)
+{
+	static const char text[] =
+		"# the node-1 NIC\n"
+		"\n"
+		"[daemon]\n"
+		"irq-wait = 30\n"
+		"irqbalance = ignore\n"
+		"\n"
+		"[rule fast]\n"
+		"  match-name = vnode*\n"
+		"match-pci=0000:80:00.0\n"
+		"match-mac = 52:54:00:*\n"
+		"match-driver = virtio_net\n"
+		"cpus = numa-local\n"
+		"exclude = 5\n"
+		"allow-siblings = yes\n"
+		"xps = yes\n"
+		"; another comment style\n"
+		"[rule e1k]\n"
+		"match-driver = e1000e\n"
+		"cpus = node 0\n"
+		"[rule listed]\n"
+		"match-name = eth9\n"
+		"cpus = 2-3,6\n"
+		"[rule all]\n"
+		"match-name = *\n"
+		"cpus = all\n";
+	struct conf c;
+	char err[256];
+
+	ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(30000U, c.irq_wait_ms);
+	EXPECT_FALSE(c.irqbalance_ban);
+	ASSERT_EQ(4U, c.nr_rules);
+
+	EXPECT_STREQ("fast", c.rules[0].name);
+	EXPECT_EQ(7U, c.rules[0].line);
+	EXPECT_STREQ("vnode*", c.rules[0].match[RULE_MATCH_NAME]);
+	EXPECT_STREQ("0000:80:00.0", c.rules[0].match[RULE_MATCH_PCI]);
+	EXPECT_STREQ("52:54:00:*", c.rules[0].match[RULE_MATCH_MAC]);
+	EXPECT_STREQ("virtio_net", c.rules[0].match[RULE_MATCH_DRIVER]);
+	EXPECT_TRUE(c.rules[0].policy.numa_local);
+	EXPECT_EQ(CPUS_NODE, c.rules[0].policy.req.source);
+	EXPECT_STREQ("5", cpus_of(&c.rules[0].policy.req.exclude));
+	EXPECT_TRUE(c.rules[0].policy.allow_siblings);
+	EXPECT_FALSE(c.rules[0].policy.dry_run);
+	EXPECT_TRUE(c.rules[0].xps);
+
+	EXPECT_STREQ("e1k", c.rules[1].name);
+	EXPECT_EQ(NULL, c.rules[1].match[RULE_MATCH_NAME]);
+	EXPECT_FALSE(c.rules[1].policy.numa_local);
+	EXPECT_EQ(CPUS_NODE, c.rules[1].policy.req.source);
+	EXPECT_EQ(0, c.rules[1].policy.req.node);
+	EXPECT_FALSE(c.rules[1].policy.allow_siblings);
+	EXPECT_FALSE(c.rules[1].xps);
+
+	EXPECT_EQ(CPUS_GIVEN, c.rules[2].policy.req.source);
+	EXPECT_STREQ("2-3,6", cpus_of(&c.rules[2].policy.req.given));
+	EXPECT_EQ(CPUS_ONLINE, c.rules[3].policy.req.source);
+	conf_free(&c);
+	EXPECT_EQ(0U, c.nr_rules);
+}
+
+TEST(defaults)
+{
+	struct conf c;
+	char err[256];
+
+	ASSERT_EQ(0, parse("", &c, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0U, c.nr_rules);
+	EXPECT_EQ(10000U, c.irq_wait_ms);
+	EXPECT_TRUE(c.irqbalance_ban);
+	conf_free(&c);
+}
+
+TEST(errors_name_the_line)
+{
+	static const char *const cases[][2] = {
+		{ "cpus = all\n",
+		  "t.conf:1: 'cpus' comes before any [rule NAME] or [daemon] section" },
+		{ "[rule a]\nmatch-name = x\n[frob]\n",
+		  "t.conf:3: unknown section [frob]; the sections are [rule NAME] and [daemon]" },
+		{ "[rule a]\nmatch-name = x\ncpu = 1\n", "t.conf:3: unknown key 'cpu' in a rule" },
+		{ "[daemon]\nxps = yes\n", "t.conf:2: unknown key 'xps' in [daemon]" },
+		{ "[rule a]\nmatch-name = x\nmatch-name = y\n",
+		  "t.conf:3: 'match-name' is set twice in this section" },
+		{ "[rule a]\nmatch-name = x\n[rule a]\nmatch-name = y\n",
+		  "t.conf:3: a rule named 'a' already starts at line 1" },
+		{ "\n[rule a]\ncpus = all\n[rule b]\nmatch-name = y\n",
+		  "t.conf:2: rule 'a' matches no device" },
+		{ "[rule a]\nxps = yes\n", "t.conf:1: rule 'a' matches no device" },
+		{ "[rule a]\nmatch-name = x\ncpus = four\n", "t.conf:3: cpus: 'four' is none of" },
+		{ "[rule a]\nmatch-name = x\ncpus = 3-1x\n",
+		  "t.conf:3: cpus: '3-1x' is not a CPU list" },
+		{ "[rule a]\nmatch-name = x\ncpus = 99999\n",
+		  "t.conf:3: cpus: CPU numbers go up to 8191" },
+		{ "[rule a]\nmatch-name = x\ncpus = node x\n",
+		  "t.conf:3: cpus = node: 'x' is not a number" },
+		{ "[rule a]\nmatch-name = x\nexclude = ,\n",
+		  "t.conf:3: exclude: ',' is not a CPU list" },
+		{ "[rule a]\nmatch-name = x\nxps = maybe\n",
+		  "t.conf:3: xps: 'maybe' is neither yes nor no" },
+		{ "[rule a]\nmatch-name =\n", "t.conf:2: 'match-name' needs a value" },
+		{ "[rule a]\nmatch-name\n", "t.conf:2: expected 'key = value'" },
+		{ "[rule a b]\n", "t.conf:1: rule name 'a b'" },
+		{ "[rule]\n", "t.conf:1: unknown section [rule]" },
+		{ "[rule a\n", "t.conf:1: a section header ends with ']'" },
+		{ "[daemon]\n[daemon]\n", "t.conf:2: [daemon] may appear only once" },
+		{ "[daemon]\nirq-wait = 0\n",
+		  "t.conf:2: irq-wait: '0' is not a number from 1 to 600" },
+		{ "[daemon]\nirqbalance = stop\n", "t.conf:2: irqbalance: 'stop' is neither" },
+	};
+	struct conf c;
+	char err[512];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		EXPECT_EQ(-1, parse(cases[i][0], &c, err, sizeof(err))) TH_LOG("%s", cases[i][0]);
+		EXPECT_EQ(0, strncmp(err, cases[i][1], strlen(cases[i][1])))
+			TH_LOG("got '%s', want '%s...'", err, cases[i][1]);
+		EXPECT_EQ(0U, c.nr_rules);
+		EXPECT_EQ(NULL, c.rules);
+	}
+}
+
+TEST(missing_file)
+{
+	struct conf c;
+	char err[512];
+
+	EXPECT_EQ(-1, conf_load("/nonexistent/nictl.conf", &c, err, sizeof(err)));
+	EXPECT_STREQ("/nonexistent/nictl.conf: cannot open: No such file or directory", err);
+}
+
+/* The example shipped in the repository is valid. */
+TEST(shipped_example)
+{
+	struct conf c;
+	char err[512];
+
+	ASSERT_EQ(0, conf_load(NICTL_REPO "/etc/nictl.conf.example", &c, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_LT(0U, c.nr_rules);
+	conf_free(&c);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/* XPS maps that follow the queue IRQs, written into a fake sysfs. */
+#include "ctl_fakesys.h"
+
+#include <linux/nictl.h>
+
+#include "kselftest_harness.h"
+
+#include "xps.h"
+
+TEST(mask_format)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, xps_mask(0, buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	ASSERT_EQ(0, xps_mask(5, buf, sizeof(buf)));
+	EXPECT_STREQ("20", buf);
+	ASSERT_EQ(0, xps_mask(31, buf, sizeof(buf)));
+	EXPECT_STREQ("80000000", buf);
+	/* Beyond 32 CPUs the kernel reads comma-separated 32-bit groups. */
+	ASSERT_EQ(0, xps_mask(33, buf, sizeof(buf)));
+	EXPECT_STREQ("2,00000000", buf);
+	ASSERT_EQ(0, xps_mask(64, buf, sizeof(buf)));
+	EXPECT_STREQ("1,00000000,00000000", buf);
+	EXPECT_EQ(-ENAMETOOLONG, xps_mask(64, buf, 10));
+}
+
+static char *read_file(const struct fakesys *f, const char *rel)
+{
+	static char buf[64];
+	char path[256];
+	FILE *file;
+
+	snprintf(path, sizeof(path), "%s/%s", f->root, rel);
+	buf[0] = '\0';
+	file = fopen(path, "r");
+	if (file) {
+		if (!fgets(buf, sizeof(buf), file))
+			buf[0] = '\0';
+		fclose(file);
+	}
+	return buf;
+}
+
+TEST(each_tx_queue_follows_its_irq)
+{
+	/* virtio_net: rx and tx IRQs per queue; e1000e-style combined ones work alike. */
+	struct nictl_irq irqs[] = {
+		{ .queue = 0, .kind = NICTL_QUEUE_KIND_RX, .irq = 40, .target_cpu = 4 },
+		{ .queue = 0, .kind = NICTL_QUEUE_KIND_TX, .irq = 41, .target_cpu = 4 },
+		{ .queue = 1, .kind = NICTL_QUEUE_KIND_RX, .irq = 42, .target_cpu = 6 },
+		{ .queue = 1, .kind = NICTL_QUEUE_KIND_COMBINED, .irq = 43, .target_cpu = 6 },
+	};
+	struct nictl_dev dev = { .ifname = "vnode1", .tx_queues = 2, .irqs = irqs, .nr_irqs = 4 };
+	struct fakesys f;
+
+	fakesys_create(&f);
+	fakesys_write(&f, "0\n", "class/net/vnode1/queues/tx-0/xps_cpus");
+	fakesys_write(&f, "0\n", "class/net/vnode1/queues/tx-1/xps_cpus");
+	EXPECT_EQ(0, xps_apply(&dev));
+	EXPECT_STREQ("10", read_file(&f, "class/net/vnode1/queues/tx-0/xps_cpus"));
+	EXPECT_STREQ("40", read_file(&f, "class/net/vnode1/queues/tx-1/xps_cpus"));
+
+	/* A queue that cannot be set fails the rule. */
+	dev.tx_queues = 3;
+	irqs[3].queue = 2;
+	EXPECT_EQ(-1, xps_apply(&dev));
+	fakesys_destroy(&f);
+}
+
+TEST_HARNESS_MAIN
