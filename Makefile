@@ -12,11 +12,20 @@ BUILD		:= $(CURDIR)/build
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
 UNITDIR		?= $(PREFIX)/lib/systemd/system
+DKMS_SRC	?= /usr/src/nictl-$(VERSION)
+DATADIR		?= $(PREFIX)/share
+MANDIR		?= $(DATADIR)/man
+COMPLETIONDIR	?= $(DATADIR)/bash-completion/completions
+# 0 leaves the module out of install and uninstall: a package of the userspace
+# alone, or a host without kernel headers.
+NICTL_INSTALL_MODULE ?= 1
 MODULE_SOURCES	:= Kbuild $(wildcard kmod/*.[ch]) include/uapi/linux/nictl.h
 
 export NICTL_VERSION := $(VERSION)
 
-.PHONY: all module ctl deps test-modules selftests unit check demo install clean
+.PHONY: all module ctl deps test-modules selftests unit check demo clean \
+	install install-module install-userspace uninstall uninstall-module uninstall-userspace \
+	modules-install modules-remove
 
 all: module ctl
 
@@ -34,31 +43,108 @@ deps:
 test-modules: $(MODULE_SOURCES)
 	scripts/build-test-modules.sh $(BUILD)/kmod
 
+# The module as users get it: Debian's dkms builds it for both suite kernels,
+# with its trees in $(BUILD)/dkms instead of the host's; the guests load it.
+dkms-modules: $(MODULE_SOURCES) dkms.conf.in
+	rm -rf $(BUILD)/dkms
+	$(MAKE) dkms-source DKMS_SRC=$(BUILD)/dkms/source/nictl-$(VERSION)
+	scripts/build-dkms-modules.sh $(BUILD)/dkms $(VERSION)
+
 selftests:
 	$(MAKE) -C selftests BUILD=$(BUILD)
 
 # Host unit tests: every executable in $(BUILD)/unit is run by the suite.
-unit:
+# The man page and completion tests ask the built nictlctl for its help.
+unit: ctl
 	$(MAKE) -C selftests/unit BUILD=$(BUILD)
 	$(MAKE) -C selftests BUILD=$(BUILD) unit
 	$(MAKE) -C ctl BUILD=$(BUILD) unit
 
 check: deps
-	$(MAKE) test-modules ctl selftests unit
+	$(MAKE) test-modules dkms-modules ctl selftests unit
 	selftests/vm/run-suite.sh $(BUILD)
 
 demo: deps
 	$(MAKE) test-modules ctl
 	selftests/vm/demo.sh $(BUILD)
 
-# The daemon's unit goes where systemd looks for units of $(PREFIX); the
-# example configuration next to where the daemon reads its own.
-install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	$(MAKE) -C ctl BUILD=$(BUILD) install
+# `make install` and `make uninstall`; selftests/unit/install_test.sh checks
+# that uninstall removes exactly what install put there.
+install: install-userspace
+uninstall: uninstall-userspace
+ifeq ($(NICTL_INSTALL_MODULE),1)
+install: install-module
+uninstall: uninstall-module
+endif
+
+# Through DKMS where dkms is installed, so every new kernel gets the module
+# rebuilt; a staged install (DESTDIR) gets kbuild's, for KERNELRELEASE only.
+HAVE_DKMS	:= $(shell command -v dkms 2>/dev/null)
+MODULE_VIA	:= $(if $(DESTDIR),modules,$(if $(HAVE_DKMS),dkms,modules))
+
+install-module:
+	$(MAKE) $(MODULE_VIA)-install
+
+uninstall-module:
+	$(MAKE) $(MODULE_VIA)-remove
+
+# Into updates/ on every kernel (6.1's kbuild says extra/), so removal knows
+# where; 6.12 compresses it, hence nictl.ko*.
+MODULE_INSTDIR	:= $(DESTDIR)/lib/modules/$(KERNELRELEASE)/updates
+
+modules-install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=updates \
+		modules_install
+
+modules-remove:
+	rm -f $(MODULE_INSTDIR)/nictl.ko*
+	$(if $(DESTDIR),,depmod $(KERNELRELEASE))
+
+# Man pages gzip'ed (-n: no timestamp, so a rebuild is identical); the
+# daemon's unit where systemd looks for units of $(PREFIX); the example
+# configuration next to where the daemon reads its own, whatever $(PREFIX).
+MAN_PAGES	:= man/nictlctl.8 man/nictl.conf.5
+
+$(BUILD)/man/%.gz: man/% Makefile
+	@mkdir -p $(@D)
+	sed 's|@VERSION@|$(VERSION)|' $< | gzip -9n > $@
+
+install-userspace: ctl $(MAN_PAGES:man/%=$(BUILD)/man/%.gz)
+	$(MAKE) -C ctl BUILD=$(BUILD) SBINDIR=$(SBINDIR) install
+	install -D -m 0644 $(BUILD)/man/nictlctl.8.gz $(DESTDIR)$(MANDIR)/man8/nictlctl.8.gz
+	install -D -m 0644 $(BUILD)/man/nictl.conf.5.gz $(DESTDIR)$(MANDIR)/man5/nictl.conf.5.gz
+	install -D -m 0644 completion/nictlctl $(DESTDIR)$(COMPLETIONDIR)/nictlctl
 	sed 's|@SBINDIR@|$(SBINDIR)|' systemd/nictl.service > $(BUILD)/nictl.service
 	install -D -m 0644 $(BUILD)/nictl.service $(DESTDIR)$(UNITDIR)/nictl.service
 	install -D -m 0644 etc/nictl.conf.example $(DESTDIR)/etc/nictl/nictl.conf.example
+
+# /etc/nictl goes only when empty: nictl.conf is the administrator's.
+uninstall-userspace:
+	$(MAKE) -C ctl SBINDIR=$(SBINDIR) uninstall
+	rm -f $(DESTDIR)$(MANDIR)/man8/nictlctl.8.gz $(DESTDIR)$(MANDIR)/man5/nictl.conf.5.gz
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/nictlctl
+	rm -f $(DESTDIR)$(UNITDIR)/nictl.service
+	rm -f $(DESTDIR)/etc/nictl/nictl.conf.example
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)/etc/nictl 2>/dev/null || true
+
+.PHONY: dkms-source dkms-install dkms-remove dkms-modules
+
+# The DKMS source tree: the module's sources and dkms.conf with VERSION.
+dkms-source:
+	scripts/module-source.sh $(DKMS_SRC)
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$(DKMS_SRC)/dkms.conf
+
+# DKMS builds and installs nictl.ko for KERNELRELEASE now, and for each new
+# kernel later. Run again, it replaces what an earlier run installed.
+dkms-install: dkms-remove
+	$(MAKE) dkms-source
+	dkms add nictl/$(VERSION)
+	dkms build nictl/$(VERSION) -k $(KERNELRELEASE)
+	dkms install nictl/$(VERSION) -k $(KERNELRELEASE)
+
+dkms-remove:
+	if [ -n "$$(dkms status nictl/$(VERSION))" ]; then dkms remove nictl/$(VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

@@ -15,11 +15,7 @@ build_one() {
 	kdir=/usr/src/linux-headers-$krel
 	dir=$out/$krel
 	[ -d "$kdir" ] || { echo "no headers for $krel in $kdir (make deps)" >&2; return 1; }
-	rm -rf "$dir/src"
-	mkdir -p "$dir/src/include/uapi/linux"
-	cp "$top/Kbuild" "$top/Makefile" "$dir/src/"
-	cp -r "$top/kmod" "$dir/src/"
-	cp "$top/include/uapi/linux/nictl.h" "$dir/src/include/uapi/linux/"
+	"$top/scripts/module-source.sh" "$dir/src"
 	if ! make -C "$kdir" M="$dir/src" W=1 NICTL_FAULT_INJECT=y modules \
 		>"$dir/build.log" 2>&1; then
 		cat "$dir/build.log" >&2

@@ -24,6 +24,12 @@ PACKAGES="
 	xz-utils
 	perl
 	jq
+	dkms
+	openssl
+	groff-base
+	man-db
+	python3-yaml
+	python3-jsonschema
 	prometheus
 "
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run inside a test guest by selftests/vm (cwd = the repo, chrooted into the
-# host's root): load $NICTL_KO, run every selftest binary with its TAP in
-# $NICTL_RESULTS/<binary>.tap and its stderr in <binary>.log, and exit
+# host's root): run every selftest binary with $NICTL_KO loaded (but
+# nictl_dkms, which loads the module DKMS built and unloads it again), with
+# its TAP in $NICTL_RESULTS/<binary>.tap and its stderr in <binary>.log; exit
 # non-zero when any test failed, crashed or was skipped. The guest provides
 # everything the tests need, so a skip means a broken guest or test, never
 # a pass.
@@ -13,9 +14,11 @@
 # NICTL_BUILD (default $NICTL_REPO/build) holds selftests/.
 set -u
 
-# events, daemon and lifecycle go last: they rebind vnode1's PCI function,
-# which renumbers the device's IRQs and virtio name for whatever runs after.
-TESTS=${*:-nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli nictl_stats nictl_events nictl_daemon nictl_lifecycle}
+# nictl_dkms goes first, before $NICTL_KO is loaded. events, daemon and
+# lifecycle go last: they rebind vnode1's PCI function, which renumbers the
+# device's IRQs and virtio name for whatever runs after.
+TESTS=${*:-nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli \
+	nictl_stats nictl_ynl nictl_events nictl_daemon nictl_lifecycle}
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -42,11 +45,13 @@ count() {
 	grep -cE "$1" "$2"
 }
 
-load_module || die "insmod $NICTL_KO failed"
 echo "guest-suite: kernel $NICTL_KREL, module $NICTL_KO"
 
 passed=0 failed=0 skipped=0
 for t in $TESTS; do
+	if [ "$t" != nictl_dkms ]; then
+		load_module || die "insmod $NICTL_KO failed"
+	fi
 	tap=$NICTL_RESULTS/$t.tap
 	if [ -x "$bindir/$t" ]; then
 		"$bindir/$t" >"$tap" 2>"$NICTL_RESULTS/$t.log"
@@ -66,10 +71,9 @@ for t in $TESTS; do
 	[ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
 	pass=$((ok - skip))
 	echo "guest-suite: $t: $pass passed, $fail failed, $skip skipped (exit $rc)"
-	if [ ! -d /sys/module/nictl ]; then
+	if [ "$t" != nictl_dkms ] && [ ! -d /sys/module/nictl ]; then
 		echo "guest-suite: $t left the module unloaded" >&2
 		fail=$((fail + 1))
-		load_module || die "insmod $NICTL_KO failed"
 	fi
 	passed=$((passed + pass))
 	failed=$((failed + fail))

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build and install nictl.ko with Debian's dkms for every suite kernel, the
+# way `make dkms-install` does on a real host, but with each of dkms's trees
+# inside OUTDIR, so the host's /usr/src, /var/lib/dkms and /lib/modules stay
+# untouched:
+#   OUTDIR/source/nictl-VERSION  the DKMS source tree (`make dkms-source`)
+#   OUTDIR/tree                  dkms's own tree (--dkmstree)
+#   OUTDIR/install/KREL/updates/dkms/nictl.ko[.xz]
+#                                what `dkms install` installed (compressed
+#                                when /lib/modules/KREL says the kernel's
+#                                modules are); the guests load it
+#                                (selftests/nictl_dkms.sh)
+#   OUTDIR/mok.key, mok.pub      the key dkms signs with, which it makes on
+#                                first use, as /var/lib/dkms/mok.key on a host
+#   OUTDIR/KREL.log              dkms's output
+# Also checks that dkms.conf makes dkms skip kernels older than 6.1.
+# Usage: build-dkms-modules.sh OUTDIR VERSION
+set -eu
+[ $# -eq 2 ] || { echo "usage: build-dkms-modules.sh OUTDIR VERSION" >&2; exit 2; }
+out=$(cd "$1" && pwd)
+version=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+die() {
+	echo "build-dkms-modules: $*" >&2
+	exit 1
+}
+
+# dkms_for KREL ACTION [ARG...]: run dkms on OUTDIR's trees for kernel KREL,
+# whose headers are where Debian puts them (a host has /lib/modules/KREL/build
+# point there; this one may have no /lib/modules at all). dkms takes the
+# signing key and sign-file only from its framework.conf or the environment.
+dkms_for() {
+	krel=$1 action=$2
+	shift 2
+	mok_signing_key=$out/mok.key mok_certificate=$out/mok.pub \
+		sign_file=/usr/src/linux-headers-$krel/scripts/sign-file \
+		dkms "$action" "nictl/$version" -k "$krel" "$@" \
+		--dkmstree "$out/tree" --sourcetree "$out/source" --installtree "$out/install" \
+		--kernelsourcedir "/usr/src/linux-headers-$krel" --no-depmod
+}
+
+# Build and install for suite kernel $1, then check what dkms installed.
+build_one() {
+	krel=$1 log=$out/$1.log
+	[ -d "/usr/src/linux-headers-$krel" ] || die "no headers for $krel (make deps)"
+	# dkms installs only into a kernel's existing module directory.
+	mkdir -p "$out/install/$krel"
+	if ! { dkms_for "$krel" build && dkms_for "$krel" install; } >"$log" 2>&1; then
+		cat "$log" >&2
+		die "dkms could not build or install nictl/$version for $krel"
+	fi
+	dkms_for "$krel" status 2>>"$log" | grep -q ': installed$' ||
+		die "dkms status does not list nictl/$version as installed for $krel"
+	set -- "$out/install/$krel/updates/dkms/nictl.ko"*
+	ko=$1
+	[ -f "$ko" ] || die "dkms installed no nictl.ko in $out/install/$krel/updates/dkms"
+	case $(modinfo -F vermagic "$ko") in
+	"$krel "*) ;;
+	*) die "$ko is not built for $krel" ;;
+	esac
+	[ "$(modinfo -F version "$ko")" = "$version" ] || die "$ko is not version $version"
+	[ "$(modinfo -F signer "$ko")" = "DKMS module signing key" ] ||
+		die "$ko is not signed with dkms's key"
+	echo "dkms built, signed and installed $ko"
+}
+
+# dkms must refuse kernel $1 with BUILD_EXCLUSIVE's status 77, before it
+# even looks for headers.
+refuse_one() {
+	status=0
+	dkms_for "$1" build >"$out/$1.log" 2>&1 || status=$?
+	[ "$status" -eq 77 ] || {
+		cat "$out/$1.log" >&2
+		die "dkms build for $1 exited with $status, not 77 (BUILD_EXCLUSIVE_KERNEL)"
+	}
+	echo "dkms skips $1 (status 77)"
+}
+
+[ -f "$out/source/nictl-$version/dkms.conf" ] ||
+	die "no $out/source/nictl-$version/dkms.conf (make dkms-source)"
+kernels=$("$top/scripts/kernels.sh")
+mkdir -p "$out/tree" "$out/install"
+# Adding is the same for every kernel; dkms_for needs one.
+dkms_for "$(echo "$kernels" | head -n 1)" add >"$out/add.log" 2>&1 || {
+	cat "$out/add.log" >&2
+	die "dkms add nictl/$version failed"
+}
+for krel in $kernels; do
+	build_one "$krel"
+done
+for krel in 6.0.0-0.deb11.6-amd64 5.10.0-30-amd64; do
+	refuse_one "$krel"
+done

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The bash completion, completion/nictlctl, sourced into this bash and asked
+# as bash would ask it: commands, options, interface names (from the real
+# /sys: lo is on every host; and from a fake one through $NICTL_SYSFS), NUMA
+# nodes, files. It cannot drift from the code: for every command, what it
+# offers after "-" is exactly the options `nictlctl COMMAND --help` prints.
+# selftests/unit/Makefile fills in the paths of the repository and the build.
+set -u
+
+REPO=@NICTL_REPO@
+CTL=@NICTL_BUILD@/bin/nictlctl
+
+# shellcheck source=selftests/unit/tap.sh
+. "$REPO/selftests/unit/tap.sh"
+# shellcheck source=selftests/unit/ctl_help.sh
+. "$REPO/selftests/unit/ctl_help.sh"
+# shellcheck source=completion/nictlctl
+. "$REPO/completion/nictlctl"
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# What completing the command line $1 offers, sorted, on one line. A line
+# that ends in a space completes a new, empty word.
+complete_line()
+{
+	local line=$1
+
+	read -ra COMP_WORDS <<<"$line"
+	[[ $line == *' ' ]] && COMP_WORDS+=('')
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE=$line
+	COMP_POINT=${#line}
+	COMPREPLY=()
+	_nictlctl
+	printf '%s\n' "${COMPREPLY[@]}" | sort | xargs
+}
+
+# Does completing $1 offer exactly $2 (sorted, space-separated)?
+offers()
+{
+	local got
+
+	got=$(complete_line "$1")
+	[[ $got == "$2" ]] && return 0
+	echo "completing '$1' offered '$got', expected '$2'"
+	return 1
+}
+
+# Does completing $1 offer, among others, $2?
+offers_some()
+{
+	local got
+
+	got=$(complete_line "$1")
+	[[ " $got " == *" $2 "* ]] && return 0
+	echo "completing '$1' offered '$got', without '$2'"
+	return 1
+}
+
+tap_check "the completion is registered for nictlctl" \
+	bash -c '. "$1" && complete -p nictlctl | grep -q "_nictlctl nictlctl$"' _ \
+	"$REPO/completion/nictlctl"
+
+tap_check "commands" offers "nictlctl " "bind daemon help monitor restore show stats"
+tap_check "a command by its prefix" offers "nictlctl re" "restore"
+tap_check "global options" offers "nictlctl -" "--help --version -h"
+tap_check "a command after a global option" offers "nictlctl -h mo" "monitor"
+tap_check "an option of bind by its prefix" offers "nictlctl bind eth0 --a" "--allow-siblings"
+tap_check "options of bind before DEV" offers "nictlctl bind --n" "--node --numa-local"
+tap_check "nothing after stats -c, which takes a count" offers "nictlctl stats -c " ""
+tap_check "help's argument is a command" offers "nictlctl help st" "stats"
+
+tap_check "lo from the host's /sys after show" offers_some "nictlctl show " lo
+tap_check "lo from the host's /sys by prefix after bind" offers_some "nictlctl bind l" lo
+
+mkdir -p "$TMP/sys/class/net/eth0" "$TMP/sys/class/net/eth1" "$TMP/sys/class/net/lo" \
+	"$TMP/sys/devices/system/node/node0" "$TMP/sys/devices/system/node/node1"
+export NICTL_SYSFS=$TMP/sys
+tap_check "interfaces of a fake /sys after restore" offers "nictlctl restore " "eth0 eth1 lo"
+tap_check "interfaces by prefix after stats, past its options" \
+	offers "nictlctl stats -i 1 -c 5 e" "eth0 eth1"
+tap_check "one DEV only: nothing after it" offers "nictlctl bind eth0 " ""
+tap_check "no DEV after an option's value either" offers "nictlctl bind eth0 --cpus 4-7 " ""
+tap_check "NUMA nodes after --node" offers "nictlctl bind eth0 --node " "0 1"
+tap_check "no DEV for monitor" offers "nictlctl monitor " ""
+unset NICTL_SYSFS
+
+touch "$TMP/my.conf" "$TMP/my.other"
+tap_check "files after daemon -c" offers "nictlctl daemon -c $TMP/my.c" "$TMP/my.conf"
+tap_check "files after daemon --config" offers "nictlctl daemon --config $TMP/my." \
+	"$TMP/my.conf $TMP/my.other"
+
+for cmd in $(ctl_commands); do
+	# help --help is the global usage, which names other commands' options.
+	[[ $cmd == help ]] && continue
+	tap_check "$cmd: offers exactly the options of '$cmd --help'" \
+		offers "nictlctl $cmd -" "$("$CTL" "$cmd" --help | ctl_options | xargs)"
+done
+
+tap_done
