@@ -14,7 +14,7 @@ HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(cd "$HERE/../.." && pwd -P)
 # A hung unit test must not hang `make check`.
 UNIT_TIMEOUT=300
-# A whole guest run takes 10-15 minutes on 2 idle host cores, and far longer
+# A whole guest run takes about 8 minutes on 2 idle host cores, and far longer
 # when other emulators share them; CI allows 90 minutes in all.
 : "${NICTL_VM_TIMEOUT:=2700}"
 export NICTL_VM_TIMEOUT
