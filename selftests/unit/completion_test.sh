@@ -85,6 +85,8 @@ tap_check "one DEV only: nothing after it" offers "nictlctl bind eth0 " ""
 tap_check "no DEV after an option's value either" offers "nictlctl bind eth0 --cpus 4-7 " ""
 tap_check "NUMA nodes after --node" offers "nictlctl bind eth0 --node " "0 1"
 tap_check "no DEV for monitor" offers "nictlctl monitor " ""
+tap_check "no DEV after stats --reset" offers "nictlctl stats --reset " ""
+tap_check "no DEV after stats --off" offers "nictlctl stats --off " ""
 unset NICTL_SYSFS
 
 touch "$TMP/my.conf" "$TMP/my.other"
