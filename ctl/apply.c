@@ -45,29 +45,37 @@ void keeper_forget(struct keeper *k, unsigned int ifindex)
 	*o = k->owned[--k->nr_owned];
 }
 
+/* The entry of @ifindex, added with no IRQs when it has none; NULL when out of memory. */
+static struct owned *owned_entry(struct keeper *k, unsigned int ifindex)
+{
+	struct owned *o = find_owned(k, ifindex), *grown;
+
+	if (o)
+		return o;
+	grown = realloc(k->owned, (k->nr_owned + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	k->owned = grown;
+	o = &k->owned[k->nr_owned++];
+	*o = (struct owned){ .ifindex = ifindex };
+	return o;
+}
+
 /* Remember the IRQs of the bound device @dev; -ENOMEM. */
 static int own(struct keeper *k, const struct nictl_dev *dev)
 {
 	struct irq_set irqs = IRQ_SET_INIT;
-	struct owned *o, *grown;
+	struct owned *o = NULL;
 	unsigned int i;
 	int err = 0;
 
 	for (i = 0; !err && i < dev->nr_irqs; i++)
 		err = irq_set_add(&irqs, dev->irqs[i].irq);
-	o = find_owned(k, dev->ifindex);
-	if (!err && !o) {
-		grown = realloc(k->owned, (k->nr_owned + 1) * sizeof(*grown));
-		err = grown ? 0 : -ENOMEM;
-		if (!err) {
-			k->owned = grown;
-			o = &k->owned[k->nr_owned++];
-			*o = (struct owned){ .ifindex = dev->ifindex };
-		}
-	}
-	if (err) {
+	if (!err)
+		o = owned_entry(k, dev->ifindex);
+	if (!o) {
 		irq_set_free(&irqs);
-		return err;
+		return -ENOMEM;
 	}
 	irq_set_free(&o->irqs);
 	o->irqs = irqs;
@@ -162,6 +170,13 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 		return APPLY_WAIT;
 	if (policy_bind(&k->nl, dev, &rule->policy, &choice, &result)) {
 		log_err("%s: rule %s (line %u) not applied", dev->ifname, rule->name, rule->line);
+		/*
+		 * The rule still governs the device: its next drift, bind or
+		 * restore by someone else must be answered, or one failed bind
+		 * of a new device would leave it unkept for good.
+		 */
+		if (!owned_entry(k, dev->ifindex))
+			ctl_msg("out of memory");
 		return APPLY_FAILED;
 	}
 	log_result(rule, dev, &result.devs[0], &choice);

@@ -13,7 +13,7 @@
 #include "irqbalance.h"
 #include "nl.h"
 
-/* The IRQs bound on one device. */
+/* A device a rule governs, and the IRQs bound on it (none while the rule failed). */
 struct owned {
 	unsigned int ifindex;
 	struct irq_set irqs;

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
@@ -56,13 +55,25 @@ void ctl_nl_close(struct ctl_nl *nl)
 	nl->sk = NULL;
 }
 
-/* sysfs lists loaded modules whatever the network namespace. */
-static bool module_loaded(void)
+/*
+ * sysfs lists loaded modules whatever the network namespace. The family
+ * exists from the end of the module's init to the start of its exit, so
+ * only a "live" module must have it; a module still coming or already
+ * going has none in any namespace.
+ */
+static bool module_live(void)
 {
-	char path[4096];
+	char path[4096], state[16] = "";
+	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/module/nictl", topo_root());
-	return access(path, F_OK) == 0;
+	snprintf(path, sizeof(path), "%s/module/nictl/initstate", topo_root());
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(state, sizeof(state), f))
+		state[0] = '\0';
+	fclose(f);
+	return !strcmp(state, "live\n");
 }
 
 /* Connect and find the nictl family; on failure print why and return -1. */
@@ -78,7 +89,7 @@ int ctl_nl_open(struct ctl_nl *nl)
 	nl->family = genl_ctrl_resolve(nl->sk, NICTL_FAMILY_NAME);
 	if (nl->family == -NLE_OBJ_NOTFOUND) {
 		/* The family lives in the initial network namespace only. */
-		if (module_loaded())
+		if (module_live())
 			ctl_msg("nictl is reachable from the initial network namespace only; "
 				"run nictlctl there (e.g. nsenter -t 1 -n nictlctl ...)");
 		else

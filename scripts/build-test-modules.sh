@@ -12,9 +12,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 build_one() {
 	krel=$1
-	kdir=/usr/src/linux-headers-$krel
+	kdir=$("$top/scripts/kernel-build-dir.sh" "$krel") || return 1
 	dir=$out/$krel
-	[ -d "$kdir" ] || { echo "no headers for $krel in $kdir (make deps)" >&2; return 1; }
 	"$top/scripts/module-source.sh" "$dir/src"
 	if ! make -C "$kdir" M="$dir/src" W=1 NICTL_FAULT_INJECT=y modules \
 		>"$dir/build.log" 2>&1; then

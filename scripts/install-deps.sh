@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages that building nictl and running its suite need.
 # Idempotent: when every package is already installed apt is not touched at
-# all, so a warm `make check` needs no network.
+# all, so a warm `make check` needs no network. flex, bison, bc, libelf-dev and
+# libssl-dev build the debug kernel of `make check-debug`.
 set -eu
 
 PACKAGES="
@@ -31,6 +32,11 @@ PACKAGES="
 	python3-yaml
 	python3-jsonschema
 	prometheus
+	flex
+	bison
+	bc
+	libelf-dev
+	libssl-dev
 "
 
 # Print the packages from $PACKAGES that dpkg does not list as installed.

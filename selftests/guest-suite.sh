@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run inside a test guest by selftests/vm (cwd = the repo, chrooted into the
-# host's root): run every selftest binary with $NICTL_KO loaded (but
+# Run inside a test guest by selftests/vm (cwd = the repo, the host's root
+# as the guest's root): run every selftest binary with $NICTL_KO loaded (but
 # nictl_dkms, which loads the module DKMS built and unloads it again), with
 # its TAP in $NICTL_RESULTS/<binary>.tap and its stderr in <binary>.log; exit
 # non-zero when any test failed, crashed or was skipped. The guest provides
@@ -14,11 +14,17 @@
 # NICTL_BUILD (default $NICTL_REPO/build) holds selftests/.
 set -u
 
-# nictl_dkms goes first, before $NICTL_KO is loaded. events, daemon and
-# lifecycle go last: they rebind vnode1's PCI function, which renumbers the
-# device's IRQs and virtio name for whatever runs after.
-TESTS=${*:-nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_rollback nictl_cli \
-	nictl_stats nictl_ynl nictl_events nictl_daemon nictl_lifecycle}
+# nictl_dkms goes first, before $NICTL_KO is loaded. events, daemon, stress
+# and lifecycle go last: they rebind vnode1's PCI function, which renumbers
+# the device's IRQs and virtio name for whatever runs after.
+TESTS=${*:-nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security nictl_fuzz nictl_rollback \
+	nictl_cli nictl_stats nictl_ynl nictl_events nictl_daemon nictl_stress nictl_lifecycle}
+
+# On a kernel with kmemleak (the debug kernel) the leak check ends the run,
+# after everything else had its chance to leak.
+if [ $# -eq 0 ] && [ -e /sys/kernel/debug/kmemleak ]; then
+	TESTS="$TESTS nictl_kmemleak"
+fi
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

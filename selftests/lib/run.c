@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +16,7 @@
 #include <linux/capability.h>
 
 #include "run.h"
+#include "sys.h"
 
 /* CAP_NET_ADMIN in the effective (@permitted: permitted) set. */
 static bool has_cap_bit(bool permitted)
@@ -43,7 +46,62 @@ int drop_privileges(void)
 	return 0;
 }
 
-int run_unprivileged(void (*fn)(void *arg), void *arg)
+/* Map id 0 of the new user namespace to @outer, in /proc/self/@file. */
+static int map_root(const char *file, unsigned int outer)
+{
+	char path[64], line[32];
+
+	snprintf(path, sizeof(path), "/proc/self/%s", file);
+	snprintf(line, sizeof(line), "0 %u 1", outer);
+	return write_str(path, line);
+}
+
+/*
+ * Become root of a new user namespace, as `unshare -Ur` does: uid and gid
+ * 0 there are the caller's ids outside, and every capability is ours
+ * there, in particular CAP_NET_ADMIN, which the initial namespace must not
+ * honour.
+ */
+static int enter_user_ns(bool unpriv)
+{
+	uid_t uid;
+	gid_t gid;
+	int ret;
+
+	/*
+	 * Dropping root made the process non-dumpable, which hands its
+	 * /proc/self files to root: the maps below could not be written.
+	 */
+	if (unpriv && (drop_privileges() || prctl(PR_SET_DUMPABLE, 1)))
+		return -EPERM;
+	uid = geteuid();
+	gid = getegid();
+	if (unshare(CLONE_NEWUSER)) {
+		ret = -errno;
+		fprintf(stderr, "# unshare(CLONE_NEWUSER): %s\n", strerror(errno));
+		return ret;
+	}
+	ret = write_str("/proc/self/setgroups", "deny") ?: map_root("uid_map", uid) ?:
+	      map_root("gid_map", gid);
+	if (ret) {
+		fprintf(stderr, "# mapping root of the user namespace: %s\n", strerror(-ret));
+		return ret;
+	}
+	if (getuid() || !has_cap_bit(false)) {
+		fprintf(stderr, "# not root with CAP_NET_ADMIN in the new user namespace\n");
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int enter_unprivileged(bool unpriv)
+{
+	return unpriv ? drop_privileges() : 0;
+}
+
+/* Fork, @enter(@unpriv) in the child, then call @fn(@arg) there; wait. */
+static int run_in_child(int (*enter)(bool unpriv), bool unpriv, void (*fn)(void *arg),
+			void *arg)
 {
 	int status;
 	pid_t pid;
@@ -54,7 +112,7 @@ int run_unprivileged(void (*fn)(void *arg), void *arg)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		if (drop_privileges())
+		if (enter(unpriv))
 			_exit(1);
 		fn(arg);
 		_exit(0);
@@ -64,6 +122,16 @@ int run_unprivileged(void (*fn)(void *arg), void *arg)
 	if (!WIFEXITED(status))
 		return -EINTR;
 	return WEXITSTATUS(status) ? -EPERM : 0;
+}
+
+int run_unprivileged(void (*fn)(void *arg), void *arg)
+{
+	return run_in_child(enter_unprivileged, true, fn, arg);
+}
+
+int run_in_user_ns(bool unpriv, void (*fn)(void *arg), void *arg)
+{
+	return run_in_child(enter_user_ns, unpriv, fn, arg);
 }
 
 /* A temporary file in /tmp, already unlinked. */

@@ -32,6 +32,13 @@ int drop_privileges(void);
  * only: an ASSERT_*() would unwind into the harness's teardown in the child.
  */
 int run_unprivileged(void (*fn)(void *arg), void *arg);
+/*
+ * The same in a child that is root of a new user namespace, as `unshare
+ * -Ur` makes one (from UNPRIV_ID when @unpriv): all capabilities there,
+ * none in the initial user namespace, the caller's network namespace.
+ * -errno when the namespace could not be made.
+ */
+int run_in_user_ns(bool unpriv, void (*fn)(void *arg), void *arg);
 
 /*
  * Run @argv (argv[0] looked up in PATH) with @input on its stdin (NULL: an

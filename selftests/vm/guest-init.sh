@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test guest's initramfs (busybox). It loads the drivers the
 # initramfs carries, mounts the host's root read-only and the results folder
-# writable over 9p, names the NICs by MAC, runs the job that run-guest.sh
-# wrote into the results folder chrooted into the host's root, then stores
-# the job's exit code and the kernel log and powers off.
+# writable over 9p, names the NICs by MAC, and switches the root to the
+# host's; there guest-job.sh runs the job that run-guest.sh wrote into the
+# results folder, stores its exit code and the kernel log and powers off.
 #
 # The job description, results/guest.env, sets (all host paths, which are
-# also the guest paths inside the chroot):
+# also the guest paths once the root is the host's):
 #   NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL
 #                  exported to the job
 #   NICTL_MODULES  this kernel's module tree in the host's cache
@@ -61,8 +61,14 @@ mount_host() {
 		mount --move /keep/build "$ROOT$NICTL_BUILD" &&
 		mount --move /results "$ROOT$NICTL_RESULTS" ||
 		die "cannot put the host's folders back in view"
-	# modprobe inside the chroot must find this kernel's modules, which the
-	# host only has in the cache (6.1: no /lib/modules tree at all).
+	# modprobe in the host's root must find this kernel's modules, which the
+	# host only has in the cache (6.1: no /lib/modules tree at all). A
+	# kernel the host has no folder for at all (the debug kernel) gets a
+	# tmpfs /lib/modules to hold the mount point.
+	if [ ! -d "$ROOT/lib/modules/$NICTL_KREL" ]; then
+		mount -t tmpfs -o mode=755 tmpfs $ROOT/lib/modules &&
+			mkdir "$ROOT/lib/modules/$NICTL_KREL"
+	fi
 	mount --bind "$ROOT$NICTL_MODULES" "$ROOT/lib/modules/$NICTL_KREL" ||
 		echo "guest-init: no /lib/modules/$NICTL_KREL on the host; modprobe will not work"
 }
@@ -95,7 +101,8 @@ setup_nics() {
 	done
 }
 
-enter_chroot_mounts() {
+# The pseudo file systems go along with the host's root when it becomes /.
+move_pseudo_filesystems() {
 	mount --move /proc $ROOT/proc
 	mount --move /sys $ROOT/sys
 	mount --move /dev $ROOT/dev
@@ -107,15 +114,15 @@ enter_chroot_mounts() {
 	mount -t tracefs tracefs $ROOT/sys/kernel/tracing
 }
 
-run_job() {
-	export NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL
-	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-	export HOME=/tmp TERM=dumb LANG=C.UTF-8
-	# shellcheck disable=SC2153 # NICTL_CMD comes from guest.env
-	echo "guest-init: running $NICTL_CMD"
-	# NICTL_CMD is quoted for a shell; the chroot's sh evaluates it. Nobody
-	# types on the serial console, so a job reading stdin gets EOF at once.
-	chroot $ROOT /bin/sh -c "cd \"\$NICTL_REPO\" && exec $NICTL_CMD </dev/null"
+# The job runs with the host's root as the root of the mount namespace
+# (switch_root moves it onto /), not in a chroot: the kernel refuses a user
+# namespace to a chrooted process, and the tests need one. guest-job.sh
+# (from the repository, run by the host's sh) is PID 1 from here on.
+switch_to_host() {
+	job=$NICTL_REPO/selftests/vm/guest-job.sh
+	[ -r "$ROOT$job" ] || die "no $job on the host"
+	export NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL NICTL_CMD
+	exec switch_root $ROOT /bin/sh "$job"
 }
 
 main() {
@@ -123,16 +130,8 @@ main() {
 	load_drivers
 	mount_host
 	setup_nics
-	enter_chroot_mounts
-	rc=0
-	run_job || rc=$?
-	echo "guest-init: job exited with $rc"
-	dmesg >"$ROOT$NICTL_RESULTS/dmesg.txt"
-	# rc last: its presence says the job ran to the end and the log is complete.
-	echo "$rc" >"$ROOT$NICTL_RESULTS/rc"
-	sync
-	umount "$ROOT$NICTL_RESULTS"
-	poweroff -f
+	move_pseudo_filesystems
+	switch_to_host
 }
 
 main

@@ -3,8 +3,8 @@
 # run-guest.sh KREL OUTDIR [COMMAND...]
 #
 # Boot Debian kernel KREL in a QEMU (TCG) guest and run COMMAND (default:
-# selftests/guest-suite.sh) in it, chrooted into the host's root (read-only)
-# with cwd = this repository. OUTDIR is the guest's one writable host folder;
+# selftests/guest-suite.sh) in it, with the host's root (read-only) as its
+# root and cwd = this repository. OUTDIR is the guest's one writable host folder;
 # afterwards it holds console.log (serial console, also shown on stdout),
 # dmesg.txt and rc (COMMAND's exit code; missing = the guest never finished).
 # Exit status: COMMAND's, or non-zero when the guest did not finish.
@@ -178,6 +178,10 @@ qemu_args() {
 	local append="console=ttyS0 panic=-1 panic_on_warn=1"
 	append="$append watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 	append="$append log_buf_len=8M"
+	# A kernel the project built may need its own (build-debug-kernel.sh).
+	if [ -f "$kdir/cmdline" ]; then
+		append="$append $(cat "$kdir/cmdline")"
+	fi
 	if [ "${NICTL_VM_QUIET:-0}" = 1 ]; then
 		append="$append quiet"
 	fi

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "daemon.h"
+#include "irqs.h"
+#include "sys.h"
+#include "verify.h"
+
+int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -errno : 0;
+}
+
+int write_conf_mac(const char *conf, const char *ifname, const char *rules)
+{
+	char path[128], mac[32], text[1024];
+	int ret;
+
+	ret = pathf(path, sizeof(path), "/sys/class/net/%s/address", ifname) ?:
+	      read_str(path, mac, sizeof(mac));
+	if (ret)
+		return ret;
+	snprintf(text, sizeof(text), rules, mac);
+	return write_file(conf, text);
+}
+
+pid_t daemon_start(const char *conf, const char *log)
+{
+	const char *ctl = getenv("NICTL_CTL");
+	int fd;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid)
+		return pid;
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (!ctl || fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		_exit(127);
+	execl(ctl, "nictlctl", "daemon", "-c", conf, "--foreground", (char *)NULL);
+	_exit(127);
+}
+
+int daemon_stop(pid_t pid)
+{
+	int status;
+
+	if (kill(pid, SIGTERM) || waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+unsigned int daemon_dump_log(const char *log, const char *what)
+{
+	char line[512];
+	FILE *f = fopen(log, "r");
+	unsigned int n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		fprintf(stderr, "# daemon: %s", line);
+		n += what && strstr(line, what);
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+void allowed_cpus(int node, struct cpus *s)
+{
+	struct cpus online;
+	unsigned int cpu;
+
+	cpus_zero(s);
+	if (node_cpus(node, s) || sys_online_cpus(&online))
+		return;
+	for (cpu = 0; cpu < CPUS_MAX; cpu++)
+		if (cpus_test(s, cpu) && !cpus_test(&online, cpu))
+			cpus_clear(s, cpu);
+	if (cpus_count(s) > 1)
+		cpus_clear(s, 0);
+}
+
+bool in_policy(struct nl_client *nl, const struct governed *g, struct nictl_dev *dev)
+{
+	struct nl_result res;
+	struct cpus allowed, mask, core;
+	unsigned int i, j;
+	const struct nictl_irq *a, *b;
+
+	if (nictl_dev_get(nl, g->ifname, dev, &res) || !(dev->dev_flags & NICTL_DEV_F_BOUND) ||
+	    dev->n_irqs != g->n_irqs)
+		return false;
+	allowed_cpus(g->node, &allowed);
+	for (i = 0; i < dev->n_irqs; i++) {
+		a = &dev->irqs[i];
+		if (!(a->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU)) ||
+		    !cpus_test(&allowed, a->target_cpu) || irq_affinity(a->num, &mask, NULL) ||
+		    cpus_count(&mask) != 1 || !cpus_test(&mask, a->target_cpu))
+			return false;
+		for (j = 0; j < i; j++) {
+			b = &dev->irqs[j];
+			if ((a->queue == b->queue) != (a->target_cpu == b->target_cpu))
+				return false;
+			if (g->distinct_cores && a->queue != b->queue &&
+			    (cpu_core(a->target_cpu, &core) || cpus_test(&core, b->target_cpu)))
+				return false;
+		}
+	}
+	return true;
+}
+
+bool back_in_policy(struct nl_client *nl, const struct governed *g)
+{
+	struct nictl_dev dev;
+	struct timespec t0, t;
+	struct cpus allowed;
+	bool ok;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		ok = in_policy(nl, g, &dev);
+		if (!ok)
+			usleep(200 * 1000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (!ok && t.tv_sec - t0.tv_sec < DAEMON_WAIT_S);
+	fprintf(stderr, "# %s: %s after %ld s\n", g->ifname, ok ? "in policy" : "NOT in policy",
+		(long)(t.tv_sec - t0.tv_sec));
+	if (!ok)
+		return false;
+	allowed_cpus(g->node, &allowed);
+	return placement_ok(&dev, &allowed, g->distinct_cores);
+}

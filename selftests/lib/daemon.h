@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `nictlctl daemon` under test: started with its log in a file (a pipe
+ * nobody reads would fill and stop it), stopped, and judged by where the
+ * devices it governs are placed, as /proc/irq shows them.
+ */
+#ifndef NICTL_TEST_DAEMON_H
+#define NICTL_TEST_DAEMON_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "nictl.h"
+
+/* TCG is slow, and the drift check runs once a second: be generous. */
+#define DAEMON_WAIT_S	90
+
+/* A device the configuration governs and what its rule promises. */
+struct governed {
+	const char *ifname;
+	int node;		/* its CPUs: the online ones of this node but CPU 0 */
+	unsigned int n_irqs;	/* as the guest has them: 2 queues x rx/tx, 1 x rx/tx */
+	bool distinct_cores;	/* allow-siblings unset */
+};
+
+/* Write @text to @path, created or truncated: 0 or -errno. */
+int write_file(const char *path, const char *text);
+/* Write the configuration @conf from @rules, whose one %s is @ifname's MAC: 0 or -errno. */
+int write_conf_mac(const char *conf, const char *ifname, const char *rules);
+
+/* Run `nictlctl daemon -c @conf --foreground` with stderr appended to @log: its pid, or -1. */
+pid_t daemon_start(const char *conf, const char *log);
+/* Stop it: 0 when it exited 0 on SIGTERM, its status otherwise, or -errno. */
+int daemon_stop(pid_t pid);
+/*
+ * Show the daemon's @log in the test's output, so failures can be read:
+ * the number of its lines that contain @what (NULL: none).
+ */
+unsigned int daemon_dump_log(const char *log, const char *what);
+
+/* The CPUs a rule on @node may use: its online CPUs, CPU 0 kept out. */
+void allowed_cpus(int node, struct cpus *s);
+/*
+ * Whether @g is placed as its rule says, judged without a word of output
+ * (it is polled): bound, every queue IRQ's /proc mask exactly its target
+ * CPU, an allowed one, the IRQs of a queue together and queues apart.
+ */
+bool in_policy(struct nl_client *nl, const struct governed *g, struct nictl_dev *dev);
+/*
+ * Wait up to DAEMON_WAIT_S until @g is back in its policy: true once it is
+ * (checked again, aloud, by placement_ok(), which also makes each IRQ fire
+ * and follow).
+ */
+bool back_in_policy(struct nl_client *nl, const struct governed *g);
+
+#endif /* NICTL_TEST_DAEMON_H */
