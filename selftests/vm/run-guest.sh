@@ -25,7 +25,9 @@
 # NICTL_VM_TIMEOUT (seconds, default 900), NICTL_VM_QUIET=1 (boot with
 # `quiet`: the console shows the job, not the boot log), NICTL_VM_ICOUNT=1
 # (the guest's clocks count executed instructions, 1 ns each, instead of
-# following the host's: bench/softirq-cost.sh measures costs in them).
+# following the host's: bench/softirq-cost.sh measures costs in them),
+# NICTL_FUZZ_SECONDS and NICTL_STRESS_SECONDS (passed on to the job: the
+# budgets of nictl_fuzz and nictl_stress).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -149,8 +151,15 @@ setup_netns() {
 
 # Write OUTDIR/guest.env, the job description guest-init.sh sources.
 write_job() {
-	local krel=$1 outdir=$2 kdir=$3 cmd=
+	local krel=$1 outdir=$2 kdir=$3 cmd= var val envs=
 	shift 3
+	# The tests' budgets, when set here, reach them through env(1).
+	for var in NICTL_FUZZ_SECONDS NICTL_STRESS_SECONDS; do
+		eval "val=\${$var:-}"
+		[ -z "$val" ] || envs="$envs $var=$val"
+	done
+	# shellcheck disable=SC2086 # one VAR=VALUE per word
+	[ -z "$envs" ] || set -- env $envs "$@"
 	for word in "$@"; do
 		cmd="$cmd $(quote "$word")"
 	done
