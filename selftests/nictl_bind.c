@@ -9,6 +9,7 @@
 #include "kselftest_harness.h"
 
 #include "env.h"
+#include "main.h"
 #include "nictl.h"
 #include "sys.h"
 #include "verify.h"
@@ -288,4 +289,4 @@ TEST_F_TIMEOUT(vnode1, restore_returns_pending_affinity, 300)
 	free(set);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

@@ -10,6 +10,7 @@
 #include "kselftest_harness.h"
 
 #include "env.h"
+#include "main.h"
 #include "module.h"
 #include "nictl.h"
 #include "run.h"
@@ -441,4 +442,4 @@ TEST_F_TIMEOUT(cli, restore_returns_originals, 300)
 	EXPECT_EQ(1U, count_lines(self->run.err));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

@@ -27,6 +27,7 @@
 
 #include "daemon.h"
 #include "env.h"
+#include "main.h"
 #include "module.h"
 #include "netdev.h"
 #include "nicops.h"
@@ -466,4 +467,4 @@ TEST_F_TIMEOUT(daemon, once, 600)
 	free(r);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

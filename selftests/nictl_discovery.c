@@ -10,6 +10,7 @@
 
 #include "env.h"
 #include "irqs.h"
+#include "main.h"
 #include "netdev.h"
 #include "nictl.h"
 #include "sys.h"
@@ -251,4 +252,4 @@ TEST_F_TIMEOUT(family, dump_lists_bus_devices, 120)
 	free(devs);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

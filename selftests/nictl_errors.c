@@ -12,6 +12,7 @@
 #include "kselftest_harness.h"
 
 #include "env.h"
+#include "main.h"
 #include "netdev.h"
 #include "nictl.h"
 #include "run.h"
@@ -360,4 +361,4 @@ TEST_F_TIMEOUT(errors, family_absent_from_other_network_namespaces, 300)
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

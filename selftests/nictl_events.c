@@ -15,6 +15,7 @@
 
 #include "env.h"
 #include "events.h"
+#include "main.h"
 #include "module.h"
 #include "netdev.h"
 #include "nicops.h"
@@ -671,4 +672,4 @@ TEST_F_TIMEOUT(events, monitor_fails_when_the_module_goes, 300)
 	free(out);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

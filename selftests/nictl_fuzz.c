@@ -21,6 +21,7 @@
 
 #include "engine.h"
 #include "env.h"
+#include "main.h"
 #include "nictl.h"
 #include "run.h"
 #include "sys.h"
@@ -264,4 +265,4 @@ TEST_F_TIMEOUT(fuzz, seed_replays, 600)
 	family_answers(_metadata, self, &self->env.snap);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

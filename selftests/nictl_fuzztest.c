@@ -13,6 +13,7 @@
 #include "kselftest_harness.h"
 
 #include "gen.h"
+#include "main.h"
 
 #define FAMILY		0x1d
 #define MESSAGES	20000
@@ -174,4 +175,4 @@ TEST_F(gen, covers_every_command_and_kind)
 	EXPECT_LT(MESSAGES / 50, no_end);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

@@ -14,6 +14,7 @@
 
 #include "cpus.h"
 #include "irqs.h"
+#include "main.h"
 #include "netdev.h"
 #include "nictl.h"
 #include "stats.h"
@@ -664,4 +665,24 @@ TEST(numbers_in_messages)
 	EXPECT_FALSE(mentions_number("CPU 4096 does not exist", 409));
 }
 
-TEST_HARNESS_MAIN
+/* The debug kernel's scale reaches every test's timeout, this one's too. */
+TEST(timeouts_follow_the_scale)
+{
+	int before = _metadata->timeout;
+
+	ASSERT_EQ(0, unsetenv("NICTL_TIMEOUT_SCALE"));
+	EXPECT_EQ(1U, timeout_scale());
+	ASSERT_EQ(0, setenv("NICTL_TIMEOUT_SCALE", "3", 1));
+	EXPECT_EQ(3U, timeout_scale());
+	scale_test_timeouts();
+	EXPECT_EQ(before * 3, _metadata->timeout);
+	/* Nonsense means no scaling, not a test that never times out. */
+	ASSERT_EQ(0, setenv("NICTL_TIMEOUT_SCALE", "0", 1));
+	EXPECT_EQ(1U, timeout_scale());
+	ASSERT_EQ(0, setenv("NICTL_TIMEOUT_SCALE", "101", 1));
+	EXPECT_EQ(1U, timeout_scale());
+	ASSERT_EQ(0, setenv("NICTL_TIMEOUT_SCALE", "ten", 1));
+	EXPECT_EQ(1U, timeout_scale());
+}
+
+NICTL_TEST_MAIN

@@ -11,6 +11,7 @@
 #include "kselftest_harness.h"
 
 #include "env.h"
+#include "main.h"
 #include "module.h"
 #include "netdev.h"
 #include "nicops.h"
@@ -221,4 +222,4 @@ TEST_F_TIMEOUT(lifecycle, concurrent_binders_end_consistent, 600)
 	EXPECT_TRUE(placement_ok(&now, cpus_subset(&targets, &a) ? &a : &b, true));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

@@ -9,6 +9,7 @@
 #include "kselftest_harness.h"
 
 #include "env.h"
+#include "main.h"
 #include "module.h"
 #include "nictl.h"
 #include "sys.h"
@@ -166,4 +167,4 @@ TEST_F_TIMEOUT(rollback, restore_fails_whole_at_every_write, 600)
 	EXPECT_TRUE(state_is(self, NULL));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

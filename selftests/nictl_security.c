@@ -18,6 +18,7 @@
 
 #include "env.h"
 #include "events.h"
+#include "main.h"
 #include "netdev.h"
 #include "nictl.h"
 #include "run.h"
@@ -897,4 +898,4 @@ TEST_F_TIMEOUT(netns, events_stop_at_the_border, 300)
 	free(ev);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

@@ -18,6 +18,7 @@
 #include "kselftest_harness.h"
 
 #include "env.h"
+#include "main.h"
 #include "module.h"
 #include "nictl.h"
 #include "run.h"
@@ -923,4 +924,4 @@ TEST_F_TIMEOUT(stats, cli_switches_need_cap_net_admin, 300)
 	EXPECT_TRUE(stats_enabled_is(&after->stats, true));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

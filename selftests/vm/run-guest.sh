@@ -27,7 +27,8 @@
 # (the guest's clocks count executed instructions, 1 ns each, instead of
 # following the host's: bench/softirq-cost.sh measures costs in them),
 # NICTL_FUZZ_SECONDS and NICTL_STRESS_SECONDS (passed on to the job: the
-# budgets of nictl_fuzz and nictl_stress).
+# budgets of nictl_fuzz and nictl_stress), NICTL_TIMEOUT_SCALE (passed on:
+# what the tests multiply their timeouts by, selftests/lib/main.h).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -151,10 +152,11 @@ setup_netns() {
 
 # Write OUTDIR/guest.env, the job description guest-init.sh sources.
 write_job() {
-	local krel=$1 outdir=$2 kdir=$3 cmd= var val envs=
+	local krel=$1 outdir=$2 kdir=$3 cmd='' var val envs=''
 	shift 3
-	# The tests' budgets, when set here, reach them through env(1).
-	for var in NICTL_FUZZ_SECONDS NICTL_STRESS_SECONDS; do
+	# The tests' budgets and timeout scale, when set here, reach them
+	# through env(1).
+	for var in NICTL_FUZZ_SECONDS NICTL_STRESS_SECONDS NICTL_TIMEOUT_SCALE; do
 		eval "val=\${$var:-}"
 		[ -z "$val" ] || envs="$envs $var=$val"
 	done

@@ -5,10 +5,14 @@
 #     BUILD/results/host/NAME.tap (not with NICTL_HOST_TESTS=0: `make
 #     check-debug` is about the kernel)
 #   - selftests/guest-suite.sh in a guest per kernel of scripts/kernels.sh,
-#     results in BUILD/results/KREL/
+#     results in BUILD/results/KREL/; with NICTL_GUEST_HALVES=1 (`make
+#     check-debug`: one kernel, and a slow one) two guests per kernel, each
+#     running one half of the suite, results in BUILD/results/KREL.half1/
+#     and .half2/
 # then summarize.sh over all of them; its verdict is the exit status.
-# The guests run at the same time: each mostly keeps one emulated CPU busy,
-# so on 2 host cores two guests take about as long as one.
+# The guests run at the same time: each keeps one host core busy (QEMU's
+# single-threaded TCG), so on 2 host cores two guests take about as long as
+# one.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -41,12 +45,15 @@ run_host_tests() {
 	done
 }
 
-# Boot the guest for kernel $1 with results in $2, in the background; the
-# console goes to $2/console.log only, the TAP is printed by the summary.
+# Boot a guest for kernel $1 with results in $2 running guest-suite.sh with
+# the rest of the arguments, in the background; the console goes to
+# $2/console.log only, the TAP is printed by the summary.
 start_guest() {
 	krel=$1 out=$2
-	echo "run-suite: $krel: booting the guest (console: $out/console.log)"
-	"$HERE/run-guest.sh" "$krel" "$out" >/dev/null &
+	shift 2
+	echo "run-suite: $krel: booting a guest (console: $out/console.log)"
+	"$HERE/run-guest.sh" "$krel" "$out" selftests/guest-suite.sh "$@" >/dev/null &
+	dirs="$dirs $out" pids="$pids $!"
 }
 
 main() {
@@ -59,14 +66,18 @@ main() {
 	# Results of an earlier run must not be summarized as this run's.
 	rm -rf "$results"
 	export NICTL_BUILD="$build"
-	dirs= pids=
+	dirs='' pids=''
 	# Background jobs ignore SIGINT; pass an interrupt on as SIGTERM so
 	# each run-guest.sh stops its QEMU and removes its namespace.
 	# shellcheck disable=SC2086 # one pid per word
 	trap 'kill $pids 2>/dev/null; exit 130' INT TERM
 	for krel in $kernels; do
-		start_guest "$krel" "$results/$krel"
-		dirs="$dirs $results/$krel" pids="$pids $!"
+		if [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
+			start_guest "$krel" "$results/$krel.half1" --half 1
+			start_guest "$krel" "$results/$krel.half2" --half 2
+		else
+			start_guest "$krel" "$results/$krel"
+		fi
 	done
 	if [ "${NICTL_HOST_TESTS:-1}" = 1 ]; then
 		run_host_tests "$build" "$results/host"

@@ -3,8 +3,9 @@
 # summarize.sh DIR...: print and count the suite's results.
 #
 # Each DIR is named after where its tests ran: "host" for the host-side unit
-# tests, otherwise a kernel release whose guest run-guest.sh booted with DIR
-# as OUTDIR. Every *.tap file below DIR is printed, each line prefixed with
+# tests, otherwise a kernel release (with a suffix, ".half1", when several
+# guests ran that kernel) whose guest run-guest.sh booted with DIR as
+# OUTDIR. Every *.tap file below DIR is printed, each line prefixed with
 # "[DIR's name]", and counted:
 #   ok                 passed
 #   not ok / Bail out! failed (a file that bailed out needs no plan)
