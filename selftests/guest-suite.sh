@@ -53,8 +53,9 @@ case ${1:-} in
 	;;
 esac
 
-# On a kernel with kmemleak (the debug kernel) the leak check ends every run
-# but one of named tests, after everything else had its chance to leak.
+# On a kernel with kmemleak (the debug kernel) the leak check ends the run,
+# after everything else had its chance to leak; a run of named tests runs
+# only those.
 if [ "$named" -eq 0 ] && [ -e /sys/kernel/debug/kmemleak ]; then
 	TESTS="$TESTS nictl_kmemleak"
 fi
