@@ -347,7 +347,7 @@ TEST_F_TIMEOUT(errors, family_absent_from_other_network_namespaces, 300)
 	int status;
 	pid_t pid;
 
-	pid = fork();
+	pid = fork_flushed();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		if (unshare(CLONE_NEWNET))

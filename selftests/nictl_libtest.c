@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include <linux/genetlink.h>
 
@@ -17,6 +19,7 @@
 #include "main.h"
 #include "netdev.h"
 #include "nictl.h"
+#include "run.h"
 #include "stats.h"
 #include "sys.h"
 #include "verify.h"
@@ -683,6 +686,37 @@ TEST(timeouts_follow_the_scale)
 	EXPECT_EQ(1U, timeout_scale());
 	ASSERT_EQ(0, setenv("NICTL_TIMEOUT_SCALE", "ten", 1));
 	EXPECT_EQ(1U, timeout_scale());
+}
+
+/*
+ * Output still buffered when a test forks is written once: a plain fork()
+ * would leave a copy in the child, which exit() writes a second time.
+ */
+TEST(fork_flushed_prints_once)
+{
+	char path[] = "/tmp/nictl-libtest-XXXXXX", buf[16] = "";
+	int fd = mkstemp(path), saved, status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	unlink(path);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	ASSERT_LE(0, saved);
+	ASSERT_EQ(STDOUT_FILENO, dup2(fd, STDOUT_FILENO));
+	printf("once");
+	pid = fork_flushed();
+	if (!pid)
+		exit(0);
+	fflush(stdout);
+	ASSERT_EQ(STDOUT_FILENO, dup2(saved, STDOUT_FILENO));
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_LT(0, pread(fd, buf, sizeof(buf) - 1, 0));
+	EXPECT_STREQ("once", buf);
+	close(saved);
+	close(fd);
 }
 
 NICTL_TEST_MAIN

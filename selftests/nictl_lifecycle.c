@@ -16,6 +16,7 @@
 #include "netdev.h"
 #include "nicops.h"
 #include "nictl.h"
+#include "run.h"
 #include "sys.h"
 #include "verify.h"
 
@@ -205,7 +206,7 @@ TEST_F_TIMEOUT(lifecycle, concurrent_binders_end_consistent, 600)
 	ASSERT_LE(2U, cpus_count(&a));
 	ASSERT_LE(2U, cpus_count(&b));
 	for (i = 0; i < 3; i++) {
-		pids[i] = fork();
+		pids[i] = fork_flushed();
 		ASSERT_LE(0, pids[i]);
 		if (!pids[i])
 			_exit(i == 2 ? watcher(&a, &b) : binder(self->args, i ? &b : &a));

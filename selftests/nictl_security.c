@@ -684,8 +684,7 @@ TEST_F_TIMEOUT(reads, events_show_what_proc_shows, 300)
 	args.cpus = &node0;
 	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
 	a.ready = pipefd[1];
-	fflush(stderr);
-	pid = fork();
+	pid = fork_flushed();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		if (drop_privileges())
@@ -760,7 +759,7 @@ TEST_F_TIMEOUT(netns, child_namespace_has_no_family, 300)
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, move_vnode0("vnode0", true));
-	pid = fork();
+	pid = fork_flushed();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		fd = open(NETNS_PATH, O_RDONLY | O_CLOEXEC);

@@ -129,9 +129,7 @@ static pid_t start_traffic(unsigned int bursts)
 
 	if (pipe(fds))
 		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = fork_flushed();
 	if (!pid) {
 		close(fds[0]);
 		for (i = 0; i < bursts; i++) {

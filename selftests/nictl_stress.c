@@ -903,9 +903,7 @@ static int start_worker(enum job j, const struct nic *vnode1)
 	snprintf(w->name, sizeof(w->name), "%s", jobs[j].name);
 	w->until = jobs[j].until;
 	w->op_start_ms = now_ms();
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = fork_flushed();
 	if (pid < 0)
 		return -errno;
 	if (!pid) {

@@ -11,6 +11,7 @@
 
 #include "daemon.h"
 #include "irqs.h"
+#include "run.h"
 #include "sys.h"
 #include "verify.h"
 
@@ -43,9 +44,7 @@ pid_t daemon_start(const char *conf, const char *log)
 	int fd;
 	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = fork_flushed();
 	if (pid)
 		return pid;
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);

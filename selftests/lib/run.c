@@ -99,6 +99,13 @@ static int enter_unprivileged(bool unpriv)
 	return unpriv ? drop_privileges() : 0;
 }
 
+pid_t fork_flushed(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+	return fork();
+}
+
 /* Fork, @enter(@unpriv) in the child, then call @fn(@arg) there; wait. */
 static int run_in_child(int (*enter)(bool unpriv), bool unpriv, void (*fn)(void *arg),
 			void *arg)
@@ -106,9 +113,7 @@ static int run_in_child(int (*enter)(bool unpriv), bool unpriv, void (*fn)(void 
 	int status;
 	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = fork_flushed();
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
@@ -187,9 +192,7 @@ int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *co
 		ret = -EIO;
 	if (!ret && lseek(fds[0], 0, SEEK_SET) < 0)
 		ret = -errno;
-	fflush(stdout);
-	fflush(stderr);
-	pid = ret ? -1 : fork();
+	pid = ret ? -1 : fork_flushed();
 	if (pid == 0)
 		child(fds[0], fds[1], fds[2], unpriv, argv);
 	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
@@ -255,9 +258,7 @@ int spawn_ctl(struct spawned *s, const char *const *args)
 		close(out[1]);
 		return -errno;
 	}
-	fflush(stdout);
-	fflush(stderr);
-	s->pid = fork();
+	s->pid = fork_flushed();
 	if (!s->pid)
 		child(devnull, out[1], err[1], false, argv);
 	close(devnull);

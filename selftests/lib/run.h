@@ -26,6 +26,12 @@ struct run_result {
 int drop_privileges(void);
 
 /*
+ * fork() after flushing stdout and stderr, so that what this process buffered
+ * is printed once, by it, and not again by the child when the child exits.
+ */
+pid_t fork_flushed(void);
+
+/*
  * Call @fn(@arg) in a child process that dropped to UNPRIV_ID, and wait for
  * it: 0 once @fn returned there, -EPERM when the child could not drop root,
  * -errno when it could not run. A test's @fn reports through EXPECT_*()
