@@ -6,7 +6,8 @@
 # selftests/guest-suite.sh) in it, with the host's root (read-only) as its
 # root and cwd = this repository. OUTDIR is the guest's one writable host folder;
 # afterwards it holds console.log (serial console, also shown on stdout),
-# dmesg.txt and rc (COMMAND's exit code; missing = the guest never finished).
+# dmesg.txt and rc (COMMAND's exit code; missing = the guest never finished),
+# or timed-out (the limit in seconds) when NICTL_VM_TIMEOUT stopped the guest.
 # Exit status: COMMAND's, or non-zero when the guest did not finish.
 #
 # Guest topology of the default "suite" profile (the tests rely on it):
@@ -261,7 +262,7 @@ main() {
 	outdir=$(cd "$outdir" && pwd -P)
 	# A stale rc from an earlier run must not pass for this run's result.
 	rm -f "$outdir/rc" "$outdir/dmesg.txt" "$outdir/console.log" \
-		"$outdir/console-early-crash.log" "$outdir/guest.env"
+		"$outdir/console-early-crash.log" "$outdir/guest.env" "$outdir/timed-out"
 
 	local kdir initrd
 	kdir=$("$HERE/fetch-kernel.sh" "$krel") || die "no kernel $krel"
@@ -277,7 +278,10 @@ main() {
 	boot_twice_if_early_crash "$krel" "$kdir" "$initrd" "$outdir" || status=$?
 	local took=$((SECONDS - start))
 
-	[ "$status" -ne 124 ] || die "$krel: guest timed out after ${TIMEOUT}s (see $outdir/console.log)"
+	if [ "$status" -eq 124 ]; then
+		echo "$TIMEOUT" >"$outdir/timed-out"
+		die "$krel: guest timed out after ${TIMEOUT}s (see $outdir/console.log)"
+	fi
 	[ "$status" -eq 0 ] || die "$krel: $QEMU failed with status $status (see $outdir/console.log)"
 	[ -f "$outdir/rc" ] ||
 		die "$krel: guest stopped without finishing the job after ${took}s (see $outdir/console.log)"

@@ -11,9 +11,10 @@
 #   not ok / Bail out! failed (a file that bailed out needs no plan)
 #   ok ... # SKIP      skipped (also "1..0 # SKIP"); a skip is never a pass
 #   plan 1..N with fewer than N results: the missing ones failed
-# Each guest adds its own checks: no rc file, no TAP, or a non-zero rc with
-# no failed test each count as one failure, and its kernel log must show no
-# splat (one test, "<krel>: kernel log clean").
+# Each guest adds its own checks: no rc file (the guest crashed, hung or was
+# stopped by its time limit, which run-guest.sh writes to timed-out), no TAP,
+# or a non-zero rc with no failed test each count as one failure, and its
+# kernel log must show no splat (one test, "<krel>: kernel log clean").
 # The last line is "N passed, N failed[, N skipped]"; the exit status is
 # non-zero when anything failed or was skipped.
 set -eu
@@ -109,7 +110,9 @@ guest_checks() {
 	if [ -f "$dir/console-early-crash.log" ]; then
 		echo "[$krel] # the first boot died before the job started; see console-early-crash.log"
 	fi
-	if [ ! -f "$dir/rc" ]; then
+	if [ ! -f "$dir/rc" ] && [ -f "$dir/timed-out" ]; then
+		check "$krel" "$krel: guest finished (stopped by its limit, NICTL_VM_TIMEOUT=$(cat "$dir/timed-out"); see console.log)" no
+	elif [ ! -f "$dir/rc" ]; then
 		check "$krel" "$krel: guest finished (no rc: it crashed, hung or never booted; see console.log)" no
 	elif [ "$DIR_FILES" -eq 0 ]; then
 		check "$krel" "$krel: guest wrote TAP results (none found)" no
