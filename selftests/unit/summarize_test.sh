@@ -43,40 +43,47 @@ guest()
 	printf '%s\n' "$3" >"$TMP/$1/dmesg.txt"
 }
 
-# Run summarize.sh on the folders $TMP/$3...; its last line must be $1 and
-# its exit status zero when $2 is "pass", non-zero when "fail". On a mismatch
-# its whole output is shown.
-verdict()
+# Run summarize.sh on the folders $TMP/$1...: its output in OUT, its exit
+# status in RC.
+summary()
 {
-	local line=$1 want=$2 out rc=0 dirs=()
+	local dirs=()
 
-	shift 2
 	for d in "$@"; do
 		dirs+=("$TMP/$d")
 	done
-	out=$("$SUMMARIZE" "${dirs[@]}") || rc=$?
-	if [[ $(tail -n 1 <<<"$out") == "$line" ]] &&
-		{ [[ $want == pass && $rc -eq 0 ]] || [[ $want == fail && $rc -ne 0 ]]; }; then
+	RC=0
+	OUT=$("$SUMMARIZE" "${dirs[@]}") || RC=$?
+}
+
+# Summarize the folders $3...: the last line must be $1 and the exit status
+# zero when $2 is "pass", non-zero when "fail". On a mismatch the whole
+# output is shown.
+verdict()
+{
+	local line=$1 want=$2
+
+	shift 2
+	summary "$@"
+	if [[ $(tail -n 1 <<<"$OUT") == "$line" ]] &&
+		{ [[ $want == pass && $RC -eq 0 ]] || [[ $want == fail && $RC -ne 0 ]]; }; then
 		return 0
 	fi
-	echo "expected \"$line\" ($want), got exit status $rc and:"
-	echo "$out"
+	echo "expected \"$line\" ($want), got exit status $RC and:"
+	echo "$OUT"
 	return 1
 }
 
-# Does summarize.sh's output for folders $2... have a line containing $1?
+# Does the summary of folders $2... have a line containing $1?
 says()
 {
-	local text=$1 out dirs=()
+	local text=$1
 
 	shift
-	for d in "$@"; do
-		dirs+=("$TMP/$d")
-	done
-	out=$("$SUMMARIZE" "${dirs[@]}") || true
-	grep -qF -- "$text" <<<"$out" && return 0
+	summary "$@"
+	grep -qF -- "$text" <<<"$OUT" && return 0
 	echo "no line with \"$text\" in:"
-	echo "$out"
+	echo "$OUT"
 	return 1
 }
 
