@@ -79,7 +79,6 @@ static bool module_live(void)
 /* Connect and find the nictl family; on failure print why and return -1. */
 int ctl_nl_open(struct ctl_nl *nl)
 {
-	bool was_live;
 	int err;
 
 	err = ctl_nl_connect(nl);
@@ -87,14 +86,13 @@ int ctl_nl_open(struct ctl_nl *nl)
 		ctl_msg("cannot open a generic netlink socket: %s", nl_geterror(err));
 		return -1;
 	}
-	was_live = module_live();
 	nl->family = genl_ctrl_resolve(nl->sk, NICTL_FAMILY_NAME);
 	/*
-	 * A module that turned live during the lookup may have registered
-	 * its family after the lookup looked: look again before blaming
-	 * the namespace.
+	 * A module that turned live while the lookup ran may have registered
+	 * its family after the lookup looked: a live module gets a second
+	 * look before the namespace is blamed.
 	 */
-	if (nl->family == -NLE_OBJ_NOTFOUND && !was_live && module_live())
+	if (nl->family == -NLE_OBJ_NOTFOUND && module_live())
 		nl->family = genl_ctrl_resolve(nl->sk, NICTL_FAMILY_NAME);
 	if (nl->family == -NLE_OBJ_NOTFOUND) {
 		/* The family lives in the initial network namespace only. */
