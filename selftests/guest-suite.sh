@@ -18,7 +18,7 @@ set -u
 # nictl_dkms goes first, before $NICTL_KO is loaded. events, daemon, stress
 # and lifecycle go last: they rebind vnode1's PCI function, which renumbers
 # the device's IRQs and virtio name for whatever runs after.
-# The halves take about the same time on the debug kernel (about two hours
+# The halves take about the same time on the debug kernel (one to two hours
 # each, from the minutes each binary took there: docs/reliability.md), where
 # `make check-debug` runs them in two guests at once: a guest keeps one host
 # core busy (single-threaded TCG), so two use a 2-core machine.
