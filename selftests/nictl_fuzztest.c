@@ -151,6 +151,61 @@ TEST_F(gen, valid_requests_are_valid)
 	}
 }
 
+/*
+ * A batch is read the way netlink_rcv_skb() reads a datagram: message after
+ * message at aligned offsets, each as generated and with its own sequence
+ * number, and after the last only what is too short to be read as another.
+ */
+TEST_F(gen, batches_read_as_their_messages)
+{
+	unsigned int by_n[FUZZ_BATCH_MAX + 1] = { 0 }, last_unframed = 0, dumps = 0, i;
+	struct fuzz_batch *b = malloc(sizeof(*b)), *again = malloc(sizeof(*again));
+	const struct nlmsghdr *nlh;
+	const struct fuzz_msg *m;
+	struct prng r;
+	uint64_t step;
+	size_t off;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, again);
+	for (step = 0; step < MESSAGES / 4; step++) {
+		r = prng_step(step % 5, step);
+		fuzz_gen_batch(&r, &self->ctx, 1000, b);
+		r = prng_step(step % 5, step);
+		fuzz_gen_batch(&r, &self->ctx, 1000, again);
+		ASSERT_EQ(b->len, again->len);
+		ASSERT_EQ(0, memcmp(b->buf, again->buf, b->len)) TH_LOG("step %lu", step);
+		ASSERT_LE(2U, b->n);
+		ASSERT_GE((unsigned int)FUZZ_BATCH_MAX, b->n);
+		by_n[b->n]++;
+		for (off = 0, i = 0; i < b->n; i++) {
+			m = &b->msg[i];
+			nlh = (const struct nlmsghdr *)(b->buf + off);
+			dumps += fuzz_msg_is_dump(m);
+			ASSERT_EQ(0, off % NLMSG_ALIGNTO);
+			ASSERT_LE(off + m->len, b->len);
+			ASSERT_EQ(0, memcmp(nlh, m->buf, m->len))
+				TH_LOG("step %lu message %u", step, i);
+			ASSERT_EQ(1000U + i, nlh->nlmsg_seq);
+			if (i + 1 == b->n)
+				break;
+			ASSERT_EQ(m->len, nlh->nlmsg_len) TH_LOG("step %lu message %u", step, i);
+			off += NLMSG_ALIGN(nlh->nlmsg_len);
+		}
+		ASSERT_EQ(b->len, off + m->len);
+		last_unframed += nlh->nlmsg_len != m->len;
+		if (nlh->nlmsg_len <= m->len && NLMSG_ALIGN(nlh->nlmsg_len) < m->len)
+			ASSERT_GT((size_t)NLMSG_HDRLEN, m->len - NLMSG_ALIGN(nlh->nlmsg_len));
+	}
+	for (i = 2; i <= FUZZ_BATCH_MAX; i++)
+		EXPECT_LT(MESSAGES / 40, by_n[i]) TH_LOG("batches of %u", i);
+	/* The last message still lies about its length as lone ones do, and dumps come. */
+	EXPECT_LT(MESSAGES / 200, last_unframed);
+	EXPECT_LT(MESSAGES / 200, dumps);
+	free(again);
+	free(b);
+}
+
 /* Over a run, every command, unknown ones and every kind of message come up. */
 TEST_F(gen, covers_every_command_and_kind)
 {

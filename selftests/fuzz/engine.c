@@ -33,6 +33,7 @@ struct fuzz {
 	int stats_enabled;	/* as found: -1 when unknown */
 	int reply_cmd;		/* what a reply must carry, -1: any reply command */
 	struct fuzz_msg msg;
+	struct fuzz_batch batch;
 	uint8_t rbuf[NL_RECV_SIZE];
 	/* Where replies are parsed, only to check them. */
 	struct nictl_dev dev;
@@ -130,6 +131,15 @@ struct answer {
 	unsigned int replies;
 };
 
+/* A message of a step, and how it was answered. */
+struct sent {
+	const struct fuzz_msg *m;
+	uint32_t seq;
+	/* A dump request after another in its datagram, whose dump may still run. */
+	bool busy_ok;
+	struct answer a;
+};
+
 /*
  * Judge one message of the answer to @seq: 1 while more may come, 0 once it
  * ended, -EPROTO when it was malformed (@a->ended then set too).
@@ -159,18 +169,21 @@ static bool admin_cmd(uint8_t cmd)
 }
 
 /*
- * Count the answer to @m, and fail it when it carries an errno the header
+ * Count the answer to @s, and fail it when it carries an errno the header
  * does not name, lets an unprivileged user change something, or accepts a
  * command the family has no operation for.
  */
-static void check_answer(struct fuzz *f, const struct fuzz_msg *m, const struct answer *a)
+static void check_answer(struct fuzz *f, const struct sent *s)
 {
+	const struct fuzz_msg *m = s->m;
+	const struct answer *a = &s->a;
 	uint8_t cmd = fuzz_msg_cmd(m);
 	bool success = (a->ended && !a->err) || a->replies;
 
+	f->s->replies += a->replies;
 	if (a->ended) {
 		count_errno(f, a->err);
-		if (!errno_expected(a->err))
+		if (!errno_expected(a->err) && !(s->busy_ok && a->err == EBUSY))
 			unexpected(f, m, "answered with errno %d (%s)", a->err, strerror(a->err));
 	} else {
 		f->s->unanswered++;
@@ -210,66 +223,125 @@ static void count_msg(struct fuzz *f, const struct fuzz_msg *m)
 			(unsigned long long)f->step, m->kind, cmd, m->len);
 }
 
-/*
- * Read the answers to message @m (@seq) and to the probe after it until
- * both are complete: every message belongs to one of them, and the probe
- * gets its reply and its ack.
- */
-static void collect(struct fuzz *f, const struct fuzz_msg *m, uint32_t seq, uint32_t probe)
+static bool all_ended(const struct sent *sent, unsigned int n)
 {
-	struct answer a = { 0 }, p = { 0 };
-	const struct nlmsghdr *nlh;
-	int rem, ret;
-	ssize_t n;
+	unsigned int i;
 
-	while (!p.ended || (m->expect_end && !a.ended)) {
-		n = nl_recv_timeout(&f->nl, f->rbuf, sizeof(f->rbuf), ANSWER_TIMEOUT_MS);
-		if (n <= 0) {
-			unexpected(f, m, "%s", n ? strerror(-n) : "no answer within 60 s");
+	for (i = 0; i < n; i++)
+		if (sent[i].m->expect_end && !sent[i].a.ended)
+			return false;
+	return true;
+}
+
+static struct sent *find_sent(struct sent *sent, unsigned int n, uint32_t seq)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (sent[i].seq == seq)
+			return &sent[i];
+	return NULL;
+}
+
+/*
+ * Read the answers to the @n messages @sent and to the probe after them
+ * until all are complete: every message belongs to one of them, and the
+ * probe gets its reply and its ack. What belongs to none is shown with the
+ * message when there is only one.
+ */
+static void collect(struct fuzz *f, struct sent *sent, unsigned int n, uint32_t probe)
+{
+	const struct fuzz_msg *shown = n == 1 ? sent[0].m : NULL;
+	const struct nlmsghdr *nlh;
+	struct answer p = { 0 };
+	struct sent *s;
+	unsigned int i;
+	int rem, ret;
+	ssize_t len;
+
+	while (!p.ended || !all_ended(sent, n)) {
+		len = nl_recv_timeout(&f->nl, f->rbuf, sizeof(f->rbuf), ANSWER_TIMEOUT_MS);
+		if (len <= 0) {
+			unexpected(f, shown, "%s", len ? strerror(-len) : "no answer within 60 s");
 			f->dead = true;
 			return;
 		}
 		nlh = (const struct nlmsghdr *)f->rbuf;
-		for (rem = n; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem)) {
+		for (rem = len; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem)) {
+			s = find_sent(sent, n, nlh->nlmsg_seq);
 			if (nlh->nlmsg_seq == probe) {
 				f->reply_cmd = NICTL_CMD_DEV_GET;
 				ret = judge(f, nlh, probe, &p);
-			} else if (nlh->nlmsg_seq == seq) {
-				f->reply_cmd = reply_cmd_of(fuzz_msg_cmd(m));
-				ret = judge(f, nlh, seq, &a);
+			} else if (s) {
+				f->reply_cmd = reply_cmd_of(fuzz_msg_cmd(s->m));
+				ret = judge(f, nlh, s->seq, &s->a);
 			} else {
 				ret = -EPROTO;
 			}
 			if (ret < 0)
-				unexpected(f, m, "malformed or stray answer (type %u, seq %u)",
+				unexpected(f, s ? s->m : shown,
+					   "malformed or stray answer (type %u, seq %u)",
 					   nlh->nlmsg_type, nlh->nlmsg_seq);
 		}
 		if (rem)
-			unexpected(f, m, "a datagram with %d bytes of no message", rem);
+			unexpected(f, shown, "a datagram with %d bytes of no message", rem);
 	}
 	if (p.err || !p.replies) {
-		unexpected(f, m, "the family no longer answers DEV_GET of lo: %s",
+		unexpected(f, shown, "the family no longer answers DEV_GET of lo: %s",
 			   strerror(p.err ?: EPROTO));
 		f->dead = true;
 	}
-	f->s->replies += a.replies;
-	check_answer(f, m, &a);
+	for (i = 0; i < n; i++)
+		check_answer(f, &sent[i]);
+}
+
+/* Send @len bytes of @buf, then the probe: 0, or the run is over. */
+static int send_with_probe(struct fuzz *f, const void *buf, size_t len,
+			   const struct fuzz_msg *shown)
+{
+	int ret = mnl_socket_sendto(f->nl.sock, buf, len) < 0 ? -errno : 0;
+
+	ret = ret ?: send_probe(f);
+	if (ret) {
+		unexpected(f, shown, "send: %s", strerror(-ret));
+		f->dead = true;
+	}
+	return ret;
 }
 
 static void one_message(struct fuzz *f, struct prng *r)
 {
-	uint32_t seq = ++f->nl.seq;
-	int ret;
+	struct sent s = { .m = &f->msg, .seq = ++f->nl.seq };
 
-	fuzz_gen(r, &f->ctx, seq, &f->msg);
+	fuzz_gen(r, &f->ctx, s.seq, &f->msg);
 	count_msg(f, &f->msg);
-	ret = send_msg(&f->nl, &f->msg) ?: send_probe(f);
-	if (ret) {
-		unexpected(f, &f->msg, "send: %s", strerror(-ret));
-		f->dead = true;
-		return;
+	if (!send_with_probe(f, f->msg.buf, f->msg.len, &f->msg))
+		collect(f, &s, 1, f->nl.seq);
+}
+
+/*
+ * Several messages in one datagram: the kernel reads on past errors, starts
+ * a dump and goes on with the next message while the dump waits for reads.
+ */
+static void batch(struct fuzz *f, struct prng *r)
+{
+	struct sent s[FUZZ_BATCH_MAX];
+	bool dump_before = false;
+	unsigned int i;
+
+	fuzz_gen_batch(r, &f->ctx, f->nl.seq + 1, &f->batch);
+	for (i = 0; i < f->batch.n; i++) {
+		s[i] = (struct sent){
+			.m = &f->batch.msg[i],
+			.seq = ++f->nl.seq,
+			.busy_ok = dump_before && fuzz_msg_is_dump(&f->batch.msg[i]),
+		};
+		dump_before |= fuzz_msg_is_dump(s[i].m);
+		count_msg(f, s[i].m);
 	}
-	collect(f, &f->msg, seq, f->nl.seq);
+	f->s->batches++;
+	if (!send_with_probe(f, f->batch.buf, f->batch.len, NULL))
+		collect(f, s, f->batch.n, f->nl.seq);
 }
 
 /*
@@ -443,6 +515,8 @@ static void step(struct fuzz *f, uint64_t i)
 		interrupted_dump(f, &r);
 	else if (what < 8)
 		concurrent(f, &r);
+	else if (what < 13)
+		batch(f, &r);
 	else
 		one_message(f, &r);
 	drain_events(f);
@@ -607,11 +681,11 @@ void fuzz_print(FILE *out, const struct fuzz_summary *s)
 	print_counts(out, s, " ", false, true, false);
 	fprintf(out, "\n# answers:");
 	print_counts(out, s, " ", false, false, true);
-	fprintf(out, "\n# replies %llu, dumps interrupted %llu, concurrent sockets %llu, "
-		"events heard %llu, devices restored %llu\n",
-		(unsigned long long)s->replies, (unsigned long long)s->dumps_interrupted,
-		(unsigned long long)s->sockets, (unsigned long long)s->events,
-		(unsigned long long)s->restores);
+	fprintf(out, "\n# replies %llu, batches %llu, dumps interrupted %llu, "
+		"concurrent sockets %llu, events heard %llu, devices restored %llu\n",
+		(unsigned long long)s->replies, (unsigned long long)s->batches,
+		(unsigned long long)s->dumps_interrupted, (unsigned long long)s->sockets,
+		(unsigned long long)s->events, (unsigned long long)s->restores);
 	fprintf(out, "# unexpected: %llu%s%s\n", (unsigned long long)s->unexpected,
 		s->unexpected ? ", first: " : "", s->first_unexpected);
 }
@@ -619,11 +693,13 @@ void fuzz_print(FILE *out, const struct fuzz_summary *s)
 void fuzz_print_line(FILE *out, const struct fuzz_summary *s)
 {
 	fprintf(out, "seed=%llu start=%llu steps=%llu user=%s messages=%llu seconds=%.1f "
-		"unexpected=%llu replies=%llu dumps_interrupted=%llu sockets=%llu events=%llu",
+		"unexpected=%llu replies=%llu batches=%llu dumps_interrupted=%llu sockets=%llu "
+		"events=%llu",
 		(unsigned long long)s->seed, (unsigned long long)s->start,
 		(unsigned long long)s->steps, s->unprivileged ? "nobody" : "root",
 		(unsigned long long)s->messages, s->seconds, (unsigned long long)s->unexpected,
-		(unsigned long long)s->replies, (unsigned long long)s->dumps_interrupted,
+		(unsigned long long)s->replies, (unsigned long long)s->batches,
+		(unsigned long long)s->dumps_interrupted,
 		(unsigned long long)s->sockets, (unsigned long long)s->events);
 	print_counts(out, s, " ", true, true, true);
 	fputc('\n', out);

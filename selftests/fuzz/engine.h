@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A fuzzing run against the loaded module: every step sends generated
- * messages (gen.h), interrupts dumps or opens many sockets at once, and
- * judges every answer; at the end, and every FUZZ_RESTORE_EVERY steps, it
- * restores every device and puts the accounting switch back as it found it.
+ * messages (gen.h), alone or several in one datagram, interrupts dumps or
+ * opens many sockets at once, and judges every answer; at the end, and
+ * every FUZZ_RESTORE_EVERY steps, it restores every device and puts the
+ * accounting switch back as it found it.
  */
 #ifndef NICTL_FUZZ_ENGINE_H
 #define NICTL_FUZZ_ENGINE_H
@@ -43,6 +44,7 @@ struct fuzz_summary {
 	uint64_t by_errno[FUZZ_ERRNO_MAX];	/* errors, acks and dump ends */
 	uint64_t unanswered;			/* none of those, and none was due */
 	uint64_t replies;			/* data messages, all well-formed */
+	uint64_t batches;			/* datagrams of several messages */
 	uint64_t dumps_interrupted;
 	uint64_t sockets;			/* opened by concurrent steps */
 	uint64_t events;			/* heard on the events group */

@@ -561,6 +561,13 @@ bool fuzz_msg_is_request(const struct fuzz_msg *m)
 	       nlh->nlmsg_len <= m->len && (nlh->nlmsg_flags & NLM_F_REQUEST);
 }
 
+bool fuzz_msg_is_dump(const struct fuzz_msg *m)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)m->buf;
+
+	return fuzz_msg_is_request(m) && (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+}
+
 /*
  * The kernel answers a message it accepts as netlink with an error or an
  * ack when it fails or asks for one, and ends every dump it starts with
@@ -573,9 +580,7 @@ static void set_expect_end(struct fuzz_msg *m)
 	bool framed = m->len >= NLMSG_HDRLEN && nlh->nlmsg_len >= NLMSG_HDRLEN &&
 		      nlh->nlmsg_len <= m->len;
 
-	m->expect_end = framed && ((nlh->nlmsg_flags & NLM_F_ACK) ||
-				   (fuzz_msg_is_request(m) &&
-				    (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP));
+	m->expect_end = framed && ((nlh->nlmsg_flags & NLM_F_ACK) || fuzz_msg_is_dump(m));
 }
 
 void fuzz_gen_valid(struct prng *r, const struct fuzz_ctx *ctx, uint8_t cmd, uint32_t seq,
@@ -619,4 +624,41 @@ void fuzz_gen(struct prng *r, const struct fuzz_ctx *ctx, uint32_t seq, struct f
 		mutate_bytes(r, m);
 	m->kind = FUZZ_MUTATED;
 	set_expect_end(m);
+}
+
+/* A message that ends exactly where its header says: what follows it is read as the next. */
+static bool framed_exactly(const struct fuzz_msg *m)
+{
+	return ((const struct nlmsghdr *)m->buf)->nlmsg_len == m->len;
+}
+
+/* Draws for a message framed exactly, before the batch ends with the one that is not. */
+#define BATCH_TRIES	8
+
+void fuzz_gen_batch(struct prng *r, const struct fuzz_ctx *ctx, uint32_t seq,
+		    struct fuzz_batch *b)
+{
+	unsigned int i, tries;
+	struct fuzz_msg *m;
+
+	b->n = 2 + prng_below(r, FUZZ_BATCH_MAX - 1);
+	b->len = 0;
+	for (i = 0; i < b->n; i++) {
+		m = &b->msg[i];
+		/* About one message in ten claims a length of its own. */
+		tries = 0;
+		do
+			fuzz_gen(r, ctx, seq + i, m);
+		while (i + 1 < b->n && !framed_exactly(m) && ++tries < BATCH_TRIES);
+		memcpy(b->buf + b->len, m->buf, m->len);
+		b->len += m->len;
+		if (!framed_exactly(m)) {
+			b->n = i + 1;
+			break;
+		}
+		if (i + 1 < b->n) {
+			memset(b->buf + b->len, 0, NLMSG_ALIGN(m->len) - m->len);
+			b->len = NLMSG_ALIGN(b->len);
+		}
+	}
 }

@@ -24,6 +24,8 @@
 /* No message is longer: the limit of the test client's requests. */
 #define FUZZ_MSG_MAX	NL_REQ_SIZE
 #define FUZZ_MAX_DEVS	32
+/* Messages one datagram of a batch carries at most. */
+#define FUZZ_BATCH_MAX	6
 
 /* The machine as the fuzzer sees it. */
 struct fuzz_ctx {
@@ -52,15 +54,37 @@ struct fuzz_msg {
 	uint8_t buf[FUZZ_MSG_MAX];
 };
 
+/*
+ * Messages sent in one datagram, which the kernel reads one after the other
+ * (netlink_rcv_skb()): every message but the last is framed exactly and
+ * padded to netlink's alignment, so each is read as itself; only the last
+ * may be cut short or claim a length of its own, as a lone message may.
+ */
+struct fuzz_batch {
+	unsigned int n;
+	struct fuzz_msg msg[FUZZ_BATCH_MAX];
+	size_t len;
+	uint8_t buf[FUZZ_BATCH_MAX * FUZZ_MSG_MAX];
+};
+
 /* The genl command of @m (0 when it is too short to carry one). */
 uint8_t fuzz_msg_cmd(const struct fuzz_msg *m);
 /* Whether the kernel treats @m as a request (flags, and a length it accepts). */
 bool fuzz_msg_is_request(const struct fuzz_msg *m);
+/* Whether @m is a request for a dump, which a socket runs one at a time. */
+bool fuzz_msg_is_dump(const struct fuzz_msg *m);
 
 /* A valid request of @cmd (any value: unknown ones get a device). */
 void fuzz_gen_valid(struct prng *r, const struct fuzz_ctx *ctx, uint8_t cmd, uint32_t seq,
 		    struct fuzz_msg *m);
 /* One message of any kind, with sequence number @seq. */
 void fuzz_gen(struct prng *r, const struct fuzz_ctx *ctx, uint32_t seq, struct fuzz_msg *m);
+/*
+ * A batch of 2 to FUZZ_BATCH_MAX messages of any kind, numbered from @seq;
+ * it ends early at a message that is not framed exactly and comes too often
+ * in a row to be drawn again, which the PRNG makes all but impossible.
+ */
+void fuzz_gen_batch(struct prng *r, const struct fuzz_ctx *ctx, uint32_t seq,
+		    struct fuzz_batch *b);
 
 #endif /* NICTL_FUZZ_GEN_H */
