@@ -5,6 +5,7 @@
 # or those NICTL_KERNELS names (`make check-debug` names its debug kernel).
 set -eu
 if [ -n "${NICTL_KERNELS:-}" ]; then
+	# shellcheck disable=SC2086 # a list of words: one line each
 	printf '%s\n' $NICTL_KERNELS
 	exit 0
 fi

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # What nictlctl's own help says, for the tests that keep the man page and the
 # completion from drifting away from the code (man_test.sh, completion_test.sh).
 # The sourcing test sets CTL to the nictlctl binary.

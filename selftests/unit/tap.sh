@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # TAP for the host tests written in bash (*_test.sh here), sourced by them:
 # tap_check NAME CMD... runs one check, tap_done prints the plan and exits.
 # The plan comes last because the checks are counted as they run; a test that

@@ -57,10 +57,9 @@ mount_host() {
 	mount -t tmpfs -o mode=755 tmpfs $ROOT/run
 	# Outermost first: the results folder usually lies in the build tree.
 	mkdir -p "$ROOT$NICTL_REPO" "$ROOT$NICTL_BUILD" "$ROOT$NICTL_RESULTS" 2>/dev/null
-	mount --move /keep/repo "$ROOT$NICTL_REPO" &&
-		mount --move /keep/build "$ROOT$NICTL_BUILD" &&
-		mount --move /results "$ROOT$NICTL_RESULTS" ||
-		die "cannot put the host's folders back in view"
+	mount --move /keep/repo "$ROOT$NICTL_REPO" || die "cannot put $NICTL_REPO back in view"
+	mount --move /keep/build "$ROOT$NICTL_BUILD" || die "cannot put $NICTL_BUILD back in view"
+	mount --move /results "$ROOT$NICTL_RESULTS" || die "cannot put $NICTL_RESULTS back in view"
 	# modprobe in the host's root must find this kernel's modules, which the
 	# host only has in the cache (6.1: no /lib/modules tree at all). A
 	# kernel the host has no folder for at all (the debug kernel) gets a
