@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <linux/netlink.h>
 #include <linux/nictl.h>
@@ -56,29 +57,50 @@ void ctl_nl_close(struct ctl_nl *nl)
 }
 
 /*
- * sysfs lists loaded modules whatever the network namespace. The family
- * exists from the end of the module's init to the start of its exit, so
- * only a "live" module must have it; a module still coming or already
- * going has none in any namespace.
+ * How long a module still in its init may take to turn live or fail: its
+ * init registers the family, and is quick even on a debug kernel.
  */
-static bool module_live(void)
+#define MODULE_COMING_WAIT_MS	5000
+
+/* The module's initstate in sysfs: "live", "coming", "going", or "" when not loaded. */
+static void module_state(char *state, size_t len)
 {
-	char path[4096], state[16] = "";
+	char path[4096];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/module/nictl/initstate", topo_root());
 	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(state, sizeof(state), f))
+	if (!f || !fgets(state, len, f))
 		state[0] = '\0';
-	fclose(f);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * sysfs lists loaded modules whatever the network namespace. The family
+ * exists from the end of the module's init to the start of its exit, so
+ * only a live module must have it. A module still coming is waited for,
+ * so that a command run while it loads finds it; one going has none.
+ */
+static bool module_live(void)
+{
+	const struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	char state[16];
+	unsigned int waited;
+
+	module_state(state, sizeof(state));
+	for (waited = 0; !strcmp(state, "coming\n") && waited < MODULE_COMING_WAIT_MS;
+	     waited += 10) {
+		nanosleep(&tick, NULL);
+		module_state(state, sizeof(state));
+	}
 	return !strcmp(state, "live\n");
 }
 
 /* Connect and find the nictl family; on failure print why and return -1. */
 int ctl_nl_open(struct ctl_nl *nl)
 {
+	bool live;
 	int err;
 
 	err = ctl_nl_connect(nl);
@@ -90,13 +112,15 @@ int ctl_nl_open(struct ctl_nl *nl)
 	/*
 	 * A module that turned live while the lookup ran may have registered
 	 * its family after the lookup looked: a live module gets a second
-	 * look before the namespace is blamed.
+	 * look before the namespace is blamed. Its state is read once, so it
+	 * cannot turn live between that choice and the message.
 	 */
-	if (nl->family == -NLE_OBJ_NOTFOUND && module_live())
+	live = nl->family == -NLE_OBJ_NOTFOUND && module_live();
+	if (live)
 		nl->family = genl_ctrl_resolve(nl->sk, NICTL_FAMILY_NAME);
 	if (nl->family == -NLE_OBJ_NOTFOUND) {
 		/* The family lives in the initial network namespace only. */
-		if (module_live())
+		if (live)
 			ctl_msg("nictl is reachable from the initial network namespace only; "
 				"run nictlctl there (e.g. nsenter -t 1 -n nictlctl ...)");
 		else

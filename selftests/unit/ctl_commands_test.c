@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 
@@ -292,18 +294,66 @@ TEST_F(cmd, family_hidden_in_another_network_namespace)
  * the family exists only in between: found by the stress run, where
  * nictlctl blamed the network namespace during every reload.
  */
-TEST_F(cmd, module_coming_or_going_is_not_loaded)
+TEST_F(cmd, module_going_is_not_loaded)
 {
-	static const char *const states[] = { "coming\n", "going\n" };
-	unsigned int i;
+	fnl.family = -NLE_OBJ_NOTFOUND;
+	fakesys_write(&self->fs, "going\n", "module/nictl/initstate");
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
+	EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
+		     "(or insmod nictl.ko)\n", self->err);
+	EXPECT_EQ(1U, fnl.lookups);
+}
+
+/* A module whose init never ends is not loaded, once nictlctl has waited for it. */
+TEST_F(cmd, module_stuck_coming_is_not_loaded)
+{
+	fnl.family = -NLE_OBJ_NOTFOUND;
+	fakesys_write(&self->fs, "coming\n", "module/nictl/initstate");
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
+	EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
+		     "(or insmod nictl.ko)\n", self->err);
+	EXPECT_EQ(1U, fnl.lookups);
+}
+
+struct turn_live {
+	struct fakesys *fs;
+	unsigned int after_ms;
+};
+
+/* Renamed into place, as sysfs changes it: no reader sees the file half written. */
+static void *turn_live(void *arg)
+{
+	const struct turn_live *t = arg;
+	char from[512], to[512];
+
+	usleep(t->after_ms * 1000);
+	fakesys_write(t->fs, "live\n", "module/nictl/initstate.new");
+	snprintf(from, sizeof(from), "%s/module/nictl/initstate.new", t->fs->root);
+	snprintf(to, sizeof(to), "%s/module/nictl/initstate", t->fs->root);
+	if (rename(from, to))
+		abort();
+	return NULL;
+}
+
+/*
+ * A command run while the module loads (its lookup finds no family, sysfs
+ * says "coming") waits for the init and looks again: the stress run's
+ * monitors, restarted as insmod ran, blamed the network namespace or said
+ * the module was not loaded.
+ */
+TEST_F(cmd, module_coming_is_waited_for)
+{
+	struct turn_live t = { .fs = &self->fs, .after_ms = 200 };
+	pthread_t thread;
 
 	fnl.family = -NLE_OBJ_NOTFOUND;
-	for (i = 0; i < ARRAY_SIZE(states); i++) {
-		fakesys_write(&self->fs, states[i], "module/nictl/initstate");
-		EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
-		EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
-			     "(or insmod nictl.ko)\n", self->err);
-	}
+	fnl.family_later = FAMILY;
+	fakesys_write(&self->fs, "coming\n", "module/nictl/initstate");
+	ASSERT_EQ(0, pthread_create(&thread, NULL, turn_live, &t));
+	EXPECT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", NULL));
+	pthread_join(thread, NULL);
+	EXPECT_STREQ("", self->err);
+	EXPECT_EQ(2U, fnl.lookups);
 }
 
 TEST_F(cmd, no_such_device)

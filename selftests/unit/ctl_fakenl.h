@@ -21,6 +21,8 @@
 
 static struct {
 	int family;				/* genl_ctrl_resolve() result */
+	int family_later;			/* from the second lookup on, when not 0 */
+	unsigned int lookups;
 	struct nlmsghdr *req[16];		/* copies of the requests */
 	unsigned int nr_req;
 	nl_recvmsg_msg_cb_t cb[NL_CB_TYPE_MAX + 1];
@@ -32,7 +34,9 @@ static struct {
 int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
 {
 	(void)sk;
-	return strcmp(name, NICTL_FAMILY_NAME) ? -NLE_OBJ_NOTFOUND : fnl.family;
+	if (strcmp(name, NICTL_FAMILY_NAME))
+		return -NLE_OBJ_NOTFOUND;
+	return fnl.lookups++ && fnl.family_later ? fnl.family_later : fnl.family;
 }
 
 int nl_cb_set(struct nl_cb *cb, enum nl_cb_type type, enum nl_cb_kind kind,
