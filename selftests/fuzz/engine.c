@@ -326,17 +326,18 @@ static void one_message(struct fuzz *f, struct prng *r)
 static void batch(struct fuzz *f, struct prng *r)
 {
 	struct sent s[FUZZ_BATCH_MAX];
-	bool dump_before = false;
+	bool dump_before = false, dump;
 	unsigned int i;
 
 	fuzz_gen_batch(r, &f->ctx, f->nl.seq + 1, &f->batch);
 	for (i = 0; i < f->batch.n; i++) {
+		dump = fuzz_msg_is_dump(&f->batch.msg[i]);
 		s[i] = (struct sent){
 			.m = &f->batch.msg[i],
 			.seq = ++f->nl.seq,
-			.busy_ok = dump_before && fuzz_msg_is_dump(&f->batch.msg[i]),
+			.busy_ok = dump_before && dump,
 		};
-		dump_before |= fuzz_msg_is_dump(s[i].m);
+		dump_before |= dump;
 		count_msg(f, s[i].m);
 	}
 	f->s->batches++;
