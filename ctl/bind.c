@@ -28,7 +28,8 @@ struct bind_args {
 
 static const char bind_usage[] =
 	"Usage: " PROG_NAME " bind DEV [--numa-local | --node N | --cpus LIST] [--exclude LIST]\n"
-	"                     [--allow-siblings] [--dry-run] [-j|--json]\n"
+	"                     [--allow-siblings] [--take-over] [--allow-shared] [--dry-run]\n"
+	"                     [-j|--json]\n"
 	"\n"
 	"Spread the queue IRQs of DEV (an interface name or ifindex) over a set of\n"
 	"CPUs, all of them or none, and show the result. The set is:\n"
@@ -45,7 +46,11 @@ static const char bind_usage[] =
 	"Options:\n"
 	"  --exclude LIST    leave the CPUs in LIST out of the set\n"
 	"  --allow-siblings  allow two queues on SMT siblings of one physical core\n"
-	"                    (by default the set needs a core per queue)\n"
+	"                    (by default the set needs a core per queue; queues that\n"
+	"                    share an IRQ count as one)\n"
+	"  --take-over       move IRQs that another device's binding holds (an IRQ\n"
+	"                    serving both devices); restore of DEV puts them back\n"
+	"  --allow-shared    move IRQs that other handlers share, for all of them\n"
 	"  --dry-run         show the placement the kernel would apply, change nothing\n"
 	"  -j, --json        print the result as JSON (an array of one device)\n"
 	"  -h, --help        show this help\n";
@@ -58,6 +63,8 @@ enum {
 	OPT_EXCLUDE,
 	OPT_ALLOW_SIBLINGS,
 	OPT_DRY_RUN,
+	OPT_TAKE_OVER,
+	OPT_ALLOW_SHARED,
 };
 
 static int parse_cpus_arg(const char *opt, const char *arg, struct cpuset *cpus)
@@ -119,6 +126,12 @@ static int parse_option(struct bind_args *args, int c, char **argv)
 	case OPT_DRY_RUN:
 		args->policy.dry_run = true;
 		return 0;
+	case OPT_TAKE_OVER:
+		args->policy.take_over = true;
+		return 0;
+	case OPT_ALLOW_SHARED:
+		args->policy.allow_shared = true;
+		return 0;
 	case 'j':
 		args->json = true;
 		return 0;
@@ -137,6 +150,8 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 		{ "allow-siblings", no_argument, NULL, OPT_ALLOW_SIBLINGS },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "take-over", no_argument, NULL, OPT_TAKE_OVER },
+		{ "allow-shared", no_argument, NULL, OPT_ALLOW_SHARED },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }

@@ -194,12 +194,14 @@ static int all_online(const struct cpuset *cpus, bool *yes)
 
 /*
  * Refuse, in a line that gives both numbers, a set with fewer physical cores
- * than @dev has queues: SMT siblings share a core's cycles, so two queues on
- * one core would not get the parallelism a bind promises. A set with a CPU
- * that is offline or does not exist is left to the kernel, whose refusal
- * names that CPU.
+ * than @dev has placement groups (@queues queues, @groups groups: a queue's
+ * rx and tx IRQ, and queues that share an IRQ, go to one CPU): SMT siblings
+ * share a core's cycles, so two groups on one core would not get the
+ * parallelism a bind promises. A set with a CPU that is offline or does not
+ * exist is left to the kernel, whose refusal names that CPU.
  */
-int cpus_check_cores(const struct cpu_choice *choice, const char *dev, unsigned int queues)
+int cpus_check_cores(const struct cpu_choice *choice, const char *dev, unsigned int queues,
+		     unsigned int groups)
 {
 	unsigned int cores;
 	bool online;
@@ -214,13 +216,19 @@ int cpus_check_cores(const struct cpu_choice *choice, const char *dev, unsigned 
 	err = topo_count_cores(&choice->cpus, &cores);
 	if (err)
 		return failed(err);
-	if (queues <= cores)
+	if (groups <= cores)
 		return 0;
 	list = cpuset_format(&choice->cpus);
 	if (!list)
 		return failed(-ENOMEM);
-	ctl_msg("%s has %u queues but CPUs %s have only %u physical core%s; "
-		"add CPUs or pass --allow-siblings", dev, queues, list, cores, cores == 1 ? "" : "s");
+	if (groups == queues)
+		ctl_msg("%s has %u queues but CPUs %s have only %u physical core%s; "
+			"add CPUs or pass --allow-siblings", dev, queues, list, cores,
+			cores == 1 ? "" : "s");
+	else
+		ctl_msg("%s has %u queues on %u groups of shared IRQs but CPUs %s have only %u "
+			"physical core%s; add CPUs or pass --allow-siblings", dev, queues, groups,
+			list, cores, cores == 1 ? "" : "s");
 	free(list);
 	return -1;
 }

@@ -29,6 +29,7 @@ struct cpu_choice {
 
 int cpus_choose(const struct cpu_request *req, struct cpu_choice *choice);
 void cpu_choice_free(struct cpu_choice *choice);
-int cpus_check_cores(const struct cpu_choice *choice, const char *dev, unsigned int queues);
+int cpus_check_cores(const struct cpu_choice *choice, const char *dev, unsigned int queues,
+		     unsigned int groups);
 
 #endif /* NICTLCTL_CHOOSE_H */

@@ -41,6 +41,16 @@ static const struct nla_policy irq_policy[NICTL_A_IRQ_MAX + 1] = {
 	[NICTL_A_IRQ_FLAGS]	 = { .type = NLA_U32 },
 	[NICTL_A_IRQ_NODE]	 = S32_POLICY,
 	[NICTL_A_IRQ_TARGET_CPU] = { .type = NLA_U32 },
+	[NICTL_A_IRQ_QUEUE_REF]	 = { .type = NLA_NESTED },
+	[NICTL_A_IRQ_GROUP]	 = { .type = NLA_U32 },
+	[NICTL_A_IRQ_OWNER]	 = { .type = NLA_U32 },
+	[NICTL_A_IRQ_DRIFTS]	 = { .type = NLA_U32 },
+	[NICTL_A_IRQ_DRIFT_NS]	 = { .type = NLA_U64 },
+};
+
+static const struct nla_policy qref_policy[NICTL_A_QREF_MAX + 1] = {
+	[NICTL_A_QREF_QUEUE]	= { .type = NLA_U32 },
+	[NICTL_A_QREF_KIND]	= { .type = NLA_U32 },
 };
 
 /*
@@ -101,6 +111,43 @@ static int get_cpus(struct cpuset *dst, const struct nlattr *attr)
 	return cpuset_from_bytes(dst, nla_data(attr), nla_len(attr));
 }
 
+/*
+ * The queues an IRQ serves. A module that sends none (older than the IRQ as
+ * the unit) has the IRQ serve its one queue, in a group of the queue.
+ */
+static int parse_irq_queues(struct nictl_irq *irq, struct nlattr *nest)
+{
+	struct nlattr *tb[NICTL_A_QREF_MAX + 1], *attr;
+	unsigned int n = 0;
+	int rem;
+
+	nla_for_each_nested(attr, nest, rem)
+		n += nla_type(attr) == NICTL_A_IRQ_QUEUE_REF;
+	irq->queues = calloc(n ?: 1, sizeof(*irq->queues));
+	if (!irq->queues)
+		return -ENOMEM;
+	if (!n) {
+		irq->queues[irq->nr_queues++] = (struct irq_queue){ irq->queue, irq->kind };
+		return 0;
+	}
+	nla_for_each_nested(attr, nest, rem) {
+		if (nla_type(attr) != NICTL_A_IRQ_QUEUE_REF)
+			continue;
+		if (nla_parse_nested(tb, NICTL_A_QREF_MAX, attr, qref_policy) ||
+		    !tb[NICTL_A_QREF_QUEUE] || !tb[NICTL_A_QREF_KIND])
+			return -EPROTO;
+		irq->queues[irq->nr_queues++] = (struct irq_queue){
+			nla_get_u32(tb[NICTL_A_QREF_QUEUE]), nla_get_u32(tb[NICTL_A_QREF_KIND])
+		};
+	}
+	return 0;
+}
+
+static unsigned int get_u32_or(const struct nlattr *attr, unsigned int none)
+{
+	return attr ? nla_get_u32((struct nlattr *)attr) : none;
+}
+
 static int parse_irq(struct nictl_irq *irq, struct nlattr *nest)
 {
 	struct nlattr *tb[NICTL_A_IRQ_MAX + 1];
@@ -113,7 +160,11 @@ static int parse_irq(struct nictl_irq *irq, struct nlattr *nest)
 	irq->queue = nla_get_u32(tb[NICTL_A_IRQ_QUEUE]);
 	irq->kind = nla_get_u32(tb[NICTL_A_IRQ_KIND]);
 	irq->node = tb[NICTL_A_IRQ_NODE] ? nla_get_s32(tb[NICTL_A_IRQ_NODE]) : -1;
-	irq->flags = tb[NICTL_A_IRQ_FLAGS] ? nla_get_u32(tb[NICTL_A_IRQ_FLAGS]) : 0;
+	irq->flags = get_u32_or(tb[NICTL_A_IRQ_FLAGS], 0);
+	irq->group = get_u32_or(tb[NICTL_A_IRQ_GROUP], irq->queue);
+	irq->owner_ifindex = get_u32_or(tb[NICTL_A_IRQ_OWNER], 0);
+	irq->drifts = get_u32_or(tb[NICTL_A_IRQ_DRIFTS], 0);
+	irq->drift_ns = tb[NICTL_A_IRQ_DRIFT_NS] ? nla_get_u64(tb[NICTL_A_IRQ_DRIFT_NS]) : 0;
 	irq->target_cpu = -1;
 	if (tb[NICTL_A_IRQ_TARGET_CPU]) {
 		if (nla_get_u32(tb[NICTL_A_IRQ_TARGET_CPU]) >= CPUSET_MAX_CPUS)
@@ -121,6 +172,8 @@ static int parse_irq(struct nictl_irq *irq, struct nlattr *nest)
 		irq->target_cpu = nla_get_u32(tb[NICTL_A_IRQ_TARGET_CPU]);
 	}
 	err = dup_string(&irq->name, tb[NICTL_A_IRQ_NAME]);
+	if (!err)
+		err = parse_irq_queues(irq, nest);
 	if (!err)
 		err = get_cpus(&irq->affinity, tb[NICTL_A_IRQ_AFFINITY]);
 	if (!err)
@@ -184,6 +237,7 @@ static void dev_free(struct nictl_dev *dev)
 
 	for (i = 0; i < dev->nr_irqs; i++) {
 		free(dev->irqs[i].name);
+		free(dev->irqs[i].queues);
 		cpuset_free(&dev->irqs[i].affinity);
 		cpuset_free(&dev->irqs[i].effective);
 	}
@@ -245,16 +299,24 @@ int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const c
 	return -1;
 }
 
-/* The number of distinct queues the device's IRQs serve. */
+/* The number of placement groups among the device's IRQs: what a bind puts on a CPU each. */
+unsigned int dev_group_count(const struct nictl_dev *dev)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < dev->nr_irqs; i++)
+		n = dev->irqs[i].group + 1 > n ? dev->irqs[i].group + 1 : n;
+	return n;
+}
+
+/* The number of queues the device's IRQs serve: active queues count from 0 up. */
 unsigned int dev_queue_count(const struct nictl_dev *dev)
 {
-	unsigned int i, j, n = 0;
+	unsigned int i, k, n = 0;
 
-	for (i = 0; i < dev->nr_irqs; i++) {
-		for (j = 0; j < i; j++)
-			if (dev->irqs[j].queue == dev->irqs[i].queue)
-				break;
-		n += j == i;
-	}
+	for (i = 0; i < dev->nr_irqs; i++)
+		for (k = 0; k < dev->irqs[i].nr_queues; k++)
+			if (dev->irqs[i].queues[k].queue + 1 > n)
+				n = dev->irqs[i].queues[k].queue + 1;
 	return n;
 }

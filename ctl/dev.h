@@ -12,9 +12,21 @@
 #include "cpuset.h"
 #include "nl.h"
 
-struct nictl_irq {
+/* One queue an IRQ serves. */
+struct irq_queue {
 	unsigned int queue;
 	unsigned int kind;		/* enum nictl_queue_kind */
+};
+
+struct nictl_irq {
+	unsigned int queue;		/* the lowest it serves */
+	unsigned int kind;		/* of all it serves: rx, tx or combined */
+	struct irq_queue *queues;	/* every queue it serves, by queue */
+	unsigned int nr_queues;
+	unsigned int group;		/* IRQs of a group go to one CPU */
+	unsigned int owner_ifindex;	/* another device's binding holds it, or 0 */
+	unsigned int drifts;		/* times moved off its target */
+	uint64_t drift_ns;		/* CLOCK_MONOTONIC of the last, 0 if none */
 	unsigned int irq;
 	char *name;
 	struct cpuset affinity;
@@ -55,6 +67,7 @@ int dev_collect(struct nlmsghdr *hdr, void *list);
 int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
 		 struct dev_list *out);
 void dev_list_free(struct dev_list *list);
+unsigned int dev_group_count(const struct nictl_dev *dev);
 unsigned int dev_queue_count(const struct nictl_dev *dev);
 
 #endif /* NICTLCTL_DEV_H */

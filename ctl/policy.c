@@ -31,6 +31,10 @@ static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_d
 		flags |= NICTL_BIND_F_NUMA_STRICT;
 	if (policy->dry_run)
 		flags |= NICTL_BIND_F_DRY_RUN;
+	if (policy->take_over)
+		flags |= NICTL_BIND_F_TAKE_OVER;
+	if (policy->allow_shared)
+		flags |= NICTL_BIND_F_ALLOW_SHARED;
 
 	msg = dev_request(nl, NICTL_CMD_BIND, &ref);
 	if (!msg)
@@ -69,7 +73,8 @@ int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bin
 	if (err)
 		return err;
 	if (!policy->allow_siblings)
-		err = cpus_check_cores(choice, dev->ifname, dev_queue_count(dev));
+		err = cpus_check_cores(choice, dev->ifname, dev_queue_count(dev),
+				       dev_group_count(dev));
 	if (!err)
 		err = dev_exchange(nl, bind_request(nl, dev, policy, &choice->cpus), "bind",
 				   dev->ifname, result);

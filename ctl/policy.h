@@ -17,6 +17,8 @@ struct bind_policy {
 	bool numa_local;	/* the CPUs of the device's node, strictly */
 	bool allow_siblings;
 	bool dry_run;
+	bool take_over;		/* IRQs another device's binding holds */
+	bool allow_shared;	/* IRQs other handlers share */
 };
 
 void bind_policy_free(struct bind_policy *policy);

@@ -6,8 +6,9 @@
  * TABLE (default; on stdout)
  *
  * Per device a header line, then a column heading and one row per queue IRQ
- * in the kernel's order (queue index, rx before tx), each indented by two
- * spaces; devices are separated by an empty line:
+ * (each IRQ once) in the kernel's order (lowest queue served, rx before tx
+ * before combined), each indented by two spaces; devices are separated by an
+ * empty line:
  *
  *   vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, queues rx 4 tx 4, up,
  *   bound, irqs from napi                        (one line, wrapped here)
@@ -19,12 +20,18 @@
  * node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
  * irqs from <napi|msi|none>", where a missing driver or bus address is "-"
  * and an unknown node "?".
- * Columns are left-aligned and separated by at least two spaces. KIND is rx,
- * tx or combined. CPUS (the affinity) and EFFECTIVE (the effective affinity)
- * are cpulists such as 4-5,7, "-" when empty. NODE is "?" when unknown.
- * TARGET is the CPU nictl placed the IRQ on, "-" if none. FLAGS joins with
- * commas those of "managed", "bound" and "pending" (the IRQ moves at its
- * next interrupt; EFFECTIVE is still the old CPU) that apply, or is "-".
+ * Columns are left-aligned and separated by at least two spaces. QUEUE is
+ * the queues the IRQ serves, as a list such as 0 or 0,4 or 0-1. KIND is rx,
+ * tx or combined (an IRQ that serves both). CPUS (the affinity) and
+ * EFFECTIVE (the effective affinity) are cpulists such as 4-5,7, "-" when
+ * empty. NODE is "?" when unknown. TARGET is the CPU nictl placed the IRQ
+ * on, "-" if none. FLAGS joins with commas those of "managed", "bound",
+ * "pending" (the IRQ moves at its next interrupt; EFFECTIVE is still the
+ * old CPU), "shared" (other handlers share the IRQ), "held:<ifname>" (the
+ * binding of that other device holds the IRQ), "drifts:<n>" (something
+ * else moved the bound IRQ off its target n times) and "fighting" (it did
+ * so at least twice, the last time less than FIGHT_WINDOW_S ago: irqbalance
+ * or another tool is moving it back and forth) that apply, or is "-".
  * Only NAME can contain spaces
  * (if the driver put some in the IRQ name).
  * A device without queue IRQs has, instead of heading and rows, the line
@@ -48,8 +55,13 @@
  *   bound      boolean, nictl holds affinities to restore
  *   source     "none", "napi" or "msi": how the queue IRQs were found
  *   irqs       array of objects, one per queue IRQ, in table order:
- *     queue           integer
+ *     queue           integer, the lowest queue it serves
  *     kind            "rx", "tx" or "combined"
+ *     queues          array of objects, every queue it serves, by queue:
+ *       queue         integer
+ *       kind          "rx", "tx" or "combined"
+ *     group           integer, its placement group: IRQs of one group
+ *                     always go to one CPU
  *     irq             integer
  *     name            string, or null when the kernel sent none
  *     affinity        array of CPU numbers, ascending
@@ -60,16 +72,23 @@
  *     managed         boolean
  *     bound           boolean
  *     pending         boolean, the IRQ moves at its next interrupt
+ *     shared          boolean, other handlers share the IRQ
+ *     owner_ifindex   integer, the other device whose binding holds the
+ *                     IRQ, or null
+ *     drifts          integer, times moved off its target
+ *     fighting        boolean, as the flag
  *     target_cpu      integer, or null when nictl placed the IRQ nowhere
  *
  * A kind or source this nictlctl does not know is shown as "unknown".
  */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/nictl.h>
 
@@ -133,8 +152,52 @@ static char *cpus_cell(const struct cpuset *cpus)
 	return s;
 }
 
+/*
+ * Drifts closer together than this, the last one this recent, are someone
+ * fighting nictl (irqbalance re-balances every 10 s), not a one-off move.
+ */
+#define FIGHT_WINDOW_S	300
+
+static bool irq_fighting(const struct nictl_irq *irq)
+{
+	struct timespec now;
+
+	if (irq->drifts < 2 || clock_gettime(CLOCK_MONOTONIC, &now))
+		return false;
+	return (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec - irq->drift_ns <
+	       FIGHT_WINDOW_S * 1000000000ULL;
+}
+
+/* QUEUE: the distinct queues an IRQ serves, as "0", "0,4" or "0-3". */
+static char *queues_cell(const struct nictl_irq *irq)
+{
+	unsigned int k, q, first = 0, last = 0;
+	bool open = false;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (k = 0; k <= irq->nr_queues; k++) {
+		q = k < irq->nr_queues ? irq->queues[k].queue : 0;
+		if (open && k < irq->nr_queues && (q == last || q == last + 1)) {
+			last = q;
+			continue;
+		}
+		if (open)
+			fprintf(f, last == first ? "%s%u" : "%s%u-%u", ftell(f) ? "," : "", first,
+				last);
+		first = last = q;
+		open = true;
+	}
+	if (fclose(f))
+		return NULL;
+	return text;
+}
+
 /* FLAGS: the names of the IRQ's flags joined by commas, or "-". */
-static char *flags_cell(unsigned int flags)
+static char *flags_cell(const struct nictl_irq *irq)
 {
 	static const struct {
 		unsigned int flag;
@@ -143,18 +206,31 @@ static char *flags_cell(unsigned int flags)
 		{ NICTL_IRQ_F_MANAGED, "managed" },
 		{ NICTL_IRQ_F_BOUND, "bound" },
 		{ NICTL_IRQ_F_PENDING, "pending" },
+		{ NICTL_IRQ_F_SHARED, "shared" },
 	};
-	char text[sizeof("managed,bound,pending")] = "";
-	size_t i;
+	char owner[IF_NAMESIZE];
+	char *text = NULL;
+	size_t i, len = 0;
+	FILE *f = open_memstream(&text, &len);
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!(flags & names[i].flag))
-			continue;
-		if (*text)
-			strcat(text, ",");
-		strcat(text, names[i].name);
-	}
-	return cell("%s", *text ? text : "-");
+	if (!f)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (irq->flags & names[i].flag)
+			fprintf(f, "%s%s", ftell(f) ? "," : "", names[i].name);
+	if (irq->owner_ifindex && if_indextoname(irq->owner_ifindex, owner))
+		fprintf(f, "%sheld:%s", ftell(f) ? "," : "", owner);
+	else if (irq->owner_ifindex)
+		fprintf(f, "%sheld:ifindex-%u", ftell(f) ? "," : "", irq->owner_ifindex);
+	if (irq->drifts)
+		fprintf(f, "%sdrifts:%u", ftell(f) ? "," : "", irq->drifts);
+	if (irq_fighting(irq))
+		fprintf(f, "%sfighting", ftell(f) ? "," : "");
+	if (!ftell(f))
+		fputc('-', f);
+	if (fclose(f))
+		return NULL;
+	return text;
 }
 
 /* Fill @row with the cells of @irq; false when out of memory. */
@@ -162,7 +238,7 @@ static bool fill_row(char **row, const struct nictl_irq *irq)
 {
 	int i;
 
-	row[COL_QUEUE] = cell("%u", irq->queue);
+	row[COL_QUEUE] = queues_cell(irq);
 	row[COL_KIND] = cell("%s", kind_name(irq->kind));
 	row[COL_IRQ] = cell("%u", irq->irq);
 	row[COL_NAME] = cell("%s", irq->name ?: "-");
@@ -170,7 +246,7 @@ static bool fill_row(char **row, const struct nictl_irq *irq)
 	row[COL_EFFECTIVE] = cpus_cell(&irq->effective);
 	row[COL_NODE] = irq->node < 0 ? cell("?") : cell("%d", irq->node);
 	row[COL_TARGET] = irq->target_cpu < 0 ? cell("-") : cell("%d", irq->target_cpu);
-	row[COL_FLAGS] = flags_cell(irq->flags);
+	row[COL_FLAGS] = flags_cell(irq);
 	for (i = 0; i < NR_COLS; i++)
 		if (!row[i])
 			return false;
@@ -272,8 +348,19 @@ int show_json_cpus(struct json *j, const char *key, const char *list_key,
 /* The members of an IRQ's object; -1 when out of memory. */
 int show_json_irq_fields(struct json *j, const struct nictl_irq *irq)
 {
+	unsigned int k;
+
 	json_int(j, "queue", irq->queue);
 	json_str(j, "kind", kind_name(irq->kind));
+	json_arr_begin(j, "queues");
+	for (k = 0; k < irq->nr_queues; k++) {
+		json_obj_begin(j, NULL);
+		json_int(j, "queue", irq->queues[k].queue);
+		json_str(j, "kind", kind_name(irq->queues[k].kind));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_int(j, "group", irq->group);
 	json_int(j, "irq", irq->irq);
 	json_str(j, "name", irq->name);
 	if (show_json_cpus(j, "affinity", "affinity_list", &irq->affinity) ||
@@ -283,6 +370,13 @@ int show_json_irq_fields(struct json *j, const struct nictl_irq *irq)
 	json_bool(j, "managed", irq->flags & NICTL_IRQ_F_MANAGED);
 	json_bool(j, "bound", irq->flags & NICTL_IRQ_F_BOUND);
 	json_bool(j, "pending", irq->flags & NICTL_IRQ_F_PENDING);
+	json_bool(j, "shared", irq->flags & NICTL_IRQ_F_SHARED);
+	if (irq->owner_ifindex)
+		json_int(j, "owner_ifindex", irq->owner_ifindex);
+	else
+		json_null(j, "owner_ifindex");
+	json_int(j, "drifts", irq->drifts);
+	json_bool(j, "fighting", irq_fighting(irq));
 	if (irq->target_cpu < 0)
 		json_null(j, "target_cpu");
 	else

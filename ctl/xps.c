@@ -30,11 +30,16 @@ int xps_mask(unsigned int cpu, char *buf, size_t len)
 /* The CPU of the IRQ that serves transmit queue @q, -1 if none was placed. */
 static int tx_queue_cpu(const struct nictl_dev *dev, unsigned int q)
 {
-	unsigned int i;
+	const struct irq_queue *served;
+	unsigned int i, k;
 
-	for (i = 0; i < dev->nr_irqs; i++)
-		if (dev->irqs[i].queue == q && dev->irqs[i].kind != NICTL_QUEUE_KIND_RX)
-			return dev->irqs[i].target_cpu;
+	for (i = 0; i < dev->nr_irqs; i++) {
+		for (k = 0; k < dev->irqs[i].nr_queues; k++) {
+			served = &dev->irqs[i].queues[k];
+			if (served->queue == q && served->kind != NICTL_QUEUE_KIND_RX)
+				return dev->irqs[i].target_cpu;
+		}
+	}
 	return -1;
 }
 

@@ -50,6 +50,47 @@ static int nictl_bind_plan(struct nictl_dev *dev, const struct genl_info *info,
 	return nictl_place_explicit(dev, info, flags);
 }
 
+/*
+ * Every IRQ the plan moves must be the device's to move: not shared with
+ * another handler (unless allowed) and not held by another device's binding
+ * (unless taken over). A claim on an IRQ that no longer serves its holder
+ * (its driver freed it; the number may serve this device now) is stale and
+ * goes, except in a dry run, which changes nothing.
+ */
+static int nictl_bind_check_irqs(const struct nictl_dev *dev, u32 flags,
+				 struct netlink_ext_ack *extack)
+{
+	const struct nictl_qirq *q;
+	struct net_device *owner;
+	unsigned int i;
+	int serves;
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		q = &dev->irqs[i];
+		if (q->plan_cpu < 0)
+			continue;
+		if (q->shared && !(flags & NICTL_BIND_F_ALLOW_SHARED)) {
+			NL_SET_ERR_MSG_FMT(extack, "IRQ %u (%.16s) is shared with another handler",
+					   q->irq, q->name);
+			return -EBUSY;
+		}
+		owner = nictl_binding_owner(q->irq);
+		if (!owner || owner == dev->netdev)
+			continue;
+		serves = nictl_dev_serves(owner, q->irq);
+		if (serves < 0)
+			return serves;
+		if (!serves && !(flags & NICTL_BIND_F_DRY_RUN))
+			nictl_binding_forget_irq(owner, q->irq);
+		if (!serves || (flags & NICTL_BIND_F_TAKE_OVER))
+			continue;
+		NL_SET_ERR_MSG_FMT(extack, "IRQ %u (%.16s) is bound by %s; restore it or take over",
+				   q->irq, q->name, owner->name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 /* Exactly one way of saying where the queues go. */
 static int nictl_bind_check_target(const struct genl_info *info)
 {
@@ -87,7 +128,8 @@ static int nictl_bind_locked(struct genl_info *info, const struct cpumask *allow
 	err = nictl_dev_discover(netdev, &dev);
 	if (err)
 		return err;
-	err = nictl_bind_plan(&dev, info, allowed, flags);
+	err = nictl_bind_plan(&dev, info, allowed, flags) ?:
+	      nictl_bind_check_irqs(&dev, flags, info->extack);
 	if (err)
 		goto out;
 	err = -ENOMEM;

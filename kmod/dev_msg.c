@@ -9,15 +9,36 @@
 
 /**
  * nictl_irq_nest_size() - room one nest of nictl_put_irq() takes
+ * @q: the IRQ
  *
  * Return: the size, without what a caller adds to the nest.
  */
-size_t nictl_irq_nest_size(void)
+size_t nictl_irq_nest_size(const struct nictl_qirq *q)
 {
 	return nla_total_size(0) +				/* NICTL_A_IRQ */
-	       nla_total_size(sizeof(u32)) * 6 +		/* NUM QUEUE KIND FLAGS NODE TARGET */
+	       nla_total_size(sizeof(u32)) * 9 +		/* NUM QUEUE KIND FLAGS NODE TARGET
+								 * GROUP OWNER DRIFTS */
+	       nla_total_size_64bit(sizeof(u64)) +		/* DRIFT_NS */
 	       nla_total_size(NICTL_IRQ_NAME_LEN) +		/* NAME */
-	       nictl_nla_cpumask_size() * 2;			/* AFFINITY EFFECTIVE */
+	       nictl_nla_cpumask_size() * 2 +			/* AFFINITY EFFECTIVE */
+	       q->n_refs * (nla_total_size(0) +			/* QUEUE_REF */
+			    nla_total_size(sizeof(u32)) * 2);	/* QUEUE KIND */
+}
+
+/**
+ * nictl_irqs_size() - room the nests of all of a device's IRQs take
+ * @dev: the device
+ *
+ * Return: the size.
+ */
+size_t nictl_irqs_size(const struct nictl_dev *dev)
+{
+	size_t size = 0;
+	unsigned int i;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		size += nictl_irq_nest_size(&dev->irqs[i]);
+	return size;
 }
 
 /**
@@ -43,7 +64,7 @@ size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
  */
 size_t nictl_dev_msg_size(const struct nictl_dev *dev)
 {
-	return nictl_dev_attrs_size(dev) + dev->n_irqs * nictl_irq_nest_size();
+	return nictl_dev_attrs_size(dev) + nictl_irqs_size(dev);
 }
 
 /**
@@ -74,9 +95,42 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 	return 0;
 }
 
+static int nictl_put_qrefs(struct sk_buff *skb, const struct nictl_dev *dev,
+			   const struct nictl_qirq *q)
+{
+	const struct nictl_qref *ref;
+	struct nlattr *nest;
+	unsigned int k;
+
+	for (k = 0; k < q->n_refs; k++) {
+		ref = &dev->refs[q->first_ref + k];
+		nest = nla_nest_start(skb, NICTL_A_IRQ_QUEUE_REF);
+		if (!nest || nla_put_u32(skb, NICTL_A_QREF_QUEUE, ref->queue) ||
+		    nla_put_u32(skb, NICTL_A_QREF_KIND, ref->kind))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* What nictl knows of an IRQ beyond the kernel's own: who holds it, its drifts. */
+static int nictl_put_irq_binding(struct sk_buff *skb, const struct nictl_qirq *q)
+{
+	if ((q->target_cpu >= 0 && nla_put_u32(skb, NICTL_A_IRQ_TARGET_CPU, q->target_cpu)) ||
+	    (q->owner_ifindex && nla_put_u32(skb, NICTL_A_IRQ_OWNER, q->owner_ifindex)))
+		return -EMSGSIZE;
+	if (!q->drifts)
+		return 0;
+	if (nla_put_u32(skb, NICTL_A_IRQ_DRIFTS, q->drifts) ||
+	    nla_put_u64_64bit(skb, NICTL_A_IRQ_DRIFT_NS, q->drift_ns, NICTL_A_IRQ_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /**
  * nictl_put_irq() - open a %NICTL_A_IRQ nest describing a queue IRQ as it is now
  * @skb: the message
+ * @dev: its device
  * @q: the IRQ
  * @affinity: scratch mask
  * @effective: scratch mask
@@ -84,10 +138,12 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
  * Return: the nest, still open so the caller can add to it before
  * nla_nest_end(); NULL (and nothing added) when it did not fit.
  */
-struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
-			     struct cpumask *affinity, struct cpumask *effective)
+struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
+			     const struct nictl_qirq *q, struct cpumask *affinity,
+			     struct cpumask *effective)
 {
-	u32 flags = (q->managed ? NICTL_IRQ_F_MANAGED : 0) | (q->bound ? NICTL_IRQ_F_BOUND : 0);
+	u32 flags = (q->managed ? NICTL_IRQ_F_MANAGED : 0) | (q->bound ? NICTL_IRQ_F_BOUND : 0) |
+		    (q->shared ? NICTL_IRQ_F_SHARED : 0);
 	unsigned int first;
 	struct nlattr *nest;
 	bool pending = false;
@@ -107,9 +163,10 @@ struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
 	    nictl_nla_put_cpumask(skb, NICTL_A_IRQ_AFFINITY, affinity) ||
 	    nictl_nla_put_cpumask(skb, NICTL_A_IRQ_EFFECTIVE, effective) ||
 	    nla_put_u32(skb, NICTL_A_IRQ_FLAGS, flags) ||
+	    nla_put_u32(skb, NICTL_A_IRQ_GROUP, q->group) ||
 	    nla_put_s32(skb, NICTL_A_IRQ_NODE,
 			first < nr_cpu_ids ? cpu_to_node(first) : NUMA_NO_NODE) ||
-	    (q->target_cpu >= 0 && nla_put_u32(skb, NICTL_A_IRQ_TARGET_CPU, q->target_cpu))) {
+	    nictl_put_irq_binding(skb, q) || nictl_put_qrefs(skb, dev, q)) {
 		nla_nest_cancel(skb, nest);
 		return NULL;
 	}
@@ -156,7 +213,7 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 		goto out;
 	}
 	for (; i < dev->n_irqs; i++) {
-		nest = nictl_put_irq(skb, &dev->irqs[i], affinity, effective);
+		nest = nictl_put_irq(skb, dev, &dev->irqs[i], affinity, effective);
 		if (!nest)
 			break;
 		nla_nest_end(skb, nest);

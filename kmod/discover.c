@@ -4,14 +4,16 @@
  * is used where the driver fills it (6.8+). Otherwise the vectors of the
  * parent PCI function are read and classified by name (classify.c), since
  * that is the only place most drivers record which queue a vector serves.
+ * Either way one entry per queue found is noted, then qirq.c lists each IRQ
+ * once with the queues it serves.
  */
 #include <linux/msi.h>
 #include <linux/pci.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
 #include "classify.h"
+#include "fault.h"
 #include "nictl.h"
 
 static struct device *nictl_pci_function(struct net_device *netdev)
@@ -49,7 +51,7 @@ static bool nictl_queue_active(const struct net_device *netdev, enum nictl_queue
 }
 
 static void nictl_dev_add(struct nictl_dev *dev, unsigned int irq, unsigned int queue,
-			  enum nictl_queue_kind kind, const char *name, bool managed)
+			  enum nictl_queue_kind kind, const char *name, bool managed, bool shared)
 {
 	struct nictl_qirq *q = &dev->irqs[dev->n_irqs++];
 
@@ -57,6 +59,7 @@ static void nictl_dev_add(struct nictl_dev *dev, unsigned int irq, unsigned int 
 	q->queue = queue;
 	q->kind = kind;
 	q->managed = managed;
+	q->shared = shared;
 	q->target_cpu = -1;
 	q->plan_cpu = -1;
 	strscpy(q->name, name, sizeof(q->name));
@@ -66,12 +69,12 @@ static void nictl_add_napi_irq(struct nictl_dev *dev, int irq, unsigned int queu
 			       enum nictl_queue_kind kind)
 {
 	char name[NICTL_IRQ_NAME_LEN] = "";
-	bool managed = false;
+	bool managed = false, shared = false;
 
 	if (irq <= 0)
 		return;
-	nictl_irq_name(irq, name, sizeof(name), &managed);
-	nictl_dev_add(dev, irq, queue, kind, name, managed);
+	nictl_irq_name(irq, name, sizeof(name), &managed, &shared);
+	nictl_dev_add(dev, irq, queue, kind, name, managed, shared);
 }
 
 static int nictl_discover_napi(struct nictl_dev *dev)
@@ -81,7 +84,7 @@ static int nictl_discover_napi(struct nictl_dev *dev)
 	unsigned int q, nq = max(nrx, ntx);
 	int rx, tx;
 
-	dev->irqs = kcalloc(2 * nq, sizeof(*dev->irqs), GFP_KERNEL);
+	dev->irqs = kvcalloc(2 * nq + NICTL_FAULT_EXTRA_IRQS, sizeof(*dev->irqs), GFP_KERNEL);
 	if (!dev->irqs)
 		return -ENOMEM;
 	for (q = 0; q < nq; q++) {
@@ -102,15 +105,15 @@ static void nictl_add_msi_irq(struct nictl_dev *dev, const struct nictl_irq_iden
 {
 	char name[NICTL_IRQ_NAME_LEN];
 	enum nictl_queue_kind kind;
+	bool managed, shared;
 	unsigned int queue;
-	bool managed;
 
-	if (!nictl_irq_name(irq, name, sizeof(name), &managed))
+	if (!nictl_irq_name(irq, name, sizeof(name), &managed, &shared))
 		return;
 	if (!nictl_classify_irq(id, name, &kind, &queue))
 		return;
 	if (nictl_queue_active(dev->netdev, kind, queue))
-		nictl_dev_add(dev, irq, queue, kind, name, managed);
+		nictl_dev_add(dev, irq, queue, kind, name, managed, shared);
 }
 
 static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
@@ -132,9 +135,9 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
 	msi_lock_descs(pci);
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		n += desc->nvec_used;
-	dev->irqs = kcalloc(n, sizeof(*dev->irqs), GFP_KERNEL);
+	dev->irqs = kvcalloc(n + NICTL_FAULT_EXTRA_IRQS, sizeof(*dev->irqs), GFP_KERNEL);
 	if (!dev->irqs) {
-		err = n ? -ENOMEM : 0;
+		err = -ENOMEM;
 		goto unlock;
 	}
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
@@ -145,13 +148,23 @@ unlock:
 	return err;
 }
 
-static int nictl_qirq_cmp(const void *a, const void *b)
+/* Each IRQ once, with the queues it serves and its placement group. */
+static int nictl_dev_merge(struct nictl_dev *dev)
 {
-	const struct nictl_qirq *x = a, *y = b;
+	unsigned long long *scratch;
 
-	if (x->queue != y->queue)
-		return x->queue < y->queue ? -1 : 1;
-	return (int)x->kind - (int)y->kind;
+	if (!dev->n_irqs)
+		return 0;
+	dev->refs = kvcalloc(dev->n_irqs, sizeof(*dev->refs), GFP_KERNEL);
+	scratch = kvcalloc(dev->n_irqs, sizeof(*scratch), GFP_KERNEL);
+	if (!dev->refs || !scratch) {
+		kvfree(scratch);
+		return -ENOMEM;
+	}
+	dev->n_irqs = nictl_qirqs_merge(dev->irqs, dev->n_irqs, dev->refs, scratch,
+					&dev->n_groups);
+	kvfree(scratch);
+	return 0;
 }
 
 /**
@@ -179,17 +192,20 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 	if (!err && dev->n_irqs) {
 		dev->source = NICTL_IRQ_SOURCE_NAPI;
 	} else if (!err && pci && parent) {
-		kfree(dev->irqs);
+		kvfree(dev->irqs);
 		dev->irqs = NULL;
 		err = nictl_discover_msi(dev, pci);
 		if (dev->n_irqs)
 			dev->source = NICTL_IRQ_SOURCE_MSI;
 	}
+	if (!err && dev->irqs) {
+		nictl_fault_discovery(dev);
+		err = nictl_dev_merge(dev);
+	}
 	if (err) {
 		nictl_dev_release(dev);
 		return err;
 	}
-	sort(dev->irqs, dev->n_irqs, sizeof(*dev->irqs), nictl_qirq_cmp, NULL);
 	nictl_binding_annotate(dev);
 	return 0;
 }
@@ -200,23 +216,32 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
  */
 void nictl_dev_release(struct nictl_dev *dev)
 {
-	kfree(dev->irqs);
+	kvfree(dev->irqs);
+	kvfree(dev->refs);
 	dev->irqs = NULL;
+	dev->refs = NULL;
 	dev->n_irqs = 0;
+	dev->n_groups = 0;
 }
 
 /**
- * nictl_dev_queue_count() - number of distinct queues among the queue IRQs
- * @dev: the device, IRQs sorted by queue
+ * nictl_dev_serves() - is an IRQ one of a device's queue IRQs now?
+ * @netdev: the device
+ * @irq: the IRQ
  *
- * Return: the count.
+ * Context: rtnl held.
+ * Return: 1 when it is, 0 when not, or -ENOMEM.
  */
-unsigned int nictl_dev_queue_count(const struct nictl_dev *dev)
+int nictl_dev_serves(struct net_device *netdev, unsigned int irq)
 {
-	unsigned int i, n = 0;
+	struct nictl_dev dev;
+	unsigned int i;
+	int found = 0;
 
-	for (i = 0; i < dev->n_irqs; i++)
-		if (!i || dev->irqs[i].queue != dev->irqs[i - 1].queue)
-			n++;
-	return n;
+	if (nictl_dev_discover(netdev, &dev))
+		return -ENOMEM;
+	for (i = 0; i < dev.n_irqs && !found; i++)
+		found = dev.irqs[i].irq == irq;
+	nictl_dev_release(&dev);
+	return found;
 }

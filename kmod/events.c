@@ -166,15 +166,14 @@ void nictl_event_queues(const struct nictl_dev *dev, const struct nictl_queue_se
 
 	if (nictl_event_begin(&ev, NICTL_EVENT_QUEUES_CHANGED, dev,
 			      nla_total_size(sizeof(u32)) * 2 +
-			      old->n_kept * nictl_old_irq_size() +
-			      dev->n_irqs * nictl_irq_nest_size()))
+			      old->n_kept * nictl_old_irq_size() + nictl_irqs_size(dev)))
 		return;
 	err = nla_put_u32(ev.skb, NICTL_A_OLD_RX_QUEUES, old->rx) ||
 	      nla_put_u32(ev.skb, NICTL_A_OLD_TX_QUEUES, old->tx) ? -EMSGSIZE : 0;
 	for (i = 0; !err && i < old->n_kept; i++)
 		err = nictl_put_old_irq(ev.skb, &old->irqs[i]);
 	for (i = 0; !err && i < dev->n_irqs; i++) {
-		nest = nictl_put_irq(ev.skb, &dev->irqs[i], ev.affinity, ev.effective);
+		nest = nictl_put_irq(ev.skb, dev, &dev->irqs[i], ev.affinity, ev.effective);
 		if (!nest)
 			err = -EMSGSIZE;
 		else
@@ -197,9 +196,9 @@ void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 	int err = -EMSGSIZE;
 
 	if (nictl_event_begin(&ev, NICTL_EVENT_DRIFT, dev,
-			      nictl_irq_nest_size() + nictl_nla_cpumask_size()))
+			      nictl_irq_nest_size(q) + nictl_nla_cpumask_size()))
 		return;
-	nest = nictl_put_irq(ev.skb, q, ev.affinity, ev.effective);
+	nest = nictl_put_irq(ev.skb, dev, q, ev.affinity, ev.effective);
 	if (nest && !nictl_nla_put_cpumask(ev.skb, NICTL_A_IRQ_EXPECTED, expected)) {
 		nla_nest_end(ev.skb, nest);
 		err = 0;
@@ -227,7 +226,7 @@ static int nictl_put_changed_irq(struct nictl_event_msg *ev, const struct nictl_
 	/* Every change was made from the device's IRQs. */
 	if (!q)
 		return -ENOENT;
-	nest = nictl_put_irq(ev->skb, q, ev->affinity, ev->effective);
+	nest = nictl_put_irq(ev->skb, dev, q, ev->affinity, ev->effective);
 	if (!nest || nictl_nla_put_cpumask(ev->skb, NICTL_A_IRQ_OLD_AFFINITY, change->saved))
 		return -EMSGSIZE;
 	nla_nest_end(ev->skb, nest);
@@ -252,7 +251,7 @@ void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
 	int err;
 
 	if (nictl_event_begin(&ev, type, dev, nla_total_size(sizeof(u32)) * 2 +
-			      n * (nictl_irq_nest_size() + nictl_nla_cpumask_size())))
+			      nictl_irqs_size(dev) + n * nictl_nla_cpumask_size()))
 		return;
 	err = nla_put_u32(ev.skb, NICTL_A_PID, task_tgid_nr(current)) ||
 	      nla_put_u32(ev.skb, NICTL_A_UID, from_kuid_munged(&init_user_ns, current_uid())) ?

@@ -5,6 +5,7 @@
  * here is read with both held and copied out before they are dropped, as
  * /proc/interrupts does.
  */
+#include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irqdesc.h>
 #include <linux/string.h>
@@ -37,11 +38,13 @@ static void nictl_irq_unlock(struct irq_data *d, unsigned long flags)
  * @name: buffer for the name
  * @len: size of @name
  * @managed: set to whether the kernel manages the IRQ's affinity
+ * @shared: set to whether another action shares the IRQ
  *
  * Return: true when the IRQ exists and has a named action.
  */
-bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed)
+bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed, bool *shared)
 {
+	struct irqaction *action;
 	struct irq_data *d;
 	unsigned long flags;
 	bool found = false;
@@ -49,9 +52,11 @@ bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed)
 	d = nictl_irq_lock(irq, &flags);
 	if (!d)
 		return false;
-	if (irq_data_to_desc(d)->action && irq_data_to_desc(d)->action->name) {
-		strscpy(name, irq_data_to_desc(d)->action->name, len);
+	action = irq_data_to_desc(d)->action;
+	if (action && action->name) {
+		strscpy(name, action->name, len);
 		*managed = irqd_affinity_is_managed(d);
+		*shared = action->next;
 		found = true;
 	}
 	nictl_irq_unlock(d, flags);

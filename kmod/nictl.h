@@ -17,30 +17,7 @@
 #include <linux/nictl.h>
 #include <net/genetlink.h>
 
-/* Long enough for every driver's vector name ("mlx5_comp63@pci:0000:..."). */
-#define NICTL_IRQ_NAME_LEN	64
-
-/**
- * struct nictl_qirq - one queue IRQ of a device
- * @irq: Linux IRQ number
- * @queue: queue index
- * @kind: &enum nictl_queue_kind
- * @managed: the kernel manages the affinity
- * @bound: nictl set the affinity and holds the one to restore
- * @target_cpu: where nictl placed it, or -1
- * @plan_cpu: where the bind being prepared puts it, or -1 to leave it
- * @name: name of the IRQ's action when it was found
- */
-struct nictl_qirq {
-	unsigned int irq;
-	unsigned int queue;
-	enum nictl_queue_kind kind;
-	bool managed;
-	bool bound;
-	int target_cpu;
-	int plan_cpu;
-	char name[NICTL_IRQ_NAME_LEN];
-};
+#include "qirq.h"
 
 /**
  * struct nictl_dev - a device and its queue IRQs, as found under rtnl
@@ -51,7 +28,9 @@ struct nictl_qirq {
  * @source: &enum nictl_irq_source
  * @bound: nictl holds affinities to restore for this device
  * @n_irqs: entries in @irqs
- * @irqs: queue IRQs sorted by queue, then kind
+ * @n_groups: placement groups among them (see qirq.h)
+ * @irqs: queue IRQs, each once, sorted by their lowest queue, then kind
+ * @refs: the queues each IRQ serves
  */
 struct nictl_dev {
 	struct net_device *netdev;
@@ -61,16 +40,18 @@ struct nictl_dev {
 	enum nictl_irq_source source;
 	bool bound;
 	unsigned int n_irqs;
+	unsigned int n_groups;
 	struct nictl_qirq *irqs;
+	struct nictl_qref *refs;
 };
 
 /* discover.c */
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
 void nictl_dev_release(struct nictl_dev *dev);
-unsigned int nictl_dev_queue_count(const struct nictl_dev *dev);
+int nictl_dev_serves(struct net_device *netdev, unsigned int irq);
 
 /* irq.c */
-bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed);
+bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed, bool *shared);
 int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective,
 		    bool *pending);
 int nictl_irq_check_settable(unsigned int irq, const char *name, struct netlink_ext_ack *extack);
@@ -117,18 +98,22 @@ void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *ch
 void nictl_binding_discard(struct nictl_binding *b);
 int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_dev *dev,
 				  struct nictl_change **changes, unsigned int *n);
+struct net_device *nictl_binding_owner(unsigned int irq);
+void nictl_binding_forget_irq(const struct net_device *netdev, unsigned int irq);
 bool nictl_binding_drift_is_new(const struct net_device *netdev, unsigned int irq,
 				const struct cpumask *found);
 void nictl_binding_drop(const struct net_device *netdev);
 void nictl_bindings_drop_all(void);
 
 /* dev_msg.c */
-size_t nictl_irq_nest_size(void);
+size_t nictl_irq_nest_size(const struct nictl_qirq *q);
+size_t nictl_irqs_size(const struct nictl_dev *dev);
 size_t nictl_dev_attrs_size(const struct nictl_dev *dev);
 size_t nictl_dev_msg_size(const struct nictl_dev *dev);
 int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev);
-struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_qirq *q,
-			     struct cpumask *affinity, struct cpumask *effective);
+struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
+			     const struct nictl_qirq *q, struct cpumask *affinity,
+			     struct cpumask *effective);
 int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);
 

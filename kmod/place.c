@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Placement: which CPU each queue of a device goes to, and the NUMA and SMT
- * checks. The unit is the queue: the rx and tx IRQs of queue q always share
- * a CPU. Callers hold cpus_read_lock, so the online mask cannot change
- * between these checks and the writes.
+ * Placement: which CPU each queue IRQ of a device goes to, and the NUMA and
+ * SMT checks. The unit is the group of IRQs linked by the queues they serve
+ * (qirq.h): the rx and tx IRQs of queue q, and every queue one IRQ serves,
+ * always share a CPU. Callers hold cpus_read_lock, so the online mask
+ * cannot change between these checks and the writes.
  */
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -51,8 +52,24 @@ static unsigned int nictl_smt_rank(unsigned int cpu, const struct cpumask *allow
 	return rank;
 }
 
+/* "4 queues" where every group is one queue, else how the queues share IRQs. */
+static const char *nictl_units(const struct nictl_dev *dev, char *buf, size_t len)
+{
+	unsigned int i, k, queues = 0;
+
+	/* Active queues are numbered from 0 up. */
+	for (i = 0; i < dev->n_irqs; i++)
+		for (k = 0; k < dev->irqs[i].n_refs; k++)
+			queues = max(queues, dev->refs[dev->irqs[i].first_ref + k].queue + 1);
+	if (queues == dev->n_groups)
+		snprintf(buf, len, "%u queues", queues);
+	else
+		snprintf(buf, len, "%u queues on %u groups of shared IRQs", queues, dev->n_groups);
+	return buf;
+}
+
 /**
- * nictl_place_on_set() - spread the device's queues over a CPU set
+ * nictl_place_on_set() - spread the device's IRQ groups over a CPU set
  * @dev: the device; each IRQ's plan_cpu is set
  * @allowed: the CPUs the user allowed
  * @flags: &enum nictl_bind_flags
@@ -60,7 +77,7 @@ static unsigned int nictl_smt_rank(unsigned int cpu, const struct cpumask *allow
  * @extack: where to say what is wrong
  *
  * CPUs are ordered first thread of every core, then every core's second
- * thread, and so on, and queue i takes the i-th (wrapping around): distinct
+ * thread, and so on, and group i takes the i-th (wrapping around): distinct
  * physical cores are used before any sibling is.
  *
  * Return: 0, -EINVAL (a CPU or the SMT rule) or -ENOMEM.
@@ -68,9 +85,9 @@ static unsigned int nictl_smt_rank(unsigned int cpu, const struct cpumask *allow
 int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32 flags,
 		       const struct nlattr *attr, struct netlink_ext_ack *extack)
 {
-	unsigned int ncpus = cpumask_weight(allowed), nqueues = nictl_dev_queue_count(dev);
-	unsigned int ncores = 0, n = 0, rank, cpu, i, slot = 0;
+	unsigned int ncpus = cpumask_weight(allowed), ncores = 0, n = 0, rank, cpu, i;
 	unsigned int *order;
+	char units[64];
 	int err;
 
 	for_each_cpu(cpu, allowed) {
@@ -80,14 +97,14 @@ int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32
 		if (!nictl_smt_rank(cpu, allowed))
 			ncores++;
 	}
-	if ((flags & NICTL_BIND_F_SMT_EXCLUSIVE) && nqueues > ncores) {
-		NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
-					"%u queues need %u physical cores, the CPU set has %u",
-					nqueues, nqueues, ncores);
+	if ((flags & NICTL_BIND_F_SMT_EXCLUSIVE) && dev->n_groups > ncores) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "%s need %u physical cores, the CPU set has %u",
+					nictl_units(dev, units, sizeof(units)), dev->n_groups,
+					ncores);
 		return -EINVAL;
 	}
 
-	order = kcalloc(ncpus, sizeof(*order), GFP_KERNEL);
+	order = kvcalloc(ncpus, sizeof(*order), GFP_KERNEL);
 	if (!order)
 		return -ENOMEM;
 	for (rank = 0; n < ncpus; rank++)
@@ -95,22 +112,31 @@ int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32
 			if (nictl_smt_rank(cpu, allowed) == rank)
 				order[n++] = cpu;
 
-	for (i = 0; i < dev->n_irqs; i++) {
-		if (i && dev->irqs[i].queue != dev->irqs[i - 1].queue)
-			slot++;
-		dev->irqs[i].plan_cpu = order[slot % ncpus];
-	}
-	kfree(order);
+	for (i = 0; i < dev->n_irqs; i++)
+		dev->irqs[i].plan_cpu = order[dev->irqs[i].group % ncpus];
+	kvfree(order);
 	return 0;
 }
 
+/* The IRQ of @group with the lowest queue, to name the group in messages. */
+static const struct nictl_qirq *nictl_group_first(const struct nictl_dev *dev, unsigned int group)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		if (dev->irqs[i].group == group)
+			return &dev->irqs[i];
+	return NULL;
+}
+
 static int nictl_plan_queue(struct nictl_dev *dev, const struct nlattr *entry,
-			    bool numa_strict, struct netlink_ext_ack *extack)
+			    bool numa_strict, unsigned long *named,
+			    struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[NICTL_A_QUEUE_CPU_MAX + 1];
-	unsigned int queue, cpu, i;
-	bool found = false;
-	int err;
+	const struct nictl_qirq *first;
+	unsigned int queue, cpu;
+	int group, err;
 
 	/* The op's policy has already validated every entry. */
 	err = nla_parse_nested(tb, NICTL_A_QUEUE_CPU_MAX, entry, NULL, extack);
@@ -126,25 +152,28 @@ static int nictl_plan_queue(struct nictl_dev *dev, const struct nlattr *entry,
 	if (err)
 		return err;
 
-	for (i = 0; i < dev->n_irqs; i++) {
-		if (dev->irqs[i].queue != queue)
-			continue;
-		if (dev->irqs[i].plan_cpu >= 0) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, entry, "queue %u is given twice", queue);
-			return -EINVAL;
-		}
-		dev->irqs[i].plan_cpu = cpu;
-		found = true;
-	}
-	if (!found) {
+	group = nictl_qirqs_group_of(dev->irqs, dev->n_irqs, dev->refs, queue);
+	if (group < 0) {
 		NL_SET_ERR_MSG_ATTR_FMT(extack, tb[NICTL_A_QUEUE_CPU_QUEUE],
 					"%s has no queue %u", dev->netdev->name, queue);
+		return -EINVAL;
+	}
+	/* Every queue a group serves is an active one, below the bitmap's end. */
+	if (__test_and_set_bit(queue, named)) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, entry, "queue %u is given twice", queue);
+		return -EINVAL;
+	}
+	if (nictl_qirqs_plan_group(dev->irqs, dev->n_irqs, group, cpu)) {
+		first = nictl_group_first(dev, group);
+		NL_SET_ERR_MSG_ATTR_FMT(extack, entry,
+					"queue %u shares IRQs with queue %u, placed on CPU %d",
+					queue, first->queue, first->plan_cpu);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-/* Explicit placements must still keep different queues off one core. */
+/* Explicit placements must still keep different groups off one core. */
 static int nictl_check_smt_exclusive(const struct nictl_dev *dev, struct netlink_ext_ack *extack)
 {
 	const struct nictl_qirq *a, *b;
@@ -154,7 +183,7 @@ static int nictl_check_smt_exclusive(const struct nictl_dev *dev, struct netlink
 		a = &dev->irqs[i];
 		for (j = i + 1; j < dev->n_irqs; j++) {
 			b = &dev->irqs[j];
-			if (a->plan_cpu < 0 || b->plan_cpu < 0 || a->queue == b->queue)
+			if (a->plan_cpu < 0 || b->plan_cpu < 0 || a->group == b->group)
 				continue;
 			if (cpumask_test_cpu(b->plan_cpu, topology_sibling_cpumask(a->plan_cpu))) {
 				NL_SET_ERR_MSG_FMT(extack,
@@ -169,25 +198,33 @@ static int nictl_check_smt_exclusive(const struct nictl_dev *dev, struct netlink
 
 /**
  * nictl_place_explicit() - take the placement given queue by queue
- * @dev: the device; plan_cpu is set for the queues named
+ * @dev: the device; plan_cpu is set for every IRQ of the groups of the
+ *	queues named
  * @info: the request, holding one or more %NICTL_A_QUEUE_CPU
  * @flags: &enum nictl_bind_flags
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL or -ENOMEM.
  */
 int nictl_place_explicit(struct nictl_dev *dev, const struct genl_info *info, u32 flags)
 {
+	unsigned int nbits = max(dev->netdev->num_rx_queues, dev->netdev->num_tx_queues);
 	const struct nlattr *entry;
-	int rem, err;
+	unsigned long *named;
+	int rem, err = 0;
 
+	named = bitmap_zalloc(nbits, GFP_KERNEL);
+	if (!named)
+		return -ENOMEM;
 	nlmsg_for_each_attr(entry, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(entry) != NICTL_A_QUEUE_CPU)
 			continue;
-		err = nictl_plan_queue(dev, entry, flags & NICTL_BIND_F_NUMA_STRICT, info->extack);
+		err = nictl_plan_queue(dev, entry, flags & NICTL_BIND_F_NUMA_STRICT, named,
+				       info->extack);
 		if (err)
-			return err;
+			break;
 	}
-	if (flags & NICTL_BIND_F_SMT_EXCLUSIVE)
-		return nictl_check_smt_exclusive(dev, info->extack);
-	return 0;
+	bitmap_free(named);
+	if (!err && (flags & NICTL_BIND_F_SMT_EXCLUSIVE))
+		err = nictl_check_smt_exclusive(dev, info->extack);
+	return err;
 }

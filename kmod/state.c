@@ -2,12 +2,17 @@
 /*
  * Bindings: for every device nictl has bound, the affinities its queue IRQs
  * had before nictl first touched them (what RESTORE puts back), where nictl
- * placed them, and the drift last reported for them. Keyed by the net_device, and dropped when it
- * unregisters, so a stale pointer is never compared. Protected by rtnl.
+ * placed them, and the drift last reported for them. Keyed by the
+ * net_device, and dropped when it unregisters, so a stale pointer is never
+ * compared. The IRQ, not the queue, is what a binding holds, and each IRQ
+ * is held by one binding at most: nictl_owners maps every bound IRQ to its
+ * binding. Protected by rtnl.
  */
 #include <linux/list.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/xarray.h>
 
 #include "nictl.h"
 
@@ -17,6 +22,9 @@
  * @target_cpu: where nictl placed it
  * @from_change: index of the change whose saved mask becomes @orig when
  *	the binding is committed, or -1 when @orig is already known
+ * @reserved: the prepared binding reserved the IRQ's slot in nictl_owners
+ * @drifts: times drift was reported, across binds
+ * @drift_ns: when it was last reported
  * @orig: the affinity before nictl first set it
  * @drift: the affinity last reported as drift, empty while there is none
  */
@@ -24,6 +32,9 @@ struct nictl_saved_irq {
 	unsigned int irq;
 	int target_cpu;
 	int from_change;
+	bool reserved;
+	unsigned int drifts;
+	u64 drift_ns;
 	cpumask_var_t orig;
 	cpumask_var_t drift;
 };
@@ -43,6 +54,8 @@ struct nictl_binding {
 };
 
 static LIST_HEAD(nictl_bindings);
+/* IRQ -> the binding that holds it. */
+static DEFINE_XARRAY(nictl_owners);
 
 static void nictl_binding_free(struct nictl_binding *b)
 {
@@ -52,7 +65,7 @@ static void nictl_binding_free(struct nictl_binding *b)
 		free_cpumask_var(b->irqs[i].orig);
 		free_cpumask_var(b->irqs[i].drift);
 	}
-	kfree(b->irqs);
+	kvfree(b->irqs);
 	kfree(b);
 }
 
@@ -89,16 +102,96 @@ static struct nictl_saved_irq *nictl_binding_irq(const struct nictl_binding *b, 
  */
 void nictl_binding_annotate(struct nictl_dev *dev)
 {
-	struct nictl_binding *b = nictl_binding_find(dev->netdev);
+	struct nictl_binding *b = nictl_binding_find(dev->netdev), *owner;
 	struct nictl_saved_irq *s;
+	struct nictl_qirq *q;
 	unsigned int i;
 
 	dev->bound = b;
 	for (i = 0; i < dev->n_irqs; i++) {
-		s = nictl_binding_irq(b, dev->irqs[i].irq);
-		dev->irqs[i].bound = s;
-		dev->irqs[i].target_cpu = s ? s->target_cpu : -1;
+		q = &dev->irqs[i];
+		owner = xa_load(&nictl_owners, q->irq);
+		s = owner == b ? nictl_binding_irq(b, q->irq) : NULL;
+		q->bound = s;
+		q->target_cpu = s ? s->target_cpu : -1;
+		q->drifts = s ? s->drifts : 0;
+		q->drift_ns = s ? s->drift_ns : 0;
+		q->owner_ifindex = owner && owner != b ? owner->netdev->ifindex : 0;
 	}
+}
+
+/**
+ * nictl_binding_owner() - the device whose binding holds an IRQ
+ * @irq: the IRQ
+ *
+ * Return: the device, or NULL when no binding holds @irq.
+ */
+struct net_device *nictl_binding_owner(unsigned int irq)
+{
+	struct nictl_binding *b = xa_load(&nictl_owners, irq);
+
+	ASSERT_RTNL();
+	return b ? (struct net_device *)b->netdev : NULL;
+}
+
+/* Take @s out of @b, which stays in the list even when it holds nothing more. */
+static void nictl_binding_remove(struct nictl_binding *b, struct nictl_saved_irq *s)
+{
+	free_cpumask_var(s->orig);
+	free_cpumask_var(s->drift);
+	*s = b->irqs[--b->n];
+}
+
+static void nictl_binding_unlink(struct nictl_binding *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++)
+		if (xa_load(&nictl_owners, b->irqs[i].irq) == b)
+			xa_erase(&nictl_owners, b->irqs[i].irq);
+	list_del(&b->list);
+	nictl_binding_free(b);
+}
+
+/**
+ * nictl_binding_forget_irq() - a device's binding no longer holds an IRQ
+ * @netdev: the device
+ * @irq: the IRQ, which is no queue IRQ of @netdev any more (its driver
+ *	freed it, and its number may serve another device now)
+ *
+ * A binding left holding nothing is dropped.
+ */
+void nictl_binding_forget_irq(const struct net_device *netdev, unsigned int irq)
+{
+	struct nictl_binding *b = nictl_binding_find(netdev);
+	struct nictl_saved_irq *s = nictl_binding_irq(b, irq);
+
+	if (!s)
+		return;
+	if (xa_load(&nictl_owners, irq) == b)
+		xa_erase(&nictl_owners, irq);
+	nictl_binding_remove(b, s);
+	if (!b->n)
+		nictl_binding_unlink(b);
+}
+
+/* Free a binding that was prepared but not committed. */
+static void nictl_binding_release(struct nictl_binding *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->irqs[i].reserved)
+			xa_release(&nictl_owners, b->irqs[i].irq);
+	nictl_binding_free(b);
+}
+
+/* What @b knew of an IRQ before: its original affinity and drift record. */
+static void nictl_saved_irq_inherit(struct nictl_saved_irq *s, const struct nictl_saved_irq *prev)
+{
+	cpumask_copy(s->orig, prev->orig);
+	s->drifts = prev->drifts;
+	s->drift_ns = prev->drift_ns;
 }
 
 /**
@@ -108,15 +201,16 @@ void nictl_binding_annotate(struct nictl_dev *dev)
  *
  * Everything that can fail happens here, before any affinity is written;
  * nictl_binding_commit() then cannot fail. IRQs bound earlier keep their
- * original affinity; IRQs bound earlier that are no longer queue IRQs of
- * the device are forgotten.
+ * original affinity, also those the bind takes over from another device's
+ * binding; IRQs bound earlier that are no longer queue IRQs of the device
+ * are forgotten.
  *
  * Return: the new binding, or NULL when out of memory.
  */
 struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
 					    const struct nictl_change *changes)
 {
-	struct nictl_binding *old = nictl_binding_find(dev->netdev), *b;
+	struct nictl_binding *old = nictl_binding_find(dev->netdev), *owner, *b;
 	const struct nictl_qirq *q;
 	struct nictl_saved_irq *s, *prev;
 	unsigned int i, n = 0;
@@ -129,7 +223,7 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
 	if (!b)
 		return NULL;
 	b->netdev = dev->netdev;
-	b->irqs = kcalloc(n, sizeof(*b->irqs), GFP_KERNEL);
+	b->irqs = kvcalloc(n, sizeof(*b->irqs), GFP_KERNEL);
 	if (!b->irqs) {
 		kfree(b);
 		return NULL;
@@ -137,26 +231,36 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
 
 	for (i = 0; i < dev->n_irqs; i++) {
 		q = &dev->irqs[i];
+		owner = xa_load(&nictl_owners, q->irq);
 		prev = nictl_binding_irq(old, q->irq);
 		if (q->plan_cpu < 0 && !prev)
 			continue;
+		if (!prev && owner)
+			prev = nictl_binding_irq(owner, q->irq);
 		s = &b->irqs[b->n++];
 		if (!zalloc_cpumask_var(&s->orig, GFP_KERNEL) ||
-		    !zalloc_cpumask_var(&s->drift, GFP_KERNEL)) {
-			nictl_binding_free(b);
-			return NULL;
-		}
+		    !zalloc_cpumask_var(&s->drift, GFP_KERNEL))
+			goto fail;
 		s->irq = q->irq;
+		if (!owner) {
+			if (xa_reserve(&nictl_owners, q->irq, GFP_KERNEL))
+				goto fail;
+			s->reserved = true;
+		}
 		s->target_cpu = q->plan_cpu >= 0 ? q->plan_cpu : prev->target_cpu;
 		s->from_change = prev ? -1 : k;
 		if (prev)
-			cpumask_copy(s->orig, prev->orig);
+			nictl_saved_irq_inherit(s, prev);
 		if (q->plan_cpu >= 0) {
 			WARN_ON_ONCE(changes[k].irq != q->irq);
 			k++;
 		}
 	}
 	return b;
+
+fail:
+	nictl_binding_release(b);
+	return NULL;
 }
 
 /**
@@ -164,15 +268,39 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
  * @b: from nictl_binding_prepare()
  * @changes: the changes just applied, whose saved masks are the originals
  *	of IRQs bound for the first time
+ *
+ * IRQs the binding takes over leave the bindings of other devices; a
+ * binding left holding nothing is dropped.
  */
 void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *changes)
 {
+	struct nictl_binding *old = nictl_binding_find(b->netdev), *owner;
+	struct nictl_saved_irq *s;
 	unsigned int i;
 
-	for (i = 0; i < b->n; i++)
-		if (b->irqs[i].from_change >= 0)
-			cpumask_copy(b->irqs[i].orig, changes[b->irqs[i].from_change].saved);
-	nictl_binding_drop(b->netdev);
+	for (i = 0; i < b->n; i++) {
+		s = &b->irqs[i];
+		if (s->from_change >= 0)
+			cpumask_copy(s->orig, changes[s->from_change].saved);
+		owner = xa_load(&nictl_owners, s->irq);
+		if (!owner || owner == old)
+			continue;
+		nictl_binding_remove(owner, nictl_binding_irq(owner, s->irq));
+		if (!owner->n)
+			nictl_binding_unlink(owner);
+	}
+	if (old) {
+		for (i = 0; i < old->n; i++)
+			if (!nictl_binding_irq(b, old->irqs[i].irq))
+				xa_erase(&nictl_owners, old->irqs[i].irq);
+		list_del(&old->list);
+		nictl_binding_free(old);
+	}
+	/* Every slot exists already (held or reserved): storing allocates nothing. */
+	for (i = 0; i < b->n; i++) {
+		xa_store(&nictl_owners, b->irqs[i].irq, b, GFP_KERNEL);
+		b->irqs[i].reserved = false;
+	}
 	list_add(&b->list, &nictl_bindings);
 }
 
@@ -183,7 +311,7 @@ void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *ch
 void nictl_binding_discard(struct nictl_binding *b)
 {
 	if (b)
-		nictl_binding_free(b);
+		nictl_binding_release(b);
 }
 
 /**
@@ -253,6 +381,8 @@ bool nictl_binding_drift_is_new(const struct net_device *netdev, unsigned int ir
 	if (cpumask_equal(found, s->drift))
 		return false;
 	cpumask_copy(s->drift, found);
+	s->drifts++;
+	s->drift_ns = ktime_get_ns();
 	return true;
 }
 
@@ -264,10 +394,8 @@ void nictl_binding_drop(const struct net_device *netdev)
 {
 	struct nictl_binding *b = nictl_binding_find(netdev);
 
-	if (b) {
-		list_del(&b->list);
-		nictl_binding_free(b);
-	}
+	if (b)
+		nictl_binding_unlink(b);
 }
 
 /**
@@ -278,8 +406,6 @@ void nictl_bindings_drop_all(void)
 	struct nictl_binding *b, *tmp;
 
 	ASSERT_RTNL();
-	list_for_each_entry_safe(b, tmp, &nictl_bindings, list) {
-		list_del(&b->list);
-		nictl_binding_free(b);
-	}
+	list_for_each_entry_safe(b, tmp, &nictl_bindings, list)
+		nictl_binding_unlink(b);
 }

@@ -30,7 +30,7 @@ int env_setup(struct test_env *env)
 {
 	memset(&env->nl, 0, sizeof(env->nl));
 	return step("insmod $NICTL_KO", nictl_module_load()) ?:
-	       step("fault_fail_nth=0", nictl_set_fault(0)) ?:
+	       step("fault knobs off", nictl_faults_off()) ?:
 	       step("open nictl family", nictl_open(&env->nl)) ?:
 	       step("traffic to settle IRQ moves", traffic_burst(test_nics)) ?:
 	       step("IRQ snapshot", irq_snapshot_take(&env->snap));
@@ -69,7 +69,7 @@ int env_teardown(struct test_env *env)
 	problems += !!step("online CPUs", cpus_all_online());
 	if (step("insmod $NICTL_KO", nictl_module_load()))
 		return problems + 1;
-	problems += !!step("fault_fail_nth=0", nictl_set_fault(0));
+	problems += !!step("fault knobs off", nictl_faults_off());
 	/* A fresh client: the family id changes when the module is reloaded. */
 	if (step("open nictl family", nictl_open(&nl)))
 		return problems + 1;

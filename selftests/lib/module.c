@@ -11,7 +11,6 @@
 #include "sys.h"
 
 #define MODULE_DIR	"/sys/module/nictl"
-#define FAULT_PARAM	MODULE_DIR "/parameters/fault_fail_nth"
 
 bool nictl_module_loaded(void)
 {
@@ -52,10 +51,30 @@ int nictl_module_unload(void)
 	return 0;
 }
 
+int nictl_set_param(const char *name, unsigned int value)
+{
+	char path[128], buf[16];
+
+	snprintf(path, sizeof(path), MODULE_DIR "/parameters/%s", name);
+	snprintf(buf, sizeof(buf), "%u", value);
+	return write_str(path, buf);
+}
+
 int nictl_set_fault(unsigned int nth)
 {
-	char buf[16];
+	return nictl_set_param("fault_fail_nth", nth);
+}
 
-	snprintf(buf, sizeof(buf), "%u", nth);
-	return write_str(FAULT_PARAM, buf);
+int nictl_faults_off(void)
+{
+	static const char *const knobs[] = {
+		"fault_fail_nth", "fault_share_ifindex", "fault_extra_ifindex", "fault_extra_irq",
+		"fault_shared_irq",
+	};
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		ret = nictl_set_param(knobs[i], 0) ?: ret;
+	return ret;
 }

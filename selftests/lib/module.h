@@ -18,5 +18,9 @@ int nictl_module_load_params(const char *params);
 int nictl_module_unload(void);
 /* Make the @nth affinity write of every apply phase fail (0: off). */
 int nictl_set_fault(unsigned int nth);
+/* Set the test-build module parameter @name to @value: 0 or -errno. */
+int nictl_set_param(const char *name, unsigned int value);
+/* Every fault-injection knob of the test build back to 0: 0 or -errno. */
+int nictl_faults_off(void);
 
 #endif /* NICTL_TEST_MODULE_H */

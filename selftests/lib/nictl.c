@@ -74,6 +74,39 @@ static int seen_once(uint64_t *present, uint16_t type, int ret)
 	return MNL_CB_OK;
 }
 
+static int qref_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_qref_seen *ref = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case NICTL_A_QREF_QUEUE:
+		return get_u32(attr, &ref->queue) ? MNL_CB_ERROR : MNL_CB_OK;
+	case NICTL_A_QREF_KIND:
+		return get_u32(attr, &ref->kind) ? MNL_CB_ERROR : MNL_CB_OK;
+	default:
+		return MNL_CB_ERROR;
+	}
+}
+
+/* One more queue the IRQ serves; the only attribute of the nest that repeats. */
+static int parse_qref(const struct nlattr *attr, struct nictl_irq *irq)
+{
+	struct nictl_qref_seen *ref;
+
+	if (irq->n_queues >= NICTL_MAX_QREFS) {
+		fprintf(stderr, "# IRQ %u serves more than %d queues\n", irq->num, NICTL_MAX_QREFS);
+		return MNL_CB_ERROR;
+	}
+	ref = &irq->queues[irq->n_queues++];
+	ref->queue = ref->kind = UINT32_MAX;
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0 ||
+	    mnl_attr_parse_nested(attr, qref_attr_cb, ref) < 0 ||
+	    ref->queue == UINT32_MAX || ref->kind == UINT32_MAX)
+		return MNL_CB_ERROR;
+	irq->present |= ATTR_BIT(NICTL_A_IRQ_QUEUE_REF);
+	return MNL_CB_OK;
+}
+
 static int irq_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct nictl_irq *irq = data;
@@ -115,6 +148,22 @@ static int irq_attr_cb(const struct nlattr *attr, void *data)
 	case NICTL_A_IRQ_OLD_AFFINITY:
 		ret = get_cpus(attr, &irq->old_affinity, &len);
 		break;
+	case NICTL_A_IRQ_QUEUE_REF:
+		return parse_qref(attr, irq);
+	case NICTL_A_IRQ_GROUP:
+		ret = get_u32(attr, &irq->group);
+		break;
+	case NICTL_A_IRQ_OWNER:
+		ret = get_u32(attr, &irq->owner);
+		break;
+	case NICTL_A_IRQ_DRIFTS:
+		ret = get_u32(attr, &irq->drifts);
+		break;
+	case NICTL_A_IRQ_DRIFT_NS:
+		ret = get_u64(attr, &irq->drift_ns);
+		break;
+	case NICTL_A_IRQ_PAD:
+		return MNL_CB_OK;
 	default:
 		/* Not in our header: a reply may only carry what it defines. */
 		return MNL_CB_ERROR;

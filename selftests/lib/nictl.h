@@ -21,6 +21,8 @@
  * and 3 have a bus parent); a reply beyond it fails to parse, loudly.
  */
 #define NICTL_MAX_IRQS	16
+/* Queues one IRQ of the test guests can serve (the test hook makes it 2). */
+#define NICTL_MAX_QREFS	8
 #define NICTL_MAX_DEVS	8
 
 #define ATTR_BIT(type)	(1ULL << (type))
@@ -41,6 +43,16 @@ struct nictl_irq {
 	/* Events only: NICTL_A_IRQ_EXPECTED and NICTL_A_IRQ_OLD_AFFINITY. */
 	struct cpus expected;
 	struct cpus old_affinity;
+	uint32_t group;
+	uint32_t owner;		/* NICTL_A_IRQ_OWNER */
+	uint32_t drifts;
+	uint64_t drift_ns;
+	/* The NICTL_A_IRQ_QUEUE_REF nests, in order. */
+	unsigned int n_queues;
+	struct nictl_qref_seen {
+		uint32_t queue;
+		uint32_t kind;
+	} queues[NICTL_MAX_QREFS];
 };
 
 struct nictl_dev {

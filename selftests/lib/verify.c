@@ -16,7 +16,8 @@
 #define IRQ_ATTRS_ALWAYS (ATTR_BIT(NICTL_A_IRQ_NUM) | ATTR_BIT(NICTL_A_IRQ_NAME) | \
 			  ATTR_BIT(NICTL_A_IRQ_QUEUE) | ATTR_BIT(NICTL_A_IRQ_KIND) | \
 			  ATTR_BIT(NICTL_A_IRQ_AFFINITY) | ATTR_BIT(NICTL_A_IRQ_EFFECTIVE) | \
-			  ATTR_BIT(NICTL_A_IRQ_FLAGS) | ATTR_BIT(NICTL_A_IRQ_NODE))
+			  ATTR_BIT(NICTL_A_IRQ_FLAGS) | ATTR_BIT(NICTL_A_IRQ_NODE) | \
+			  ATTR_BIT(NICTL_A_IRQ_GROUP) | ATTR_BIT(NICTL_A_IRQ_QUEUE_REF))
 
 static bool cpus_match(const struct nictl_irq *irq, const char *what, const struct cpus *got,
 		       const struct cpus *want)

@@ -67,7 +67,9 @@ tap_check "commands" offers "nictlctl " "bind daemon help monitor restore show s
 tap_check "a command by its prefix" offers "nictlctl re" "restore"
 tap_check "global options" offers "nictlctl -" "--help --version -h"
 tap_check "a command after a global option" offers "nictlctl -h mo" "monitor"
-tap_check "an option of bind by its prefix" offers "nictlctl bind eth0 --a" "--allow-siblings"
+tap_check "an option of bind by its prefix" offers "nictlctl bind eth0 --allow-si" "--allow-siblings"
+tap_check "options of bind that share a prefix" offers "nictlctl bind eth0 --a" \
+	"--allow-shared --allow-siblings"
 tap_check "options of bind before DEV" offers "nictlctl bind --n" "--node --numa-local"
 tap_check "nothing after stats -c, which takes a count" offers "nictlctl stats -c " ""
 tap_check "help's argument is a command" offers "nictlctl help st" "stats"

@@ -196,8 +196,12 @@ TEST_F(sys, unreadable_topology_fails)
 	EXPECT_NE(NULL, strstr(self->err, ": Invalid argument\n"));
 }
 
-/* cpus_check_cores() on the CPUs of @list for a device with @queues queues. */
-static int check_cores(FIXTURE_DATA(sys) *self, const char *list, unsigned int queues)
+/*
+ * cpus_check_cores() on the CPUs of @list for a device with @queues queues
+ * on @groups groups of IRQs.
+ */
+static int check_groups(FIXTURE_DATA(sys) *self, const char *list, unsigned int queues,
+			unsigned int groups)
 {
 	struct cpu_choice choice = { CPUSET_INIT, NULL };
 	int ret;
@@ -205,11 +209,17 @@ static int check_cores(FIXTURE_DATA(sys) *self, const char *list, unsigned int q
 	if (cpuset_parse(&choice.cpus, list))
 		abort();
 	capture_begin(&self->cap, stderr);
-	ret = cpus_check_cores(&choice, "vnode1", queues);
+	ret = cpus_check_cores(&choice, "vnode1", queues, groups);
 	free(self->err);
 	self->err = capture_end(&self->cap);
 	cpu_choice_free(&choice);
 	return ret;
+}
+
+/* The same for a device whose every queue has IRQs of its own. */
+static int check_cores(FIXTURE_DATA(sys) *self, const char *list, unsigned int queues)
+{
+	return check_groups(self, list, queues, queues);
 }
 
 TEST_F(sys, one_queue_per_core_passes)
@@ -227,6 +237,16 @@ TEST_F(sys, more_queues_than_cores_fails_with_both_numbers)
 	EXPECT_EQ(-1, check_cores(self, "6-7", 2));
 	EXPECT_STREQ("nictlctl: vnode1 has 2 queues but CPUs 6-7 have only 1 physical core; "
 		     "add CPUs or pass --allow-siblings\n", self->err);
+}
+
+/* Queues that share IRQs go to one CPU: the groups, not the queues, need cores. */
+TEST_F(sys, shared_irqs_need_a_core_per_group)
+{
+	EXPECT_EQ(0, check_groups(self, "4-7", 8, 2));
+	EXPECT_STREQ("", self->err);
+	EXPECT_EQ(-1, check_groups(self, "4-7", 8, 4));
+	EXPECT_STREQ("nictlctl: vnode1 has 8 queues on 4 groups of shared IRQs but CPUs 4-7 have "
+		     "only 2 physical cores; add CPUs or pass --allow-siblings\n", self->err);
 }
 
 TEST_F(sys, offline_or_missing_cpus_are_left_to_the_kernel)

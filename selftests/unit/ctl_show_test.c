@@ -3,7 +3,10 @@
  * The table and JSON formats documented in ctl/show.c. Integration tests
  * and users' scripts parse them: any change here is a change of interface.
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 
@@ -24,10 +27,19 @@ static void set_cpus(struct cpuset *s, const char *list)
 		abort();
 }
 
-/* vnode1: up, bound, three IRQs; eth0: down, no IRQs, nothing known. */
+/*
+ * vnode1: up, bound, three IRQs, the last serving queues 1 to 3 and held by
+ * another device's binding; eth0: down, no IRQs, nothing known.
+ */
 FIXTURE_SETUP(devs)
 {
+	static struct irq_queue served[][3] = {
+		{ { 0, NICTL_QUEUE_KIND_COMBINED } },
+		{ { 1, NICTL_QUEUE_KIND_RX } },
+		{ { 1, 7 }, { 2, NICTL_QUEUE_KIND_RX }, { 3, NICTL_QUEUE_KIND_RX } },
+	};
 	struct nictl_irq *irq = self->irqs;
+	unsigned int i;
 
 	memset(self->irqs, 0, sizeof(self->irqs));
 	irq[0] = (struct nictl_irq){
@@ -46,6 +58,16 @@ FIXTURE_SETUP(devs)
 	};
 	set_cpus(&irq[2].affinity, "0-15");
 	set_cpus(&irq[2].effective, "12");
+	for (i = 0; i < 3; i++) {
+		irq[i].queues = served[i];
+		irq[i].nr_queues = i == 2 ? 3 : 1;
+		irq[i].group = i;
+	}
+	/* Drifted long ago (CLOCK_MONOTONIC starts near boot): not fighting. */
+	irq[0].drifts = 3;
+	irq[0].drift_ns = 1;
+	irq[2].owner_ifindex = 999999;
+	irq[2].flags |= NICTL_IRQ_F_SHARED;
 	self->devs[0] = (struct nictl_dev){
 		.ifindex = 3, .ifname = "vnode1", .driver = "virtio_net", .bus_addr = "0000:00:04.0",
 		.numa_node = 1, .rx_queues = 2, .tx_queues = 2,
@@ -81,15 +103,35 @@ TEST_F(devs, table)
 		"queues rx 2 tx 2, up, bound, irqs from napi\n"
 		"  QUEUE  KIND      IRQ  NAME             CPUS   EFFECTIVE  NODE  TARGET  FLAGS\n"
 		"  0      combined  45   virtio0-input.0  4-5,7  4          1     4       "
-		"bound,pending\n"
+		"bound,pending,drifts:3\n"
 		"  1      rx        146  q\"1              -      -          ?     -       managed\n"
-		"  1      unknown   147  -                0-15   12         0     12      "
-		"managed,bound\n"
+		"  1-3    unknown   147  -                0-15   12         0     12      "
+		"managed,bound,shared,held:ifindex-999999\n"
 		"\n"
 		"eth0 (ifindex 12): driver -, bus -, node ?, queues rx 0 tx 0, down, not bound, "
 		"irqs from none\n"
 		"  no queue IRQs; is the device down?\n",
 		self->text);
+}
+
+/* Moved off its target twice, the last time a second ago: someone fights nictl. */
+TEST_F(devs, recent_drifts_are_fighting)
+{
+	struct timespec now;
+
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &now));
+	self->irqs[0].drift_ns = (uint64_t)(now.tv_sec - 1) * 1000000000ULL;
+	self->list.nr = 1;
+	ASSERT_EQ(0, show_table(self->f, &self->list));
+	fflush(self->f);
+	EXPECT_NE(NULL, strstr(self->text, "bound,pending,drifts:3,fighting\n")) TH_LOG("%s",
+											 self->text);
+	/* One drift is a move, not a fight. */
+	self->irqs[0].drifts = 1;
+	rewind(self->f);
+	ASSERT_EQ(0, show_table(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_NE(NULL, strstr(self->text, "bound,pending,drifts:1\n")) TH_LOG("%s", self->text);
 }
 
 TEST_F(devs, table_of_an_up_device_without_irqs)
@@ -113,18 +155,26 @@ TEST_F(devs, json)
 		"[{\"ifname\":\"vnode1\",\"ifindex\":3,\"driver\":\"virtio_net\","
 		"\"bus_addr\":\"0000:00:04.0\",\"numa_node\":1,\"rx_queues\":2,\"tx_queues\":2,"
 		"\"up\":true,\"bound\":true,\"source\":\"napi\",\"irqs\":["
-		"{\"queue\":0,\"kind\":\"combined\",\"irq\":45,\"name\":\"virtio0-input.0\","
+		"{\"queue\":0,\"kind\":\"combined\","
+		"\"queues\":[{\"queue\":0,\"kind\":\"combined\"}],\"group\":0,"
+		"\"irq\":45,\"name\":\"virtio0-input.0\","
 		"\"affinity\":[4,5,7],\"affinity_list\":\"4-5,7\",\"effective\":[4],"
 		"\"effective_list\":\"4\",\"node\":1,\"managed\":false,\"bound\":true,"
-		"\"pending\":true,\"target_cpu\":4},"
-		"{\"queue\":1,\"kind\":\"rx\",\"irq\":146,\"name\":\"q\\\"1\","
+		"\"pending\":true,\"shared\":false,\"owner_ifindex\":null,\"drifts\":3,"
+		"\"fighting\":false,\"target_cpu\":4},"
+		"{\"queue\":1,\"kind\":\"rx\",\"queues\":[{\"queue\":1,\"kind\":\"rx\"}],"
+		"\"group\":1,\"irq\":146,\"name\":\"q\\\"1\","
 		"\"affinity\":[],\"affinity_list\":\"\",\"effective\":[],"
 		"\"effective_list\":\"\",\"node\":-1,\"managed\":true,\"bound\":false,"
-		"\"pending\":false,\"target_cpu\":null},"
-		"{\"queue\":1,\"kind\":\"unknown\",\"irq\":147,\"name\":null,"
+		"\"pending\":false,\"shared\":false,\"owner_ifindex\":null,\"drifts\":0,"
+		"\"fighting\":false,\"target_cpu\":null},"
+		"{\"queue\":1,\"kind\":\"unknown\",\"queues\":[{\"queue\":1,\"kind\":\"unknown\"},"
+		"{\"queue\":2,\"kind\":\"rx\"},{\"queue\":3,\"kind\":\"rx\"}],\"group\":2,"
+		"\"irq\":147,\"name\":null,"
 		"\"affinity\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],\"affinity_list\":\"0-15\","
 		"\"effective\":[12],\"effective_list\":\"12\",\"node\":0,\"managed\":true,"
-		"\"bound\":true,\"pending\":false,\"target_cpu\":12}]},"
+		"\"bound\":true,\"pending\":false,\"shared\":true,\"owner_ifindex\":999999,"
+		"\"drifts\":0,\"fighting\":false,\"target_cpu\":12}]},"
 		"{\"ifname\":\"eth0\",\"ifindex\":12,\"driver\":null,\"bus_addr\":null,"
 		"\"numa_node\":-1,\"rx_queues\":0,\"tx_queues\":0,\"up\":false,\"bound\":false,"
 		"\"source\":\"none\",\"irqs\":[]}]\n",

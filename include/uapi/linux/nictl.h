@@ -48,7 +48,9 @@
  *	do request it takes %NICTL_A_IFINDEX or %NICTL_A_IFNAME (-ENODEV when
  *	no such device exists); as a dump it returns every device that has a
  *	parent bus device. Open to every user. Replies carry the device
- *	attributes and one %NICTL_A_IRQ nest per queue IRQ. In a dump, a device
+ *	attributes and one %NICTL_A_IRQ nest per queue IRQ: an IRQ that serves
+ *	several queues (one vector for a queue's rx and tx, or for several
+ *	rings) appears once, with every queue it serves. In a dump, a device
  *	whose IRQs do not fit one message continues in the next message(s),
  *	which repeat the device attributes (same %NICTL_A_IFINDEX) and carry
  *	the following IRQs; a client appends them. IRQs of queues beyond the
@@ -58,15 +60,20 @@
  *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
  *	and exactly one of %NICTL_A_CPUS (the CPUs the kernel may choose from)
  *	or one or more %NICTL_A_QUEUE_CPU nests (an explicit placement; queues
- *	not named keep their affinity). The reply is a %NICTL_CMD_DEV_GET
+ *	not named keep their affinity). The unit of placement is the group of
+ *	IRQs linked by the queues they serve: the rx and tx IRQ of a queue, and
+ *	every queue an IRQ serves, go to one CPU. The reply is a %NICTL_CMD_DEV_GET
  *	message whose IRQ nests also carry %NICTL_A_IRQ_TARGET_CPU. Errors:
  *	-ENODEV unknown device; -ENOENT no queue IRQs (a device whose driver
  *	requests them at open may be down); -EINVAL empty, non-existent or
  *	offline CPU, a CPU off the device's node with
  *	%NICTL_BIND_F_NUMA_STRICT, more queues than physical cores with
- *	%NICTL_BIND_F_SMT_EXCLUSIVE, an unknown queue in a placement; -EPERM a
- *	managed IRQ; any error of the IRQ core while applying, after every
- *	earlier write was rolled back.
+ *	%NICTL_BIND_F_SMT_EXCLUSIVE, an unknown queue in a placement, a queue
+ *	named twice, two queues that share an IRQ given different CPUs; -EPERM
+ *	a managed IRQ; -EBUSY an IRQ held by another device's binding (unless
+ *	%NICTL_BIND_F_TAKE_OVER) or shared with another handler (unless
+ *	%NICTL_BIND_F_ALLOW_SHARED); any error of the IRQ core while applying,
+ *	after every earlier write was rolled back.
  * @NICTL_CMD_RESTORE: put back the affinities the device's queue IRQs had
  *	before nictl first bound it, and forget the device. Needs
  *	CAP_NET_ADMIN. -ENODATA when nictl never bound the device (or the
@@ -131,8 +138,9 @@ enum nictl_cmd {
  * @NICTL_A_RX_QUEUES: u32, number of active receive queues
  * @NICTL_A_TX_QUEUES: u32, number of active transmit queues
  * @NICTL_A_DEV_FLAGS: u32, &enum nictl_dev_flags
- * @NICTL_A_IRQ: nest, &enum nictl_irq_attr, one per queue IRQ in the order
- *	queue index, then rx before tx
+ * @NICTL_A_IRQ: nest, &enum nictl_irq_attr, one per queue IRQ (each IRQ
+ *	once) in the order of its lowest queue, then rx before tx before
+ *	combined
  * @NICTL_A_CPUS: binary CPU bitmap, the CPUs a bind may use
  * @NICTL_A_FLAGS: u32, &enum nictl_bind_flags
  * @NICTL_A_QUEUE_CPU: nest (NLA_F_NESTED set), &enum nictl_queue_cpu_attr,
@@ -217,8 +225,9 @@ enum nictl_attr {
  * @NICTL_A_IRQ_UNSPEC: not an attribute
  * @NICTL_A_IRQ_NUM: u32, Linux IRQ number (as in /proc/interrupts)
  * @NICTL_A_IRQ_NAME: string, name of the IRQ's action
- * @NICTL_A_IRQ_QUEUE: u32, queue index
- * @NICTL_A_IRQ_KIND: u32, &enum nictl_queue_kind
+ * @NICTL_A_IRQ_QUEUE: u32, the lowest queue index the IRQ serves
+ * @NICTL_A_IRQ_KIND: u32, &enum nictl_queue_kind: rx or tx when the IRQ
+ *	serves only that kind, combined otherwise
  * @NICTL_A_IRQ_AFFINITY: binary CPU bitmap, the affinity last set, pending
  *	or not (/proc/irq/N/smp_affinity)
  * @NICTL_A_IRQ_EFFECTIVE: binary CPU bitmap, the effective affinity
@@ -232,6 +241,24 @@ enum nictl_attr {
  *	the IRQ no longer has (%NICTL_EVENT_DRIFT)
  * @NICTL_A_IRQ_OLD_AFFINITY: binary CPU bitmap, the affinity before the
  *	change (%NICTL_EVENT_BOUND, %NICTL_EVENT_RESTORED)
+ * @NICTL_A_IRQ_QUEUE_REF: nest (NLA_F_NESTED set), &enum nictl_qref_attr,
+ *	one per queue the IRQ serves (repeated), in the order of queue, then
+ *	kind; in %NICTL_CMD_DEV_GET replies and in events that carry
+ *	%NICTL_A_IRQ nests
+ * @NICTL_A_IRQ_GROUP: u32, the IRQ's placement group within its device:
+ *	IRQs linked by the queues they serve (the rx and tx IRQ of a queue, an
+ *	IRQ serving several queues and the IRQs of those) share a group, and
+ *	a bind puts a group on one CPU; numbered from 0 in the order of
+ *	%NICTL_A_IRQ, so the number of groups is the last one plus one
+ * @NICTL_A_IRQ_OWNER: u32, ifindex of the other device whose binding holds
+ *	this IRQ (%NICTL_IRQ_F_BOUND is then not set): a bind of this device
+ *	that moves the IRQ gets -EBUSY without %NICTL_BIND_F_TAKE_OVER
+ * @NICTL_A_IRQ_DRIFTS: u32, for a bound IRQ: how often something else moved
+ *	it away from its target since nictl first bound it (each
+ *	%NICTL_EVENT_DRIFT counts once; re-binds keep the count)
+ * @NICTL_A_IRQ_DRIFT_NS: u64, CLOCK_MONOTONIC time in ns of the last of
+ *	them; present when %NICTL_A_IRQ_DRIFTS is not 0
+ * @NICTL_A_IRQ_PAD: padding for 64-bit attributes
  * @__NICTL_A_IRQ_MAX: one past the last attribute
  * @NICTL_A_IRQ_MAX: the last attribute
  */
@@ -248,9 +275,34 @@ enum nictl_irq_attr {
 	NICTL_A_IRQ_TARGET_CPU,
 	NICTL_A_IRQ_EXPECTED,
 	NICTL_A_IRQ_OLD_AFFINITY,
+	NICTL_A_IRQ_QUEUE_REF,
+	NICTL_A_IRQ_GROUP,
+	NICTL_A_IRQ_OWNER,
+	NICTL_A_IRQ_DRIFTS,
+	NICTL_A_IRQ_DRIFT_NS,
+	NICTL_A_IRQ_PAD,
 
 	__NICTL_A_IRQ_MAX,
 	NICTL_A_IRQ_MAX = __NICTL_A_IRQ_MAX - 1
+};
+
+/**
+ * enum nictl_qref_attr - one queue a queue IRQ serves (inside
+ *	%NICTL_A_IRQ_QUEUE_REF)
+ * @NICTL_A_QREF_UNSPEC: not an attribute
+ * @NICTL_A_QREF_QUEUE: u32, queue index
+ * @NICTL_A_QREF_KIND: u32, &enum nictl_queue_kind: rx, tx, or combined
+ *	(the queue pair)
+ * @__NICTL_A_QREF_MAX: one past the last attribute
+ * @NICTL_A_QREF_MAX: the last attribute
+ */
+enum nictl_qref_attr {
+	NICTL_A_QREF_UNSPEC,
+	NICTL_A_QREF_QUEUE,
+	NICTL_A_QREF_KIND,
+
+	__NICTL_A_QREF_MAX,
+	NICTL_A_QREF_MAX = __NICTL_A_QREF_MAX - 1
 };
 
 /**
@@ -258,7 +310,8 @@ enum nictl_irq_attr {
  *	(inside %NICTL_A_QUEUE_CPU)
  * @NICTL_A_QUEUE_CPU_UNSPEC: not an attribute
  * @NICTL_A_QUEUE_CPU_QUEUE: u32, queue index
- * @NICTL_A_QUEUE_CPU_CPU: u32, CPU for every IRQ of that queue
+ * @NICTL_A_QUEUE_CPU_CPU: u32, CPU for every IRQ of that queue, and for
+ *	every IRQ linked to them by the queues they serve
  * @__NICTL_A_QUEUE_CPU_MAX: one past the last attribute
  * @NICTL_A_QUEUE_CPU_MAX: the last attribute
  */
@@ -383,11 +436,15 @@ enum nictl_irq_source {
  * @NICTL_IRQ_F_PENDING: the affinity was accepted but the IRQ moves only at
  *	its next interrupt (x86 without interrupt remapping); until then the
  *	effective affinity still shows the CPU it is leaving
+ * @NICTL_IRQ_F_SHARED: other handlers are registered on the same IRQ
+ *	(another device's, or another driver's); a bind moves it only with
+ *	%NICTL_BIND_F_ALLOW_SHARED
  */
 enum nictl_irq_flags {
 	NICTL_IRQ_F_MANAGED	= 1U << 0,
 	NICTL_IRQ_F_BOUND	= 1U << 1,
 	NICTL_IRQ_F_PENDING	= 1U << 2,
+	NICTL_IRQ_F_SHARED	= 1U << 3,
 };
 
 /**
@@ -409,14 +466,21 @@ enum nictl_dev_flags {
  *	the device on one physical core (SMT siblings)
  * @NICTL_BIND_F_DRY_RUN: compute and validate the placement and reply with
  *	it, but change nothing
+ * @NICTL_BIND_F_TAKE_OVER: move IRQs that another device's binding holds;
+ *	they leave that binding (which keeps the rest) and their original
+ *	affinity comes with them, for %NICTL_CMD_RESTORE of this device
+ * @NICTL_BIND_F_ALLOW_SHARED: move IRQs that other handlers share
+ *	(%NICTL_IRQ_F_SHARED); they move for every handler
  * @NICTL_BIND_F_ALL: every valid flag
  */
 enum nictl_bind_flags {
 	NICTL_BIND_F_NUMA_STRICT	= 1U << 0,
 	NICTL_BIND_F_SMT_EXCLUSIVE	= 1U << 1,
 	NICTL_BIND_F_DRY_RUN		= 1U << 2,
+	NICTL_BIND_F_TAKE_OVER		= 1U << 3,
+	NICTL_BIND_F_ALLOW_SHARED	= 1U << 4,
 
-	NICTL_BIND_F_ALL		= (1U << 3) - 1,
+	NICTL_BIND_F_ALL		= (1U << 5) - 1,
 };
 
 /**
@@ -448,8 +512,9 @@ enum nictl_bind_flags {
  *	%NICTL_CMD_DEV_GET
  * @NICTL_EVENT_DRIFT: an IRQ nictl bound no longer has the affinity nictl
  *	set (irqbalance, a write to /proc, the driver). Found by the periodic
- *	check; reported once per affinity found, not every period. A move still
- *	pending (%NICTL_IRQ_F_PENDING) is not drift. Carries one %NICTL_A_IRQ
+ *	check; reported once per affinity found, not every period, and counted
+ *	in the IRQ's %NICTL_A_IRQ_DRIFTS. A move still pending
+ *	(%NICTL_IRQ_F_PENDING) is not drift. Carries one %NICTL_A_IRQ
  *	nest: the DEV_GET attributes of the IRQ (%NICTL_A_IRQ_AFFINITY is the
  *	affinity found) plus %NICTL_A_IRQ_EXPECTED
  * @NICTL_EVENT_BOUND: a %NICTL_CMD_BIND changed affinities (dry runs do not

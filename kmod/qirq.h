@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nictl: a device's queue IRQs with the IRQ as the unit.
+ *
+ * Drivers do not give every queue an IRQ of its own: ice serves several
+ * rings from one vector when it has fewer vectors than rings, mlx5 serves
+ * the rx and tx queue of a channel from one completion vector, virtio_net
+ * and e1000e give rx and tx separate vectors. Discovery first notes one
+ * (IRQ, queue, kind) per queue it finds; nictl_qirqs_merge() then lists
+ * every IRQ once with the queues it serves, and puts into one *group* all
+ * the IRQs that are linked by a queue (the rx and tx IRQ of queue 3; an IRQ
+ * serving queues 0 and 4 with the tx IRQ of queue 4). A group is what a
+ * bind places on one CPU: moving one of its IRQs elsewhere would split a
+ * queue.
+ *
+ * This file and qirq.c build both in the kernel and in userspace (the unit
+ * test in selftests/unit/ compiles qirq.c as is): only the include block
+ * below differs.
+ */
+#ifndef _NICTL_QIRQ_H
+#define _NICTL_QIRQ_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#endif
+
+#include <linux/nictl.h>
+
+/* Long enough for every driver's vector name ("mlx5_comp63@pci:0000:..."). */
+#define NICTL_IRQ_NAME_LEN	64
+
+/**
+ * struct nictl_qref - one queue an IRQ serves
+ * @queue: queue index
+ * @kind: &enum nictl_queue_kind: rx, tx, or combined (the pair @queue)
+ */
+struct nictl_qref {
+	unsigned int queue;
+	unsigned int kind;
+};
+
+/**
+ * struct nictl_qirq - one queue IRQ of a device
+ * @irq: Linux IRQ number
+ * @queue: the lowest queue it serves
+ * @kind: &enum nictl_queue_kind of all it serves together: rx or tx when
+ *	it serves only that kind, combined otherwise
+ * @group: its placement group, 0 for the group of the lowest queue, then
+ *	in the order of the IRQs
+ * @first_ref: index of its first queue in the device's &struct nictl_qref
+ *	array; its queues follow in order of queue, then kind
+ * @n_refs: how many queues it serves
+ * @managed: the kernel manages the affinity
+ * @shared: more than one handler is registered on the IRQ
+ * @bound: nictl set the affinity and holds the one to restore
+ * @owner_ifindex: ifindex of the other device whose binding holds the
+ *	IRQ, or 0
+ * @drifts: times the IRQ was found moved away from where nictl put it
+ * @drift_ns: CLOCK_MONOTONIC time of the last of them, 0 if none
+ * @target_cpu: where nictl placed it, or -1
+ * @plan_cpu: where the bind being prepared puts it, or -1 to leave it
+ * @name: name of the IRQ's (first) action when it was found
+ */
+struct nictl_qirq {
+	unsigned int irq;
+	unsigned int queue;
+	unsigned int kind;
+	unsigned int group;
+	unsigned int first_ref;
+	unsigned int n_refs;
+	bool managed;
+	bool shared;
+	bool bound;
+	unsigned int owner_ifindex;
+	unsigned int drifts;
+	unsigned long long drift_ns;
+	int target_cpu;
+	int plan_cpu;
+	char name[NICTL_IRQ_NAME_LEN];
+};
+
+/**
+ * nictl_qirqs_merge() - list every IRQ once, with its queues and group
+ * @irqs: @n entries as found, one per (IRQ, queue, kind), with @irq,
+ *	@queue, @kind and what was read of the IRQ filled in; on return the
+ *	first entries (the return value) are the distinct IRQs, sorted by
+ *	their lowest queue, then kind, then IRQ number
+ * @n: entries in @irqs
+ * @refs: room for @n queue references; filled with every IRQ's queues
+ * @scratch: room for @n unsigned long longs
+ * @n_groups: set to the number of groups
+ *
+ * The same (IRQ, queue, kind) found twice counts once. Pure: no
+ * allocation, no locking; O(@n log @n).
+ *
+ * Return: the number of distinct IRQs.
+ */
+unsigned int nictl_qirqs_merge(struct nictl_qirq *irqs, unsigned int n, struct nictl_qref *refs,
+			       unsigned long long *scratch, unsigned int *n_groups);
+
+/**
+ * nictl_qirqs_group_of() - the group that serves a queue
+ * @irqs: a device's IRQs, as nictl_qirqs_merge() left them
+ * @n: how many
+ * @refs: their queues
+ * @queue: a queue index
+ *
+ * Return: the group, or -1 when no IRQ serves @queue.
+ */
+int nictl_qirqs_group_of(const struct nictl_qirq *irqs, unsigned int n,
+			 const struct nictl_qref *refs, unsigned int queue);
+
+/**
+ * nictl_qirqs_plan_group() - plan a whole group onto one CPU
+ * @irqs: a device's IRQs
+ * @n: how many
+ * @group: the group
+ * @cpu: the CPU
+ *
+ * Return: 0, or -1 when the group already has another CPU in its plan
+ * (nothing changed then).
+ */
+int nictl_qirqs_plan_group(struct nictl_qirq *irqs, unsigned int n, unsigned int group, int cpu);
+
+#endif /* _NICTL_QIRQ_H */
