@@ -23,7 +23,7 @@ set -u
 # `make check-debug` runs them in two guests at once: a guest keeps one host
 # core busy (single-threaded TCG), so two use a 2-core machine.
 FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security nictl_fuzz \
-	nictl_rollback nictl_stats"
+	nictl_rollback nictl_shared nictl_stats"
 SECOND_HALF="nictl_cli nictl_ynl nictl_events nictl_daemon nictl_stress nictl_lifecycle"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
