@@ -94,11 +94,15 @@ static void flat_cpus(FILE *f, const char *irq, const char *key, const struct cp
 
 static void flat_irq(FILE *f, unsigned int i, const struct nictl_irq *irq)
 {
+	unsigned int k;
 	char p[32];
 
 	snprintf(p, sizeof(p), "0.irqs.%u", i);
-	fprintf(f, "%s.queue %u\n%s.kind \"%s\"\n%s.irq %u\n", p, irq->queue, p,
-		kind_name(irq->kind), p, irq->num);
+	fprintf(f, "%s.queue %u\n%s.kind \"%s\"\n", p, irq->queue, p, kind_name(irq->kind));
+	for (k = 0; k < irq->n_queues; k++)
+		fprintf(f, "%s.queues.%u.queue %u\n%s.queues.%u.kind \"%s\"\n", p, k,
+			irq->queues[k].queue, p, k, kind_name(irq->queues[k].kind));
+	fprintf(f, "%s.group %u\n%s.irq %u\n", p, irq->group, p, irq->num);
 	fprintf(f, "%s.name", p);
 	str_or_null(f, "", irq->present & ATTR_BIT(NICTL_A_IRQ_NAME), irq->name);
 	flat_cpus(f, p, "affinity", &irq->affinity);
@@ -106,6 +110,13 @@ static void flat_irq(FILE *f, unsigned int i, const struct nictl_irq *irq)
 	fprintf(f, "%s.node %d\n%s.managed %s\n%s.bound %s\n%s.pending %s\n", p, irq->node, p,
 		yes_no(irq->flags & NICTL_IRQ_F_MANAGED), p, yes_no(irq->flags & NICTL_IRQ_F_BOUND),
 		p, yes_no(irq->flags & NICTL_IRQ_F_PENDING));
+	fprintf(f, "%s.shared %s\n", p, yes_no(irq->flags & NICTL_IRQ_F_SHARED));
+	if (irq->owner)
+		fprintf(f, "%s.owner_ifindex %u\n", p, irq->owner);
+	else
+		fprintf(f, "%s.owner_ifindex null\n", p);
+	/* No test here makes an IRQ drift twice: never fighting. */
+	fprintf(f, "%s.drifts %u\n%s.fighting false\n", p, irq->drifts, p);
 	if (irq->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU))
 		fprintf(f, "%s.target_cpu %u\n", p, irq->target_cpu);
 	else
