@@ -52,7 +52,8 @@
 	 ATTR_BIT(NICTL_A_IRQ_QUEUE) | ATTR_BIT(NICTL_A_IRQ_KIND) |		\
 	 ATTR_BIT(NICTL_A_IRQ_AFFINITY) | ATTR_BIT(NICTL_A_IRQ_EFFECTIVE) |	\
 	 ATTR_BIT(NICTL_A_IRQ_FLAGS) | ATTR_BIT(NICTL_A_IRQ_NODE) |		\
-	 ATTR_BIT(NICTL_A_IRQ_TARGET_CPU))
+	 ATTR_BIT(NICTL_A_IRQ_TARGET_CPU) | ATTR_BIT(NICTL_A_IRQ_QUEUE_REF) |	\
+	 ATTR_BIT(NICTL_A_IRQ_GROUP))
 #define AUDITED_EVENT_ATTRS							\
 	(AUDITED_DEV_ATTRS | ATTR_BIT(NICTL_A_EVENT) |				\
 	 ATTR_BIT(NICTL_A_EVENT_SEQ) | ATTR_BIT(NICTL_A_EVENT_TIME_NS) |	\
@@ -371,6 +372,11 @@ static void irq_audit(struct __test_metadata *_metadata, const struct nictl_irq 
 	EXPECT_TRUE(queue_irq_name(irq->name, prefix, &queue, &kind)) TH_LOG("%s", irq->name);
 	EXPECT_EQ(queue, irq->queue);
 	EXPECT_EQ(kind, irq->kind);
+	/* The guests' NICs give each queue IRQs of its own: the name says it all. */
+	EXPECT_EQ(1U, irq->n_queues) TH_LOG("IRQ %u", irq->num);
+	EXPECT_EQ(queue, irq->queues[0].queue);
+	EXPECT_EQ(kind, irq->queues[0].kind);
+	EXPECT_EQ(queue, irq->group);
 	EXPECT_EQ(0, irq_affinity(irq->num, &mask, NULL));
 	EXPECT_TRUE(cpus_equal(&mask, &irq->affinity)) TH_LOG("IRQ %u", irq->num);
 	first = cpus_first(&irq->effective);
