@@ -631,6 +631,8 @@ TEST(proc_interrupts_queue_vectors)
 	fclose(f);
 	ASSERT_EQ(8U, p->n);
 	EXPECT_STREQ("virtio1-config", p->irq[1].label);
+	EXPECT_EQ(13ULL, p->irq[2].count);
+	EXPECT_EQ(50ULL, p->irq[0].count);
 	EXPECT_STREQ("ehci", p->irq[7].label);
 	EXPECT_TRUE(proc_irq_has_name(&p->irq[7], "uhci"));
 	EXPECT_FALSE(proc_irq_has_name(&p->irq[7], "uhc"));

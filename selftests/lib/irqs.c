@@ -34,6 +34,19 @@ static const char *skip_words(const char *p, unsigned int n)
 	return p;
 }
 
+/* The sum of the @n counts at @p. */
+static unsigned long long sum_counts(const char *p, unsigned int n)
+{
+	unsigned long long sum = 0;
+	char *end;
+
+	while (n--) {
+		sum += strtoull(p, &end, 10);
+		p = end;
+	}
+	return sum;
+}
+
 static void set_label(struct proc_irq *pi)
 {
 	const char *end = pi->tail + strlen(pi->tail), *start;
@@ -56,6 +69,7 @@ static int parse_line(const char *line, unsigned int ncpus, struct proc_irq *pi)
 	if (end == line || *end != ':')
 		return 0;	/* NMI:, LOC: and the like are not IRQs */
 	pi->irq = irq;
+	pi->count = sum_counts(end + 1, ncpus);
 	line = skip_words(end + 1, ncpus);
 	len = strcspn(line, "\n");
 	while (len && isspace((unsigned char)line[len - 1]))
@@ -127,6 +141,24 @@ bool proc_irq_has_name(const struct proc_irq *p, const char *name)
 		w = skip_words(w, 1);
 	}
 	return false;
+}
+
+int irq_count(unsigned int irq, unsigned long long *count)
+{
+	struct proc_irqs *p = malloc(sizeof(*p));
+	const struct proc_irq *pi;
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	ret = proc_interrupts(p);
+	pi = ret ? NULL : proc_irqs_find(p, irq);
+	if (pi)
+		*count = pi->count;
+	else if (!ret)
+		ret = -ENOENT;
+	free(p);
+	return ret;
 }
 
 int irq_affinity(unsigned int irq, struct cpus *mask, struct cpus *effective)

@@ -23,6 +23,8 @@ struct proc_irq {
 	char tail[IRQ_TAIL_LEN];
 	/* The last word of the line: the (last) action name, "" without one. */
 	char label[IRQ_NAME_LEN];
+	/* Its interrupts so far, on all CPUs together. */
+	unsigned long long count;
 };
 
 struct proc_irqs {
@@ -35,6 +37,9 @@ int proc_interrupts(struct proc_irqs *out);
 const struct proc_irq *proc_irqs_find(const struct proc_irqs *p, unsigned int irq);
 /* Whether @name is one of the words after the counts (an action name). */
 bool proc_irq_has_name(const struct proc_irq *p, const char *name);
+
+/* How often @irq fired so far, on all CPUs together: 0 or -errno. */
+int irq_count(unsigned int irq, unsigned long long *count);
 
 /* /proc/irq/N/smp_affinity_list and effective_affinity_list. */
 int irq_affinity(unsigned int irq, struct cpus *mask, struct cpus *effective);

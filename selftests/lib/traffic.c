@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sys.h"
@@ -17,6 +18,13 @@
 
 /* Frames per NIC and CPU: enough to get past virtio's interrupt mitigation. */
 #define FRAMES		64
+/*
+ * How long a NIC that is up may go without a carrier before the traffic
+ * gives up on it: e1000e reports its link only from its watchdog, seconds
+ * after open under TCG on a busy host.
+ */
+#define LINK_WAIT_S	60
+#define LINK_POLL_US	(100 * 1000)
 /* Addresses of the benchmarking range (RFC 2544), which no network routes. */
 #define SRC_ADDR	0xc6120001	/* 198.18.0.1 */
 #define DST_ADDR	0xc61200ff	/* 198.18.0.255 */
@@ -94,12 +102,74 @@ static void send_frames(int fd, const char *ifname, unsigned int cpu, unsigned i
 	}
 }
 
+/*
+ * Whether @ifname can transmit now, with its operstate in @state: a NIC that
+ * is down sends nothing and needs no wait; one that is up sends only once
+ * its carrier is on, since until then the kernel keeps the no-op qdisc on
+ * its TX queues, which drops every frame before the driver sees it.
+ */
+static bool link_ready(const char *ifname, char *state, size_t len)
+{
+	char path[64];
+	long flags;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", ifname);
+	if (read_long(path, &flags) || !(flags & IFF_UP))
+		return true;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", ifname);
+	if (read_str(path, state, len))
+		snprintf(state, len, "unreadable");
+	/* "unknown": a driver that reports no link state at all. */
+	return !strcmp(state, "up") || !strcmp(state, "unknown");
+}
+
+/*
+ * Wait until each of @ifnames that is up has its link: frames sent before
+ * are lost and make no transmit interrupt. Bounded by LINK_WAIT_S; the NICs
+ * still without one are named. Returns 0 or -ENOLINK.
+ */
+static int wait_links(const char *const *ifnames)
+{
+	const char *const *nic;
+	struct timespec t0, t;
+	unsigned int polls = 0;
+	char state[32];
+	bool waiting;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		waiting = false;
+		for (nic = ifnames; *nic; nic++)
+			waiting |= !link_ready(*nic, state, sizeof(state));
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (!waiting || t.tv_sec - t0.tv_sec >= LINK_WAIT_S)
+			break;
+		usleep(LINK_POLL_US);
+		polls++;
+	}
+	/* Said, so that a log shows how late a link came. */
+	if (!waiting && polls)
+		fprintf(stderr, "# traffic: waited %ld ms for a link\n",
+			(t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+	if (!waiting)
+		return 0;
+	for (nic = ifnames; *nic; nic++)
+		if (!link_ready(*nic, state, sizeof(state)))
+			fprintf(stderr, "# %s is up but its operstate is %s after %d s, want up: "
+				"it cannot send, so its TX IRQs cannot fire\n",
+				*nic, state, LINK_WAIT_S);
+	return -ENOLINK;
+}
+
 int traffic_send(const char *const *ifnames, const struct cpus *from, unsigned int frames)
 {
 	cpu_set_t saved, one;
 	const char *const *nic;
-	int fd, cpu;
+	int fd, cpu, ret;
 
+	ret = wait_links(ifnames);
+	if (ret)
+		return ret;
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return -errno;
 	/* Protocol 0: this socket only sends, it receives nothing. */

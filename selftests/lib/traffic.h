@@ -15,7 +15,10 @@
  * every online CPU in turn: XPS maps each CPU to a TX queue, and the bridge
  * behind the guest floods the frames into the other NICs, where their flow
  * hashes spread them over the RX queues. Bounded: a fixed number of frames.
- * Returns 0 or -errno (no socket); a NIC that cannot send is skipped.
+ * A NIC that is up but has no carrier yet (e1000e after open) drops what it
+ * is given, so first waits, bounded, until each NIC that is up has its link.
+ * Returns 0, -ENOLINK (a NIC never got its link; named on stderr, nothing
+ * sent) or -errno (no socket); a NIC that is down is skipped.
  */
 int traffic_burst(const char *const *ifnames);
 

@@ -100,11 +100,17 @@ static bool irq_placed(const struct nictl_irq *irq, const struct cpus *allowed)
 	return cpus_match(irq, "target (vs mask)", &want, &mask);
 }
 
-/* Whether each IRQ's effective affinity in /proc is its target CPU. */
-static bool effective_on_target(const struct nictl_dev *dev, bool report)
+/*
+ * Whether each IRQ's effective affinity in /proc is its target CPU. With
+ * @fired (each IRQ's count before the traffic), each one that is not is
+ * reported with whether it fired since: if not, its move still waits for
+ * its next interrupt (see traffic.h); if so, the move itself went wrong.
+ */
+static bool effective_on_target(const struct nictl_dev *dev, const unsigned long long *fired)
 {
 	const struct nictl_irq *irq;
 	struct cpus mask, eff, want;
+	unsigned long long now;
 	unsigned int i;
 	bool ok = true;
 
@@ -117,23 +123,37 @@ static bool effective_on_target(const struct nictl_dev *dev, bool report)
 		if (cpus_equal(&want, &eff))
 			continue;
 		ok = false;
-		if (report)
-			cpus_match(irq, "target (vs effective, after traffic)", &want, &eff);
+		if (!fired)
+			continue;
+		cpus_match(irq, "target (vs effective, after traffic)", &want, &eff);
+		if (irq_count(irq->num, &now))
+			continue;
+		if (now == fired[i])
+			fprintf(stderr, "# IRQ %u (%s) did not fire during the traffic, want at "
+				"least once: its move waits for that\n", irq->num, irq->name);
+		else
+			fprintf(stderr, "# IRQ %u (%s) fired %llu times during the traffic, yet "
+				"did not move\n", irq->num, irq->name, now - fired[i]);
 	}
 	return ok;
 }
 
 bool effective_follows(const struct nictl_dev *dev)
 {
+	unsigned long long fired[NICTL_MAX_IRQS];
+	unsigned int i;
 	int round;
 
+	for (i = 0; i < dev->n_irqs; i++)
+		if (irq_count(dev->irqs[i].num, &fired[i]))
+			fired[i] = 0;
 	for (round = 0; round < TRAFFIC_ROUNDS; round++) {
-		if (effective_on_target(dev, false))
+		if (effective_on_target(dev, NULL))
 			return true;
 		if (traffic_burst(test_nics))
 			break;
 	}
-	return effective_on_target(dev, true);
+	return effective_on_target(dev, fired);
 }
 
 /* Two IRQs of @dev: one queue shares a CPU, different queues keep apart. */
