@@ -40,7 +40,7 @@ static const struct kernel_param_ops nictl_fault_stall_ops = {
 };
 module_param_cb(fault_stall, &nictl_fault_stall_ops, &fault_stall, 0600);
 MODULE_PARM_DESC(fault_stall,
-		 "test build only: STATS_SET, STATS_RESET and the STATS_GET and NAPI_GET dumps wait while set");
+		 "test build only: STATS_SET/RESET, STATS_GET and NAPI_GET dumps wait while set");
 
 static int nictl_fault_stalled_get(char *buf, const struct kernel_param *kp)
 {
@@ -70,7 +70,7 @@ void nictl_fault_stall(void)
 static unsigned int fault_napis_per_msg;
 module_param(fault_napis_per_msg, uint, 0600);
 MODULE_PARM_DESC(fault_napis_per_msg,
-		 "test build only: at most this many NAPIs per NAPI_GET message (0: as many as fit)");
+		 "test build only: at most this many NAPIs per NAPI_GET message (0: no limit)");
 
 /**
  * nictl_fault_napis_per_msg() - the most NAPIs one NAPI_GET message may carry

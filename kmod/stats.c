@@ -175,7 +175,8 @@ static int nictl_probes_register(void)
 
 	/* An entry time left from before the last switch-off is stale. */
 	for_each_possible_cpu(cpu)
-		memset(nictl_stats_cpu(cpu)->entered, 0, sizeof_field(struct nictl_cpu_stats, entered));
+		memset(nictl_stats_cpu(cpu)->entered, 0,
+		       sizeof_field(struct nictl_cpu_stats, entered));
 	for (i = 0; i < ARRAY_SIZE(nictl_probes); i++) {
 		err = tracepoint_probe_register(nictl_probes[i].tp, nictl_probes[i].probe, NULL);
 		if (err) {

@@ -289,7 +289,7 @@ int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
 					    info->snd_seq, 0, &sent) : -ENOMEM;
 	}
 	if (!err && sent < n) {
-		NL_SET_ERR_MSG_FMT(info->extack, "%s has %u NAPIs, more than one reply holds: dump them",
+		NL_SET_ERR_MSG_FMT(info->extack, "%s: %u NAPIs do not fit a reply: dump them",
 				   netdev->name, n);
 		err = -EMSGSIZE;
 	}

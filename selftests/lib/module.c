@@ -59,3 +59,19 @@ int nictl_set_fault(unsigned int nth)
 	snprintf(buf, sizeof(buf), "%u", nth);
 	return write_str(FAULT_PARAM, buf);
 }
+
+int nictl_param_read(const char *name, char *buf, size_t len)
+{
+	char path[128];
+
+	return pathf(path, sizeof(path), MODULE_DIR "/parameters/%s", name) ?:
+	       read_str(path, buf, len);
+}
+
+int nictl_param_write(const char *name, const char *value)
+{
+	char path[128];
+
+	return pathf(path, sizeof(path), MODULE_DIR "/parameters/%s", name) ?:
+	       write_str(path, value);
+}

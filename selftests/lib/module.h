@@ -8,6 +8,7 @@
 #define NICTL_TEST_MODULE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 bool nictl_module_loaded(void);
 /* insmod $NICTL_KO; 0 when it is (already) loaded, else -errno. */
@@ -18,5 +19,8 @@ int nictl_module_load_params(const char *params);
 int nictl_module_unload(void);
 /* Make the @nth affinity write of every apply phase fail (0: off). */
 int nictl_set_fault(unsigned int nth);
+/* Read or write the loaded module's parameter @name: 0 or -errno. */
+int nictl_param_read(const char *name, char *buf, size_t len);
+int nictl_param_write(const char *name, const char *value);
 
 #endif /* NICTL_TEST_MODULE_H */
