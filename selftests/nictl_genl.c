@@ -218,7 +218,9 @@ TEST_F_TIMEOUT(genl, a_held_stats_op_holds_up_no_other_request, 900)
 	ASSERT_EQ(0, nictl_param_write("fault_stall", "0"));
 	EXPECT_TRUE(exits_ok(&self->child[0], "STATS_RESET", STUCK_S));
 	EXPECT_TRUE(exits_ok(&self->child[1], "NAPI_GET dump", STUCK_S));
-	EXPECT_TRUE(exits_ok(&self->child[2], "nlctrl GETFAMILY and a DEV_GET dump", STUCK_S));
+	/* Reaped already when it did not wait for the held ops. */
+	if (self->child[2])
+		EXPECT_TRUE(exits_ok(&self->child[2], "the requests after the release", STUCK_S));
 	EXPECT_EQ(0, param_long("fault_stalled"));
 	ASSERT_EQ(0, nictl_stats_get(&self->env.nl, st, &self->res));
 	EXPECT_TRUE(stats_consistent(st));
