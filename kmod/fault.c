@@ -85,10 +85,11 @@ unsigned int nictl_fault_napis_per_msg(void)
 static bool fault_tsc_trusted;
 module_param(fault_tsc_trusted, bool, 0444);
 MODULE_PARM_DESC(fault_tsc_trusted,
-		 "test build only: time softirqs with the raw TSC even without constant_tsc");
+		 "test build only: trust the TSC; only fault_tsc_unstable ends that");
 
 /**
- * nictl_fault_tsc_trusted() - take the raw TSC as constant-rate?
+ * nictl_fault_tsc_trusted() - take the raw TSC as constant-rate and stable,
+ *	whatever the CPU flags and the kernel say?
  *
  * Return: the knob, read at load.
  */

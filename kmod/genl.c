@@ -209,7 +209,6 @@ static const struct genl_ops nictl_ops[] = {
 	{
 		.cmd = NICTL_CMD_NAPI_GET,
 		.doit = nictl_napi_get_doit,
-		.start = nictl_napi_get_start,
 		.dumpit = nictl_napi_get_dumpit,
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,

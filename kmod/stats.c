@@ -41,7 +41,7 @@ module_param(stats, bool, 0444);
 MODULE_PARM_DESC(stats, "start softirq accounting at load (default: on)");
 
 /* Allocated at load; the probes reach their CPU's part with this_cpu_ptr(). */
-static struct nictl_cpu_stats __percpu *nictl_cpu_stats;
+static struct nictl_cpu_stats __percpu *nictl_cpu_stats __read_mostly;
 static DEFINE_MUTEX(nictl_stats_lock);
 static bool nictl_stats_on;
 static u64 nictl_stats_started;

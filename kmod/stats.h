@@ -80,7 +80,6 @@ int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int nictl_stats_set_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info);
-int nictl_napi_get_start(struct netlink_callback *cb);
 int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _NICTL_STATS_H */

@@ -311,27 +311,24 @@ int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
  */
 enum { NICTL_NAPI_CB_IFINDEX, NICTL_NAPI_CB_LAST_ID, NICTL_NAPI_CB_SENT };
 
-/**
- * nictl_napi_get_start() - check the device a NAPI_GET dump asks for
- * @cb: the dump
- *
- * Return: 0, or an errno with extack set.
+/*
+ * The device of a NAPI_GET dump: looked up by the request's attributes in
+ * the first part (a failure then carries its extack in NLMSG_DONE, which
+ * 6.1 gives dump callbacks but not their start), by ifindex afterwards.
  */
-int nictl_napi_get_start(struct netlink_callback *cb)
+static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb)
 {
 	struct net_device *netdev;
 	struct genl_info info;
-	int err = 0;
 
+	if (cb->args[NICTL_NAPI_CB_SENT])
+		return __dev_get_by_index(&init_net, cb->args[NICTL_NAPI_CB_IFINDEX]) ?:
+		       ERR_PTR(-ENODEV);
 	nictl_dump_info(cb, &info);
-	rtnl_lock();
 	netdev = nictl_netdev_lookup(&info);
-	if (IS_ERR(netdev))
-		err = PTR_ERR(netdev);
-	else
+	if (!IS_ERR(netdev))
 		cb->args[NICTL_NAPI_CB_IFINDEX] = netdev->ifindex;
-	rtnl_unlock();
-	return err;
+	return netdev;
 }
 
 /**
@@ -353,20 +350,19 @@ int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	nictl_fault_stall();
 	nictl_napi_slots_lock();
 	rtnl_lock();
-	netdev = __dev_get_by_index(&init_net, cb->args[NICTL_NAPI_CB_IFINDEX]);
-	err = netdev ? nictl_napis_of(netdev, &napis, &n) : -ENODEV;
+	netdev = nictl_napi_dump_dev(cb);
+	err = PTR_ERR_OR_ZERO(netdev) ?: nictl_napis_of(netdev, &napis, &n);
 	if (!err) {
 		for (i = 0; i < n && napis[i].id <= last; i++)
 			;
 		/* The first message names the device even when it has no NAPI. */
-		if (i < n || !cb->args[NICTL_NAPI_CB_SENT])
+		if (i < n || !cb->args[NICTL_NAPI_CB_SENT]) {
 			err = nictl_napi_fill(skb, netdev, napis + i, n - i,
 					      NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 					      NLM_F_MULTI, &sent);
-		if (!err && (i < n || !cb->args[NICTL_NAPI_CB_SENT])) {
-			cb->args[NICTL_NAPI_CB_SENT]++;
-			if (sent)
+			if (!err && sent)
 				cb->args[NICTL_NAPI_CB_LAST_ID] = napis[i + sent - 1].id;
+			cb->args[NICTL_NAPI_CB_SENT] += !err;
 		}
 	}
 	rtnl_unlock();

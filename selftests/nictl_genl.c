@@ -25,6 +25,7 @@
 #include "netdev.h"
 #include "nicops.h"
 #include "nictl.h"
+#include "run.h"
 #include "stats.h"
 #include "sys.h"
 #include "traffic.h"
@@ -251,6 +252,32 @@ static bool same_napis(const struct nictl_napis *a, const struct nictl_napis *b)
 	return ok;
 }
 
+/* `nictlctl stats DEV -j` lists the NAPI ids of @n, queue by queue. */
+static bool ctl_shows_napis(const struct nictl_napis *n)
+{
+	static const char *const args[] = { "stats", DEV, "-j", NULL };
+	struct run_result *ctl = malloc(sizeof(*ctl)), *jq = malloc(sizeof(*jq));
+	char want[128] = "", id[16];
+	unsigned int q, i;
+	bool ok = false;
+
+	for (q = 0; q < DEV_QUEUES; q++) {
+		for (i = 0; i < n->n && n->napi[i].queue != q; i++)
+			;
+		snprintf(id, sizeof(id), "%u\n", i < n->n ? n->napi[i].id : 0);
+		strcat(want, id);
+	}
+	if (ctl && jq && !run_ctl(ctl, false, NULL, args) &&
+	    !run_jq(jq, ctl->out, ".queues[].napi_id")) {
+		ok = !strcmp(jq->out, want);
+		if (!ok)
+			fprintf(stderr, "# nictlctl: NAPI ids '%s', want '%s'\n", jq->out, want);
+	}
+	free(ctl);
+	free(jq);
+	return ok;
+}
+
 TEST_F_TIMEOUT(genl, napi_dump_resumes_message_by_message, 600)
 {
 	struct nictl_napis *one = malloc(sizeof(*one)), *split = malloc(sizeof(*split));
@@ -275,6 +302,8 @@ TEST_F_TIMEOUT(genl, napi_dump_resumes_message_by_message, 600)
 	EXPECT_EQ(DEV_QUEUES, msgs);
 	EXPECT_TRUE(same_napis(one, split));
 	EXPECT_TRUE(napis_consistent(split, DEV, DEV_QUEUES));
+	/* nictlctl stats reads every message's NAPIs. */
+	EXPECT_TRUE(ctl_shows_napis(split));
 	/* A do that cannot hold them all says so instead of cutting the list. */
 	EXPECT_EQ(EMSGSIZE, -nictl_napi_get(&self->env.nl, DEV, one, &self->res));
 	EXPECT_NE(NULL, strstr(self->res.msg, "dump")) TH_LOG("extack: %s", self->res.msg);
@@ -380,9 +409,10 @@ static bool clock_is(const char *want, unsigned int secs)
 
 /*
  * Loaded to use the raw TSC (fault_tsc_trusted stands for constant_tsc,
- * which TCG guests lack), the module must leave it once the TSC is marked
- * unstable (fault_tsc_unstable stands for the kernel's flag), and keep
- * counting runs whose times still add up.
+ * which TCG guests lack, and for the kernel's verdict, which their
+ * clocksource watchdog may change at any time), the module must leave it
+ * once the TSC is marked unstable (fault_tsc_unstable stands for the
+ * kernel's flag), and keep counting runs whose times still add up.
  */
 TEST_F_TIMEOUT(genl, an_unstable_tsc_is_left_for_local_clock, 900)
 {
