@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The stats requests: STATS_GET (a dump of one message per possible CPU),
- * NAPI_GET and DEV_GET about one device, and the two switches STATS_SET and
+ * NAPI_GET (a dump too) and DEV_GET about one device, and the two switches STATS_SET and
  * STATS_RESET. Replies are validated like dev.c does: one nictlctl cannot
  * read is -EPROTO, never half shown.
  */
@@ -152,9 +152,9 @@ static int parse_napi(struct stats_napi *n, struct nlattr *nest)
 }
 
 /*
- * A ctl_nl_reply_fn: the device and its NAPI instances from a NAPI_GET reply,
- * into @arg, a sample. Instances of further messages are appended, should a
- * module ever split a reply.
+ * A ctl_nl_reply_fn: the device and its NAPI instances from one message of
+ * a NAPI_GET dump, into @arg, a sample; each message's instances are
+ * appended to those of the messages before.
  */
 int stats_parse_napi(struct nlmsghdr *hdr, void *arg)
 {
@@ -222,6 +222,16 @@ static int exchange(struct ctl_nl *nl, struct nl_msg *msg, ctl_nl_reply_fn fn, v
 	return -1;
 }
 
+/* NAPI_GET about @ref as a dump: a device with many NAPIs needs several messages. */
+static struct nl_msg *napi_request(struct ctl_nl *nl, const struct dev_ref *ref)
+{
+	struct nl_msg *msg = dev_request(nl, NICTL_CMD_NAPI_GET, ref);
+
+	if (msg)
+		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_DUMP;
+	return msg;
+}
+
 /*
  * Read one sample: the per-CPU counters, then, with @ref, the device's IRQs
  * and NAPI instances, then softnet_stat. The kernel's readings come first
@@ -245,8 +255,7 @@ int stats_read(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample
 		err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "stats", name,
 				   &s->dev);
 		if (!err)
-			err = exchange(nl, dev_request(nl, NICTL_CMD_NAPI_GET, ref),
-				       stats_parse_napi, s, name);
+			err = exchange(nl, napi_request(nl, ref), stats_parse_napi, s, name);
 		if (!err && !s->ifname) {
 			ctl_msg("stats %s: the module's NAPI reply names no device", name);
 			err = -1;

@@ -10,6 +10,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
+#include <net/genetlink.h>
 
 #ifndef NICTL_HAVE_EXTACK_FMT
 /*
@@ -38,6 +39,24 @@ extern char nictl_extack_buf[NICTL_EXTACK_LEN];
 	NL_SET_BAD_ATTR(__nictl_attr_ea, attr);					\
 } while (0)
 #endif /* NICTL_HAVE_EXTACK_FMT */
+
+#ifdef NICTL_HAVE_GENL_INFO_DUMP
+/* A dump's request as a genl_info, for code shared with do ops. */
+static inline void nictl_dump_info(struct netlink_callback *cb, struct genl_info *info)
+{
+	*info = *genl_info_dump(cb);
+}
+#else
+/* Before 6.7 a dump keeps only its parsed attributes; the rest is in @cb. */
+static inline void nictl_dump_info(struct netlink_callback *cb, struct genl_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->snd_seq = cb->nlh->nlmsg_seq;
+	info->snd_portid = NETLINK_CB(cb->skb).portid;
+	info->attrs = genl_dumpit_info(cb)->attrs;
+	info->extack = cb->extack;
+}
+#endif /* NICTL_HAVE_GENL_INFO_DUMP */
 
 #ifdef NICTL_HAVE_NAPI_IRQ
 #include <net/netdev_rx_queue.h>

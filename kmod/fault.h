@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Fault injection for the test build: fail the k-th affinity write of an
- * apply so that the suite can prove the rollback at every k, and make a
- * device's queues share IRQs the way drivers the guests lack do (ice with
- * fewer vectors than rings, an mlx5 sub-function on its parent's vectors).
- * Production builds compile it away.
+ * apply so that the suite can prove the rollback at every k; make a device's
+ * queues share IRQs the way drivers the guests lack do (ice with fewer
+ * vectors than rings, an mlx5 sub-function on its parent's vectors); hold a
+ * stats operation until released, so the suite can prove that nothing else
+ * waits for it; split NAPI_GET dumps early; and make the raw TSC look
+ * trusted or unstable. Production builds compile it away.
  */
 #ifndef _NICTL_FAULT_H
 #define _NICTL_FAULT_H
+
+#include <linux/types.h>
 
 struct nictl_dev;
 
@@ -17,6 +21,10 @@ struct nictl_dev;
 
 int nictl_fault_write(unsigned int nth);
 void nictl_fault_discovery(struct nictl_dev *dev);
+void nictl_fault_stall(void);
+unsigned int nictl_fault_napis_per_msg(void);
+bool nictl_fault_tsc_trusted(void);
+bool nictl_fault_tsc_unstable(void);
 #else
 #define NICTL_FAULT_EXTRA_IRQS	0
 
@@ -27,6 +35,25 @@ static inline int nictl_fault_write(unsigned int nth)
 
 static inline void nictl_fault_discovery(struct nictl_dev *dev)
 {
+}
+
+static inline void nictl_fault_stall(void)
+{
+}
+
+static inline unsigned int nictl_fault_napis_per_msg(void)
+{
+	return 0;
+}
+
+static inline bool nictl_fault_tsc_trusted(void)
+{
+	return false;
+}
+
+static inline bool nictl_fault_tsc_unstable(void)
+{
+	return false;
 }
 #endif
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The nictl generic-netlink family: policies, the op table, device lookup
- * and the DEV_GET command. The accounting commands live in stats_genl.c. The family lives in the initial network
- * namespace only (netnsok is false): IRQ affinity is a host-wide resource.
+ * and the DEV_GET command. The accounting commands live in stats_genl.c.
+ * The family lives in the initial network namespace only (netnsok is
+ * false): IRQ affinity is a host-wide resource.
  */
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
@@ -208,6 +209,7 @@ static const struct genl_ops nictl_ops[] = {
 	{
 		.cmd = NICTL_CMD_NAPI_GET,
 		.doit = nictl_napi_get_doit,
+		.dumpit = nictl_napi_get_dumpit,
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 	},
@@ -222,6 +224,13 @@ struct genl_family nictl_family __ro_after_init = {
 	.name = NICTL_FAMILY_NAME,
 	.version = NICTL_FAMILY_VERSION,
 	.module = THIS_MODULE,
+	/*
+	 * No op needs genl_mutex, and none may hold it while it waits: a slow
+	 * dump or a tracepoint synchronisation would stall every other genl
+	 * family. Each op takes what it needs: rtnl (-> cpus_read_lock) for
+	 * devices and bindings, the stats mutex for accounting.
+	 */
+	.parallel_ops = true,
 	.ops = nictl_ops,
 	.n_ops = ARRAY_SIZE(nictl_ops),
 	.mcgrps = nictl_mcgrps,

@@ -2,11 +2,17 @@
 /*
  * Internal interfaces between the parts of the nictl module.
  *
- * Locking: every genl op runs under genl_mutex (parallel_ops is false) and
- * takes rtnl_lock, then cpus_read_lock when it changes affinities. The
- * bindings (state.c) and the device snapshots (snapshot.c) are protected by
- * rtnl; the netdevice notifier that drops them already runs under rtnl, and
- * so does the periodic check (watch.c). Events are sent under rtnl only.
+ * Locking: the family has parallel_ops, so no op holds genl_mutex and ops
+ * run side by side; each takes what it needs. DEV_GET (do and every part
+ * of its dump), BIND and RESTORE take rtnl_lock, BIND and RESTORE then
+ * cpus_read_lock. The bindings (state.c) and the device snapshots
+ * (snapshot.c) are protected by rtnl; the netdevice notifier that drops
+ * them already runs under rtnl, and so does the periodic check (watch.c).
+ * Events are sent under rtnl only, which orders their sequence numbers.
+ * STATS_SET, STATS_RESET and the NAPI slots' readers take the stats mutex
+ * (stats.c); NAPI_GET takes it before rtnl. A dump keeps its state in its
+ * own cb->args. On kernels without formatted extack (compat.h) concurrent
+ * failing requests share one message buffer, which stays NUL-terminated.
  */
 #ifndef _NICTL_NICTL_H
 #define _NICTL_NICTL_H

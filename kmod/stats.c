@@ -9,7 +9,13 @@
  *
  * Switching off unregisters the probes (zero cost); the counters stay.
  * Registration takes cpus_read_lock, so none of this runs under it.
+ *
+ * The stats mutex serialises switching, resetting, the clock fallback and
+ * the NAPI slot reclaim, and NAPI_GET reads the slots under it. A work item
+ * does the last two once a second.
  */
+#include <linux/bsearch.h>
+#include <linux/cpu.h>
 #include <linux/interrupt.h>
 #include <linux/log2.h>
 #include <linux/hash.h>
@@ -17,11 +23,16 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/seqlock.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
 #include <trace/events/irq.h>
 #include <trace/events/napi.h>
 
+#include "fault.h"
 #include "stats.h"
 #include "stats_clock.h"
 
@@ -29,7 +40,8 @@ static bool stats = true;
 module_param(stats, bool, 0444);
 MODULE_PARM_DESC(stats, "start softirq accounting at load (default: on)");
 
-static DEFINE_PER_CPU(struct nictl_cpu_stats, nictl_cpu_stats);
+/* Allocated at load; the probes reach their CPU's part with this_cpu_ptr(). */
+static struct nictl_cpu_stats __percpu *nictl_cpu_stats __read_mostly;
 static DEFINE_MUTEX(nictl_stats_lock);
 static bool nictl_stats_on;
 static u64 nictl_stats_started;
@@ -51,7 +63,7 @@ static void nictl_softirq_entry(void *data, unsigned int vec_nr)
 	int vec = nictl_softirq_vec(vec_nr);
 
 	if (vec >= 0)
-		__this_cpu_write(nictl_cpu_stats.entered[vec], nictl_stats_clock_read());
+		__this_cpu_write(nictl_cpu_stats->entered[vec], nictl_stats_clock_read());
 }
 
 static unsigned int nictl_hist_bucket(u64 ns)
@@ -63,7 +75,7 @@ static unsigned int nictl_hist_bucket(u64 ns)
 
 static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 {
-	struct nictl_cpu_stats *s = this_cpu_ptr(&nictl_cpu_stats);
+	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
 	struct nictl_softirq_acc *acc;
 	int vec = nictl_softirq_vec(vec_nr);
 	unsigned int bucket;
@@ -86,16 +98,13 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	raw_write_seqcount_end(&s->seq);
 }
 
-/**
- * nictl_napi_slot() - the slot of a NAPI id in one CPU's table
- * @s: the CPU's counters
- * @id: the NAPI id
- * @claim: take a free slot when the id has none (only the owning CPU may)
- *
- * Return: the slot, or NULL when the id has none (and, with @claim, the
- * table is full).
+/*
+ * The slot of a NAPI id in one CPU's table; with @claim (only on the owning
+ * CPU, with BH off) a free slot is taken when the id has none. NULL when the
+ * id has none (and, with @claim, the table is full).
  */
-struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsigned int id, bool claim)
+static struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsigned int id,
+					       bool claim)
 {
 	unsigned int first = hash_32(id, ilog2(NICTL_NAPI_SLOTS)), i;
 	struct nictl_napi_slot *slot;
@@ -117,7 +126,7 @@ struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsigned int 
 /* NAPIs without an id (virtio_net's transmit ones) serve no receive queue. */
 static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int budget)
 {
-	struct nictl_cpu_stats *s = this_cpu_ptr(&nictl_cpu_stats);
+	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
 	unsigned int id = READ_ONCE(napi->napi_id);
 	struct nictl_napi_slot *slot;
 
@@ -166,8 +175,8 @@ static int nictl_probes_register(void)
 
 	/* An entry time left from before the last switch-off is stale. */
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&nictl_cpu_stats, cpu)->entered, 0,
-		       sizeof(nictl_cpu_stats.entered));
+		memset(nictl_stats_cpu(cpu)->entered, 0,
+		       sizeof_field(struct nictl_cpu_stats, entered));
 	for (i = 0; i < ARRAY_SIZE(nictl_probes); i++) {
 		err = tracepoint_probe_register(nictl_probes[i].tp, nictl_probes[i].probe, NULL);
 		if (err) {
@@ -191,6 +200,7 @@ int nictl_stats_set(bool on)
 	int err = 0;
 
 	mutex_lock(&nictl_stats_lock);
+	nictl_fault_stall();
 	if (on && !nictl_stats_on)
 		err = nictl_probes_register();
 	else if (!on && nictl_stats_on)
@@ -215,6 +225,7 @@ int nictl_stats_reset(void)
 	int err = 0;
 
 	mutex_lock(&nictl_stats_lock);
+	nictl_fault_stall();
 	if (nictl_stats_on)
 		nictl_probes_unregister(ARRAY_SIZE(nictl_probes));
 	for_each_possible_cpu(cpu) {
@@ -264,7 +275,7 @@ u64 nictl_stats_start_ns(void)
  */
 struct nictl_cpu_stats *nictl_stats_cpu(unsigned int cpu)
 {
-	return per_cpu_ptr(&nictl_cpu_stats, cpu);
+	return per_cpu_ptr(nictl_cpu_stats, cpu);
 }
 
 /**
@@ -283,23 +294,292 @@ void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec)
 	} while (read_seqcount_retry(&s->seq, seq));
 }
 
+/*
+ * NAPI slot reclaim. NAPI ids are never reused, so a slot whose NAPI is
+ * gone will never be polled again: it can be freed. Freeing one slot of an
+ * open-addressed table would cut the probe chains that run through it, so
+ * a CPU's table is rebuilt whole, from its live slots, on that CPU with BH
+ * off: no probe of that CPU runs meanwhile (they run in softirq or
+ * BH-disabled context), and the probes' hot path stays as it was.
+ */
+
 /**
- * nictl_stats_init() - find the tracepoints and start if the parameter says so
+ * struct nictl_reclaim - one CPU's table rebuild
+ * @cpu: the CPU
+ * @dead: sorted ids of NAPIs that no longer exist
+ * @n_dead: entries in @dead
+ * @keep: scratch for the live slots
+ */
+struct nictl_reclaim {
+	unsigned int cpu;
+	const u32 *dead;
+	unsigned int n_dead;
+	struct nictl_napi_slot keep[NICTL_NAPI_SLOTS];
+};
+
+static int nictl_u32_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static unsigned int nictl_napi_slots_used(const struct nictl_cpu_stats *s)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < NICTL_NAPI_SLOTS; i++)
+		n += !!READ_ONCE(s->napi[i].napi_id);
+	return n;
+}
+
+static bool nictl_napi_slots_crowded(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (nictl_napi_slots_used(nictl_stats_cpu(cpu)) > NICTL_NAPI_SLOTS_RECLAIM)
+			return true;
+	return false;
+}
+
+/* Runs on r->cpu (or with it offline): the probes there cannot run meanwhile. */
+static long nictl_napi_rebuild(void *arg)
+{
+	struct nictl_reclaim *r = arg;
+	struct nictl_cpu_stats *s = nictl_stats_cpu(r->cpu);
+	struct nictl_napi_slot *slot;
+	unsigned int i, n = 0;
+
+	local_bh_disable();
+	for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
+		slot = &s->napi[i];
+		if (slot->napi_id && !bsearch(&slot->napi_id, r->dead, r->n_dead,
+					      sizeof(*r->dead), nictl_u32_cmp))
+			r->keep[n++] = *slot;
+	}
+	memset(s->napi, 0, sizeof(s->napi));
+	for (i = 0; i < n; i++) {
+		slot = nictl_napi_slot(s, r->keep[i].napi_id, true);
+		slot->polls = r->keep[i].polls;
+		slot->packets = r->keep[i].packets;
+	}
+	local_bh_enable();
+	return 0;
+}
+
+/*
+ * Of the ids in @ids (sorted, distinct), keep those of no NAPI of any
+ * device of any namespace; return how many. The lists are walked under RCU,
+ * as netif_napi_del() expects.
+ */
+static unsigned int nictl_napi_ids_dead(u32 *ids, bool *live, unsigned int n)
+{
+	struct napi_struct *napi;
+	struct net_device *netdev;
+	unsigned int i, n_dead = 0;
+	struct net *net;
+	u32 id, *found;
+
+	memset(live, 0, n * sizeof(*live));
+	rcu_read_lock();
+	for_each_net_rcu(net) {
+		for_each_netdev_rcu(net, netdev) {
+			list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list) {
+				id = READ_ONCE(napi->napi_id);
+				found = bsearch(&id, ids, n, sizeof(*ids), nictl_u32_cmp);
+				if (found)
+					live[found - ids] = true;
+			}
+		}
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++)
+		if (!live[i])
+			ids[n_dead++] = ids[i];
+	return n_dead;
+}
+
+/* The distinct ids in every CPU's table, sorted; how many, or -ENOMEM. */
+static int nictl_napi_ids_used(u32 **idsp)
+{
+	unsigned int cpu, i, n = 0, d = 0;
+	u32 id, *ids;
+
+	ids = kvmalloc_array(num_possible_cpus() * NICTL_NAPI_SLOTS, sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
+			id = READ_ONCE(nictl_stats_cpu(cpu)->napi[i].napi_id);
+			if (id)
+				ids[n++] = id;
+		}
+	}
+	sort(ids, n, sizeof(*ids), nictl_u32_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!d || ids[d - 1] != ids[i])
+			ids[d++] = ids[i];
+	*idsp = ids;
+	return d;
+}
+
+static bool nictl_napi_table_has_dead(const struct nictl_cpu_stats *s, const u32 *dead,
+				      unsigned int n_dead)
+{
+	unsigned int i;
+	u32 id;
+
+	for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
+		id = READ_ONCE(s->napi[i].napi_id);
+		if (id && bsearch(&id, dead, n_dead, sizeof(*dead), nictl_u32_cmp))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Free the slots of NAPIs that no longer exist, when some CPU uses more
+ * than half of its table: cheap to ask, and done long before a table fills
+ * while devices come and go. Allocation failures leave the slots for the
+ * next time.
+ */
+static void nictl_napi_reclaim(void)
+{
+	struct nictl_reclaim *r;
+	unsigned int cpu;
+	bool *live;
+	u32 *ids;
+	int n;
+
+	lockdep_assert_held(&nictl_stats_lock);
+	if (!nictl_napi_slots_crowded())
+		return;
+	n = nictl_napi_ids_used(&ids);
+	if (n < 0)
+		return;
+	live = kvmalloc_array(max(n, 1), sizeof(*live), GFP_KERNEL);
+	r = kmalloc(sizeof(*r), GFP_KERNEL);
+	if (!live || !r)
+		goto out;
+	r->dead = ids;
+	r->n_dead = nictl_napi_ids_dead(ids, live, n);
+	if (!r->n_dead)
+		goto out;
+	/* The CPUs stay as they are: each table is rebuilt on its CPU, or offline. */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		if (!nictl_napi_table_has_dead(nictl_stats_cpu(cpu), r->dead, r->n_dead))
+			continue;
+		r->cpu = cpu;
+		if (cpu_online(cpu))
+			work_on_cpu(cpu, nictl_napi_rebuild, r);
+		else
+			nictl_napi_rebuild(r);
+	}
+	cpus_read_unlock();
+out:
+	kfree(r);
+	kvfree(live);
+	kvfree(ids);
+}
+
+/**
+ * nictl_napi_slots_lock() - hold the NAPI slots still for reading them
  *
- * Return: 0, -ENOENT when a tracepoint is missing, or a registration error.
+ * Frees the slots of NAPIs gone first, if the tables fill up. Pair with
+ * nictl_napi_slots_unlock(); read with nictl_napi_read() in between.
+ *
+ * Context: may hold rtnl; not cpus_read_lock.
+ */
+void nictl_napi_slots_lock(void)
+{
+	mutex_lock(&nictl_stats_lock);
+	nictl_napi_reclaim();
+}
+
+/**
+ * nictl_napi_slots_unlock() - end of nictl_napi_slots_lock()
+ */
+void nictl_napi_slots_unlock(void)
+{
+	mutex_unlock(&nictl_stats_lock);
+}
+
+/**
+ * nictl_napi_read() - a NAPI's polls and packets on all CPUs
+ * @id: the NAPI id
+ * @polls: receives its polls
+ * @packets: receives the work they did
+ * @cpus: receives the CPUs that polled it
+ *
+ * Context: between nictl_napi_slots_lock() and nictl_napi_slots_unlock().
+ */
+void nictl_napi_read(unsigned int id, u64 *polls, u64 *packets, struct cpumask *cpus)
+{
+	struct nictl_napi_slot *slot;
+	unsigned int cpu;
+	u64 p;
+
+	lockdep_assert_held(&nictl_stats_lock);
+	*polls = 0;
+	*packets = 0;
+	cpumask_clear(cpus);
+	for_each_possible_cpu(cpu) {
+		slot = nictl_napi_slot(nictl_stats_cpu(cpu), id, false);
+		p = slot ? READ_ONCE(slot->polls) : 0;
+		if (!p)
+			continue;
+		*polls += p;
+		*packets += READ_ONCE(slot->packets);
+		cpumask_set_cpu(cpu, cpus);
+	}
+}
+
+/* Detach the probes, change clocks, attach them again (entry times cleared). */
+static void nictl_stats_clock_recheck(void)
+{
+	lockdep_assert_held(&nictl_stats_lock);
+	if (!nictl_stats_clock_untrusted())
+		return;
+	if (nictl_stats_on)
+		nictl_probes_unregister(ARRAY_SIZE(nictl_probes));
+	nictl_stats_clock_fallback();
+	if (nictl_stats_on && nictl_probes_register())
+		nictl_stats_on = false;
+}
+
+static void nictl_stats_tick(struct work_struct *work);
+static DECLARE_DELAYED_WORK(nictl_stats_work, nictl_stats_tick);
+
+/* Once a second: the clock is still trusted, the NAPI tables have room. */
+static void nictl_stats_tick(struct work_struct *work)
+{
+	mutex_lock(&nictl_stats_lock);
+	nictl_stats_clock_recheck();
+	if (nictl_stats_on)
+		nictl_napi_reclaim();
+	mutex_unlock(&nictl_stats_lock);
+	schedule_delayed_work(&nictl_stats_work, HZ);
+}
+
+/**
+ * nictl_stats_init() - allocate the counters, find the tracepoints and start
+ *	if the parameter says so
+ *
+ * Return: 0, -ENOMEM, -ENOENT when a tracepoint is missing, or a
+ * registration error.
  */
 int nictl_stats_init(void)
 {
 	unsigned int i, cpu;
+	int err;
 
 	/* The probes must match the tracepoints' prototypes; checked at build. */
 	check_trace_callback_type_softirq_entry(nictl_softirq_entry);
 	check_trace_callback_type_softirq_exit(nictl_softirq_exit);
 	check_trace_callback_type_napi_poll(nictl_napi_poll);
 
-	for_each_possible_cpu(cpu)
-		seqcount_init(&nictl_stats_cpu(cpu)->seq);
-	nictl_stats_clock_init();
 	for_each_kernel_tracepoint(nictl_find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(nictl_probes); i++) {
 		if (!nictl_probes[i].tp) {
@@ -307,14 +587,28 @@ int nictl_stats_init(void)
 			return -ENOENT;
 		}
 	}
+	nictl_cpu_stats = alloc_percpu(struct nictl_cpu_stats);
+	if (!nictl_cpu_stats)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		seqcount_init(&nictl_stats_cpu(cpu)->seq);
+	nictl_stats_clock_init();
 	nictl_stats_started = ktime_get_ns();
-	return nictl_stats_set(stats);
+	err = nictl_stats_set(stats);
+	if (err) {
+		free_percpu(nictl_cpu_stats);
+		return err;
+	}
+	schedule_delayed_work(&nictl_stats_work, HZ);
+	return 0;
 }
 
 /**
- * nictl_stats_exit() - detach the probes before the module goes away
+ * nictl_stats_exit() - detach the probes and free the counters
  */
 void nictl_stats_exit(void)
 {
+	cancel_delayed_work_sync(&nictl_stats_work);
 	nictl_stats_set(false);
+	free_percpu(nictl_cpu_stats);
 }

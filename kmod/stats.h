@@ -3,13 +3,19 @@
 #ifndef _NICTL_STATS_H
 #define _NICTL_STATS_H
 
+#include <linux/cpumask.h>
 #include <linux/seqlock.h>
 #include <linux/types.h>
 #include <linux/nictl.h>
 #include <net/genetlink.h>
 
-/* Distinct NAPI instances polled on one CPU that are told apart. */
-#define NICTL_NAPI_SLOTS	64
+/*
+ * Distinct NAPI instances polled on one CPU that are told apart. Slots of
+ * NAPIs that no longer exist are freed once a CPU uses more than
+ * %NICTL_NAPI_SLOTS_RECLAIM of them (see nictl_napi_slots_lock()).
+ */
+#define NICTL_NAPI_SLOTS		64
+#define NICTL_NAPI_SLOTS_RECLAIM	(NICTL_NAPI_SLOTS / 2)
 
 /**
  * struct nictl_softirq_acc - one softirq vector on one CPU
@@ -42,8 +48,12 @@ struct nictl_napi_slot {
  * @seq: makes a copy of @vec consistent; written only by this CPU
  * @entered: the clock (stats_clock.h) at the entry of the running vector, 0 outside
  * @vec: per &enum nictl_softirq_vec
- * @napi: open-addressed table by NAPI id
+ * @napi: open-addressed table by NAPI id; written by this CPU's probes, and
+ *	rebuilt on this CPU with BH off when slots are reclaimed
  * @napi_unattributed: polls that found @napi full
+ *
+ * Allocated with alloc_percpu() at load: modules share a few KiB of static
+ * per-CPU space.
  */
 struct nictl_cpu_stats {
 	seqcount_t seq;
@@ -61,12 +71,15 @@ bool nictl_stats_enabled(void);
 u64 nictl_stats_start_ns(void);
 struct nictl_cpu_stats *nictl_stats_cpu(unsigned int cpu);
 void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec);
-struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsigned int id, bool claim);
+void nictl_napi_slots_lock(void);
+void nictl_napi_slots_unlock(void);
+void nictl_napi_read(unsigned int id, u64 *polls, u64 *packets, struct cpumask *cpus);
 
 /* stats_genl.c */
 int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int nictl_stats_set_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info);
+int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _NICTL_STATS_H */

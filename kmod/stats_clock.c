@@ -1,13 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Choice of the softirq probes' clock (see stats_clock.h).
+ * Choice of the softirq probes' clock (see stats_clock.h), and the
+ * read-only parameter stats_clock that tells which one is in use.
  */
 #include <linux/clocksource.h>
+#include <linux/moduleparam.h>
 #include <linux/time64.h>
 
+#include "fault.h"
 #include "stats_clock.h"
 
 struct nictl_stats_clock nictl_stats_clock __read_mostly;
+
+static bool nictl_tsc_constant(void)
+{
+#ifdef CONFIG_X86_TSC
+	return boot_cpu_has(X86_FEATURE_CONSTANT_TSC) || nictl_fault_tsc_trusted();
+#else
+	return false;
+#endif
+}
+
+/*
+ * In the test build fault_tsc_trusted stands in for the kernel's verdict,
+ * which a TCG guest's clocksource watchdog may give at any time, so that
+ * only fault_tsc_unstable decides.
+ */
+static bool nictl_tsc_unstable(void)
+{
+#ifdef CONFIG_X86_TSC
+	if (nictl_fault_tsc_unstable())
+		return true;
+	return !nictl_fault_tsc_trusted() && check_tsc_unstable();
+#else
+	return true;
+#endif
+}
 
 /*
  * The raw TSC measures a duration only when it ticks at one rate whatever
@@ -20,10 +48,45 @@ struct nictl_stats_clock nictl_stats_clock __read_mostly;
 void nictl_stats_clock_init(void)
 {
 #ifdef CONFIG_X86_TSC
-	if (!boot_cpu_has(X86_FEATURE_CONSTANT_TSC) || check_tsc_unstable() || !tsc_khz)
+	if (!nictl_tsc_constant() || nictl_tsc_unstable() || !tsc_khz)
 		return;
 	clocks_calc_mult_shift(&nictl_stats_clock.mult, &nictl_stats_clock.shift,
 			       tsc_khz, NSEC_PER_MSEC, 600 * MSEC_PER_SEC);
 	nictl_stats_clock.raw_tsc = true;
 #endif
 }
+
+/**
+ * nictl_stats_clock_untrusted() - is the raw TSC in use but no longer trusted?
+ *
+ * Cheap (two flag reads): called once a second, not per softirq.
+ *
+ * Return: true when the probes must move to local_clock().
+ */
+bool nictl_stats_clock_untrusted(void)
+{
+	return READ_ONCE(nictl_stats_clock.raw_tsc) && nictl_tsc_unstable();
+}
+
+/**
+ * nictl_stats_clock_fallback() - time softirqs with local_clock() from now on
+ *
+ * Context: no probe attached, so no run straddles the change.
+ */
+void nictl_stats_clock_fallback(void)
+{
+	WRITE_ONCE(nictl_stats_clock.raw_tsc, false);
+	pr_warn("the TSC is marked unstable: softirqs are timed with local_clock() now\n");
+}
+
+static int nictl_stats_clock_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", READ_ONCE(nictl_stats_clock.raw_tsc) ? "tsc" :
+			  "local_clock");
+}
+
+static const struct kernel_param_ops nictl_stats_clock_ops = {
+	.get = nictl_stats_clock_get,
+};
+module_param_cb(stats_clock, &nictl_stats_clock_ops, NULL, 0444);
+MODULE_PARM_DESC(stats_clock, "the clock of the softirq probes: tsc or local_clock");

@@ -8,6 +8,11 @@
  * a TSC that runs at one constant rate, the raw counter
  * gives the same duration for a fraction of that, scaled to ns only once
  * per run. Everywhere else the probes use local_clock().
+ *
+ * The kernel may mark the TSC unstable long after load (the clocksource
+ * watchdog, a CPU coming online with a TSC out of step). The probes do not
+ * ask on every run: stats.c rechecks once a second and switches to
+ * local_clock() with the probes detached, so no run is timed by two clocks.
  */
 #ifndef NICTL_STATS_CLOCK_H
 #define NICTL_STATS_CLOCK_H
@@ -25,7 +30,9 @@
  * @mult: ns = (tsc cycles * @mult) >> @shift
  * @shift: see @mult
  *
- * Chosen once at load, before any probe is attached, and never changed.
+ * Chosen at load, before any probe is attached; @raw_tsc is cleared, never
+ * set, later and only while no probe is attached (see
+ * nictl_stats_clock_fallback()).
  */
 struct nictl_stats_clock {
 	bool raw_tsc;
@@ -36,6 +43,8 @@ struct nictl_stats_clock {
 extern struct nictl_stats_clock nictl_stats_clock;
 
 void nictl_stats_clock_init(void);
+bool nictl_stats_clock_untrusted(void);
+void nictl_stats_clock_fallback(void);
 
 /* A reading to subtract from another of the same CPU; never 0 once running. */
 static __always_inline u64 nictl_stats_clock_read(void)

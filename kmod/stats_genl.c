@@ -2,13 +2,18 @@
 /*
  * The netlink side of the accounting: STATS_GET (a dump, one message per
  * possible CPU), STATS_SET, STATS_RESET and NAPI_GET (a device's NAPI
- * instances with their polls, packets and CPUs).
+ * instances with their polls, packets and CPUs, as a do or a dump). These
+ * ops run in parallel with each other and every other op (parallel_ops):
+ * the stats mutex orders STATS_SET/RESET and the NAPI slots' readers, rtnl
+ * the devices; the per-CPU vector counters are read without a lock.
  */
+#include <linux/bsearch.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
 
+#include "fault.h"
 #include "nictl.h"
 #include "stats.h"
 
@@ -71,6 +76,7 @@ int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned int cpu;
 
+	nictl_fault_stall();
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++)
 		if (cpu_possible(cpu) && nictl_put_cpu_stats(skb, cb, cpu))
 			break;
@@ -127,69 +133,81 @@ static int nictl_napi_cmp(const void *a, const void *b)
  * Which queue each NAPI serves: the kernel's own queue -> NAPI link where the
  * driver sets it; otherwise the order the driver registered its NAPIs in,
  * which ids follow (virtio_net registers queue 0's first, and so on).
+ * @napis is sorted by id.
  */
 static void nictl_napi_queues(struct net_device *netdev, struct nictl_napi *napis,
 			      unsigned int n)
 {
-	unsigned int q, i;
+	struct nictl_napi key, *napi;
 	bool linked = false;
+	unsigned int q, i;
 	int id;
 
 	for (q = 0; q < netdev->real_num_rx_queues; q++) {
 		id = nictl_rx_queue_napi_id(netdev, q);
 		if (id <= 0)
 			continue;
-		for (i = 0; i < n; i++) {
-			if (napis[i].id == (unsigned int)id) {
-				napis[i].queue = q;
-				linked = true;
-			}
+		key.id = id;
+		napi = bsearch(&key, napis, n, sizeof(*napis), nictl_napi_cmp);
+		if (napi) {
+			napi->queue = q;
+			linked = true;
 		}
 	}
 	if (linked)
 		return;
-	sort(napis, n, sizeof(*napis), nictl_napi_cmp, NULL);
 	for (i = 0; i < n; i++)
 		napis[i].queue = i;
 }
 
-/* The device's NAPIs that have an id, at most @max of them. */
-static unsigned int nictl_napis_of(struct net_device *netdev, struct nictl_napi *napis,
-				   unsigned int max)
+/*
+ * The device's NAPIs that have an id, sorted by id, in a new array (kvfree
+ * it). A NAPI added while they are gathered may be missed, as in any
+ * snapshot. Context: rtnl held.
+ */
+static int nictl_napis_of(struct net_device *netdev, struct nictl_napi **napisp,
+			  unsigned int *np)
 {
+	struct nictl_napi *napis;
 	struct napi_struct *napi;
-	unsigned int n = 0;
+	unsigned int n = 0, max = 0;
 
+	rcu_read_lock();
+	list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list)
+		max++;
+	rcu_read_unlock();
+	napis = kvcalloc(max ?: 1, sizeof(*napis), GFP_KERNEL);
+	if (!napis)
+		return -ENOMEM;
 	rcu_read_lock();
 	list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list) {
 		if (n == max)
 			break;
-		if (napi->napi_id)
-			napis[n++] = (struct nictl_napi){ .id = napi->napi_id, .queue = -1 };
+		if (READ_ONCE(napi->napi_id))
+			napis[n++] = (struct nictl_napi){ .id = READ_ONCE(napi->napi_id),
+							  .queue = -1 };
 	}
 	rcu_read_unlock();
+	sort(napis, n, sizeof(*napis), nictl_napi_cmp, NULL);
 	nictl_napi_queues(netdev, napis, n);
-	return n;
+	*napisp = napis;
+	*np = n;
+	return 0;
+}
+
+static size_t nictl_napi_nest_size(void)
+{
+	return nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
+	       2 * nla_total_size_64bit(sizeof(u64)) + nictl_nla_cpumask_size();
 }
 
 static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
 			  struct cpumask *cpus)
 {
-	struct nictl_napi_slot *slot;
-	u64 polls = 0, packets = 0, p;
 	struct nlattr *nest;
-	unsigned int cpu;
+	u64 polls, packets;
 
-	cpumask_clear(cpus);
-	for_each_possible_cpu(cpu) {
-		slot = nictl_napi_slot(nictl_stats_cpu(cpu), napi->id, false);
-		p = slot ? READ_ONCE(slot->polls) : 0;
-		if (!p)
-			continue;
-		polls += p;
-		packets += READ_ONCE(slot->packets);
-		cpumask_set_cpu(cpu, cpus);
-	}
+	nictl_napi_read(napi->id, &polls, &packets, cpus);
 	nest = nla_nest_start(skb, NICTL_A_NAPI);
 	if (!nest)
 		return -EMSGSIZE;
@@ -205,71 +223,150 @@ static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
 	return 0;
 }
 
-/* Replies beyond this many NAPIs would not fit a message; no NIC has them. */
-#define NICTL_MAX_NAPIS	256
-
-static struct sk_buff *nictl_napi_reply(const struct genl_info *info, struct net_device *netdev,
-					const struct nictl_napi *napis, unsigned int n)
+/*
+ * One NAPI_GET message: the device, then as many of @napis as fit (at most
+ * the test knob's number); *@sent says how many. A message with room for
+ * the device but for none of @napis is -EMSGSIZE.
+ * Context: rtnl and the NAPI slots held.
+ */
+static int nictl_napi_fill(struct sk_buff *skb, struct net_device *netdev,
+			   const struct nictl_napi *napis, unsigned int n, u32 portid, u32 seq,
+			   int flags, unsigned int *sent)
 {
-	size_t size = nla_total_size(sizeof(u32)) + nla_total_size(IFNAMSIZ) +
-		      n * (nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
-			   2 * nla_total_size_64bit(sizeof(u64)) + nictl_nla_cpumask_size());
-	struct sk_buff *msg;
+	unsigned int max = nictl_fault_napis_per_msg() ?: n, i;
 	cpumask_var_t cpus;
-	unsigned int i;
 	void *hdr;
 
 	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
-		return ERR_PTR(-ENOMEM);
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		goto nomem;
-	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &nictl_family, 0,
-			  NICTL_CMD_NAPI_GET);
-	if (!hdr || nla_put_u32(msg, NICTL_A_IFINDEX, netdev->ifindex) ||
-	    nla_put_string(msg, NICTL_A_IFNAME, netdev->name))
+		return -ENOMEM;
+	hdr = genlmsg_put(skb, portid, seq, &nictl_family, flags, NICTL_CMD_NAPI_GET);
+	if (!hdr)
 		goto toobig;
-	for (i = 0; i < n; i++)
-		if (nictl_put_napi(msg, &napis[i], cpus))
-			goto toobig;
-	genlmsg_end(msg, hdr);
+	if (nla_put_u32(skb, NICTL_A_IFINDEX, netdev->ifindex) ||
+	    nla_put_string(skb, NICTL_A_IFNAME, netdev->name))
+		goto cancel;
+	for (i = 0; i < n && i < max; i++)
+		if (nictl_put_napi(skb, &napis[i], cpus))
+			break;
+	if (n && !i)
+		goto cancel;
+	genlmsg_end(skb, hdr);
 	free_cpumask_var(cpus);
-	return msg;
+	*sent = i;
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
 toobig:
-	nlmsg_free(msg);
 	free_cpumask_var(cpus);
-	return ERR_PTR(-EMSGSIZE);
-nomem:
-	free_cpumask_var(cpus);
-	return ERR_PTR(-ENOMEM);
+	return -EMSGSIZE;
 }
 
 /**
- * nictl_napi_get_doit() - %NICTL_CMD_NAPI_GET
+ * nictl_napi_get_doit() - %NICTL_CMD_NAPI_GET as a do: every NAPI in one reply
  * @skb: the request
  * @info: its parsed form
+ *
+ * Lock order: the NAPI slots (the stats mutex) -> rtnl.
  *
  * Return: 0 after the reply was sent, or an errno with extack set.
  */
 int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nictl_napi *napis = NULL;
 	struct net_device *netdev;
-	struct nictl_napi *napis;
-	struct sk_buff *msg;
-	unsigned int n;
+	struct sk_buff *msg = NULL;
+	unsigned int n = 0, sent = 0;
+	int err;
 
-	napis = kcalloc(NICTL_MAX_NAPIS, sizeof(*napis), GFP_KERNEL);
-	if (!napis)
-		return -ENOMEM;
+	nictl_napi_slots_lock();
 	rtnl_lock();
 	netdev = nictl_netdev_lookup(info);
-	if (IS_ERR(netdev)) {
-		msg = ERR_CAST(netdev);
-	} else {
-		n = nictl_napis_of(netdev, napis, NICTL_MAX_NAPIS);
-		msg = nictl_napi_reply(info, netdev, napis, n);
+	err = PTR_ERR_OR_ZERO(netdev) ?: nictl_napis_of(netdev, &napis, &n);
+	if (!err) {
+		msg = genlmsg_new(nla_total_size(sizeof(u32)) + nla_total_size(IFNAMSIZ) +
+				  n * nictl_napi_nest_size(), GFP_KERNEL);
+		err = msg ? nictl_napi_fill(msg, netdev, napis, n, info->snd_portid,
+					    info->snd_seq, 0, &sent) : -ENOMEM;
+	}
+	if (!err && sent < n) {
+		NL_SET_ERR_MSG_FMT(info->extack, "%s: %u NAPIs do not fit a reply: dump them",
+				   netdev->name, n);
+		err = -EMSGSIZE;
 	}
 	rtnl_unlock();
-	kfree(napis);
-	return IS_ERR(msg) ? PTR_ERR(msg) : genlmsg_reply(msg, info);
+	nictl_napi_slots_unlock();
+	kvfree(napis);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * The dump's state, in cb->args: [0] the ifindex asked for, [1] the id of
+ * the last NAPI sent (ids are sent in ascending order, so a NAPI that came
+ * or went between two messages neither repeats nor shifts the rest), [2]
+ * messages sent.
+ */
+enum { NICTL_NAPI_CB_IFINDEX, NICTL_NAPI_CB_LAST_ID, NICTL_NAPI_CB_SENT };
+
+/*
+ * The device of a NAPI_GET dump: looked up by the request's attributes in
+ * the first part (a failure then carries its extack in NLMSG_DONE, which
+ * 6.1 gives dump callbacks but not their start), by ifindex afterwards.
+ */
+static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb)
+{
+	struct net_device *netdev;
+	struct genl_info info;
+
+	if (cb->args[NICTL_NAPI_CB_SENT])
+		return __dev_get_by_index(&init_net, cb->args[NICTL_NAPI_CB_IFINDEX]) ?:
+		       ERR_PTR(-ENODEV);
+	nictl_dump_info(cb, &info);
+	netdev = nictl_netdev_lookup(&info);
+	if (!IS_ERR(netdev))
+		cb->args[NICTL_NAPI_CB_IFINDEX] = netdev->ifindex;
+	return netdev;
+}
+
+/**
+ * nictl_napi_get_dumpit() - %NICTL_CMD_NAPI_GET as a dump: the NAPIs of the
+ *	device asked for, over as many messages as they need
+ * @skb: the dump buffer
+ * @cb: the dump
+ *
+ * Return: the bytes written, 0 when done, or an errno.
+ */
+int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned long last = cb->args[NICTL_NAPI_CB_LAST_ID];
+	struct nictl_napi *napis = NULL;
+	struct net_device *netdev;
+	unsigned int n = 0, i, sent = 0;
+	int err;
+
+	nictl_fault_stall();
+	nictl_napi_slots_lock();
+	rtnl_lock();
+	netdev = nictl_napi_dump_dev(cb);
+	err = PTR_ERR_OR_ZERO(netdev) ?: nictl_napis_of(netdev, &napis, &n);
+	if (!err) {
+		for (i = 0; i < n && napis[i].id <= last; i++)
+			;
+		/* The first message names the device even when it has no NAPI. */
+		if (i < n || !cb->args[NICTL_NAPI_CB_SENT]) {
+			err = nictl_napi_fill(skb, netdev, napis + i, n - i,
+					      NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+					      NLM_F_MULTI, &sent);
+			if (!err && sent)
+				cb->args[NICTL_NAPI_CB_LAST_ID] = napis[i + sent - 1].id;
+			cb->args[NICTL_NAPI_CB_SENT] += !err;
+		}
+	}
+	rtnl_unlock();
+	nictl_napi_slots_unlock();
+	kvfree(napis);
+	return err ?: skb->len;
 }

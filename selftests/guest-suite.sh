@@ -15,8 +15,8 @@
 # NICTL_BUILD (default $NICTL_REPO/build) holds selftests/.
 set -u
 
-# nictl_dkms goes first, before $NICTL_KO is loaded. events, daemon, stress
-# and lifecycle go last: they rebind vnode1's PCI function, which renumbers
+# nictl_dkms goes first, before $NICTL_KO is loaded. genl, events, daemon,
+# stress and lifecycle go last: they rebind vnode1's PCI function, which renumbers
 # the device's IRQs and virtio name for whatever runs after.
 # The halves take about the same time on the debug kernel (one to two hours
 # each, from the minutes each binary took there: docs/reliability.md), where
@@ -24,7 +24,7 @@ set -u
 # core busy (single-threaded TCG), so two use a 2-core machine.
 FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security nictl_fuzz \
 	nictl_rollback nictl_shared nictl_stats"
-SECOND_HALF="nictl_cli nictl_ynl nictl_events nictl_daemon nictl_stress nictl_lifecycle"
+SECOND_HALF="nictl_cli nictl_ynl nictl_genl nictl_events nictl_daemon nictl_stress nictl_lifecycle"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

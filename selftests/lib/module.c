@@ -51,13 +51,28 @@ int nictl_module_unload(void)
 	return 0;
 }
 
+int nictl_param_read(const char *name, char *buf, size_t len)
+{
+	char path[128];
+
+	return pathf(path, sizeof(path), MODULE_DIR "/parameters/%s", name) ?:
+	       read_str(path, buf, len);
+}
+
+int nictl_param_write(const char *name, const char *value)
+{
+	char path[128];
+
+	return pathf(path, sizeof(path), MODULE_DIR "/parameters/%s", name) ?:
+	       write_str(path, value);
+}
+
 int nictl_set_param(const char *name, unsigned int value)
 {
-	char path[128], buf[16];
+	char buf[16];
 
-	snprintf(path, sizeof(path), MODULE_DIR "/parameters/%s", name);
 	snprintf(buf, sizeof(buf), "%u", value);
-	return write_str(path, buf);
+	return nictl_param_write(name, buf);
 }
 
 int nictl_set_fault(unsigned int nth)
@@ -69,7 +84,7 @@ int nictl_faults_off(void)
 {
 	static const char *const knobs[] = {
 		"fault_fail_nth", "fault_share_ifindex", "fault_extra_ifindex", "fault_extra_irq",
-		"fault_shared_irq",
+		"fault_shared_irq", "fault_stall", "fault_napis_per_msg", "fault_tsc_unstable",
 	};
 	unsigned int i;
 	int ret = 0;

@@ -8,6 +8,7 @@
 #define NICTL_TEST_MODULE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 bool nictl_module_loaded(void);
 /* insmod $NICTL_KO; 0 when it is (already) loaded, else -errno. */
@@ -22,5 +23,8 @@ int nictl_set_fault(unsigned int nth);
 int nictl_set_param(const char *name, unsigned int value);
 /* Every fault-injection knob of the test build back to 0: 0 or -errno. */
 int nictl_faults_off(void);
+/* Read or write the loaded module's parameter @name: 0 or -errno. */
+int nictl_param_read(const char *name, char *buf, size_t len);
+int nictl_param_write(const char *name, const char *value);
 
 #endif /* NICTL_TEST_MODULE_H */

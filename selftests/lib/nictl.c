@@ -640,6 +640,71 @@ int nictl_napi_get(struct nl_client *c, const char *ifname, struct nictl_napis *
 	return reply_transact(c, nlh, nictl_napis_cb, napis, &napis->present, res);
 }
 
+/* A NAPI_GET dump being gathered: every message's NAPIs, and how many messages. */
+struct napi_dump {
+	struct nictl_napis *all;
+	struct nictl_napis part;
+	unsigned int msgs;
+};
+
+static int napi_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct napi_dump *d = data;
+	unsigned int i;
+	int ret;
+
+	ret = nictl_napis_cb(nlh, &d->part);
+	if (ret)
+		return ret;
+	if (!(d->part.present & ATTR_BIT(NICTL_A_IFINDEX)) ||
+	    !(d->part.present & ATTR_BIT(NICTL_A_IFNAME))) {
+		fprintf(stderr, "# NAPI_GET message %u does not name its device\n", d->msgs);
+		return -EPROTO;
+	}
+	if (!d->msgs++) {
+		*d->all = d->part;
+		return 0;
+	}
+	if (d->part.ifindex != d->all->ifindex || strcmp(d->part.ifname, d->all->ifname)) {
+		fprintf(stderr, "# NAPI_GET message %u is about %s (%u), the first about %s (%u)\n",
+			d->msgs, d->part.ifname, d->part.ifindex, d->all->ifname,
+			d->all->ifindex);
+		return -EPROTO;
+	}
+	if (d->all->n + d->part.n > NICTL_MAX_NAPIS) {
+		fprintf(stderr, "# dump has more than %d NAPIs\n", NICTL_MAX_NAPIS);
+		return -EPROTO;
+	}
+	for (i = 0; i < d->part.n; i++)
+		d->all->napi[d->all->n++] = d->part.napi[i];
+	d->all->present |= d->part.present;
+	return 0;
+}
+
+int nictl_napi_dump(struct nl_client *c, const char *ifname, struct nictl_napis *napis,
+		    unsigned int *msgs, struct nl_result *res)
+{
+	struct napi_dump *d = calloc(1, sizeof(*d));
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	memset(napis, 0, sizeof(*napis));
+	d->all = napis;
+	nlh = nictl_msg(c, buf, NICTL_CMD_NAPI_GET, NLM_F_DUMP);
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
+	ret = nl_transact(c, nlh, napi_dump_cb, d, res);
+	if (!ret && !d->msgs) {
+		fprintf(stderr, "# NAPI_GET dump of %s ended without a message\n", ifname);
+		ret = -EPROTO;
+	}
+	*msgs = d->msgs;
+	free(d);
+	return ret;
+}
+
 const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname)
 {
 	unsigned int i;

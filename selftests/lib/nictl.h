@@ -196,6 +196,12 @@ int nictl_stats_set(struct nl_client *c, bool on, struct nl_result *res);
 int nictl_stats_reset(struct nl_client *c, struct nl_result *res);
 int nictl_napi_get(struct nl_client *c, const char *ifname, struct nictl_napis *napis,
 		   struct nl_result *res);
+/*
+ * The same as a dump: every message's NAPIs in @napis, the number of
+ * messages in @msgs; each message must name the same device.
+ */
+int nictl_napi_dump(struct nl_client *c, const char *ifname, struct nictl_napis *napis,
+		    unsigned int *msgs, struct nl_result *res);
 
 /* The reply entry for @ifname in @devs, or NULL. */
 const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname);

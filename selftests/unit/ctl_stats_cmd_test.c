@@ -158,8 +158,11 @@ static void send_dev(void)
 	deliver(NL_CB_VALID, msg);
 }
 
-/* NAPI_GET, from the sample the last STATS_GET reported. */
-static void send_napis(void)
+/*
+ * NAPI_GET, from the sample the last STATS_GET reported; a dump sends one
+ * NAPI per message, as the module does for a device with many.
+ */
+static void send_napis(bool dump)
 {
 	const struct stats_sample *s = &fk.samples[(fk.nr_dumps - 1) % NR_SAMPLES];
 	struct nl_msg *msg = new_reply(NICTL_CMD_NAPI_GET, 0);
@@ -168,6 +171,11 @@ static void send_napis(void)
 
 	put_dev(msg, s);
 	for (i = 0; i < s->nr_napis; i++) {
+		if (dump && i) {
+			deliver(NL_CB_VALID, msg);
+			msg = new_reply(NICTL_CMD_NAPI_GET, 0);
+			put_dev(msg, s);
+		}
 		nest = nla_nest_start(msg, NICTL_A_NAPI);
 		if (!nest || nla_put_u32(msg, NICTL_A_NAPI_ID, s->napis[i].id) ||
 		    nla_put_u32(msg, NICTL_A_NAPI_QUEUE, s->napis[i].queue) ||
@@ -210,7 +218,7 @@ int nl_recvmsgs(struct nl_sock *sk, struct nl_cb *cb)
 	else if (gnlh->cmd == NICTL_CMD_DEV_GET)
 		send_dev();
 	else if (gnlh->cmd == NICTL_CMD_NAPI_GET)
-		send_napis();
+		send_napis(req->nlmsg_flags & NLM_F_DUMP);
 	if (req->nlmsg_flags & NLM_F_DUMP) {
 		done = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
 		if (!done || nlmsg_append(done, &zero, sizeof(zero), NLMSG_ALIGNTO))
@@ -337,7 +345,7 @@ TEST_F(stats, interval_with_device_and_softnet)
 		req_attrs(i + 2, tb);
 		ASSERT_NE(NULL, tb[NICTL_A_IFNAME]);
 		EXPECT_STREQ("vnode1", nla_get_string(tb[NICTL_A_IFNAME]));
-		EXPECT_EQ(0, fnl.req[i + 2]->nlmsg_flags & NLM_F_DUMP);
+		EXPECT_EQ(NLM_F_DUMP, fnl.req[i + 2]->nlmsg_flags & NLM_F_DUMP);
 	}
 	EXPECT_EQ(1, fk.nr_sleeps);
 	EXPECT_STREQ("", self->err);

@@ -91,10 +91,16 @@
  *	counters continue. Needs CAP_NET_ADMIN. Replies with an ack only.
  * @NICTL_CMD_STATS_RESET: zero every counter and restart
  *	%NICTL_A_STATS_START_NS. Needs CAP_NET_ADMIN. Replies with an ack only.
- * @NICTL_CMD_NAPI_GET: the receive work of a device's NAPI instances, as a do
- *	request naming a device like %NICTL_CMD_DEV_GET: the device's
- *	%NICTL_A_IFINDEX and %NICTL_A_IFNAME, then one %NICTL_A_NAPI nest per
- *	NAPI instance with an id. Open to every user.
+ * @NICTL_CMD_NAPI_GET: the receive work of a device's NAPI instances. The
+ *	request names one device like %NICTL_CMD_DEV_GET. Each reply message
+ *	carries the device's %NICTL_A_IFINDEX and %NICTL_A_IFNAME, then one
+ *	%NICTL_A_NAPI nest per NAPI instance with an id, in ascending id order.
+ *	A do answers with every instance in one message; a dump (NLM_F_DUMP,
+ *	which clients should use) splits them over as many messages as they
+ *	need, the first always present, and resumes by id, so an instance that
+ *	comes or goes meanwhile neither repeats nor hides another. Open to
+ *	every user. Errors: -ENODEV unknown device; -EMSGSIZE for a do whose
+ *	instances do not fit one message (extack says to dump).
  * @NICTL_CMD_EVENT: a notification, sent to %NICTL_MCGRP_EVENTS only (never
  *	a reply; a request gets -EOPNOTSUPP). Every event carries
  *	%NICTL_A_EVENT, %NICTL_A_EVENT_SEQ, %NICTL_A_EVENT_TIME_NS and the

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's genetlink side under load and over time: a stats operation
+ * held up in the middle (the test build's fault_stall) holds up no other
+ * genl family and no other nictl request; NAPI_GET dumps resume where they
+ * stopped; the per-CPU NAPI tables outlive any number of NAPIs that come
+ * and go; the probes leave a TSC the kernel stops trusting; and the module
+ * keeps no static per-CPU data (modules share a few KiB of it).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "main.h"
+#include "module.h"
+#include "netdev.h"
+#include "nicops.h"
+#include "nictl.h"
+#include "run.h"
+#include "stats.h"
+#include "sys.h"
+#include "traffic.h"
+
+/* The device under test: two queue pairs, so two receive NAPIs. */
+#define DEV		"vnode1"
+#define DEV_QUEUES	2U
+/* The CPU that polls every new NAPI of DEV first (virtio_net polls at open). */
+#define POLL_CPU	5
+/* Per-CPU NAPI slots of the module (kmod/stats.h). */
+#define NAPI_SLOTS	64
+/* How long a request that should not wait may take before it counts as stuck. */
+#define STUCK_S		60
+#define POLL_US		(50 * 1000)
+
+FIXTURE(genl) {
+	struct test_env env;
+	struct nl_result res;
+	struct netdev_info info;
+	char driver[64];
+	pid_t child[3];
+};
+
+FIXTURE_SETUP(genl)
+{
+	ASSERT_EQ(0, env_setup(&self->env));
+	ASSERT_EQ(0, netdev_info(DEV, &self->info));
+	ASSERT_EQ(DEV_QUEUES, self->info.rx_queues);
+	pci_driver_name(self->info.pci_path, self->driver, sizeof(self->driver));
+	ASSERT_STRNE("", self->driver);
+}
+
+/* Knobs off, children gone, the module and DEV as they were. */
+FIXTURE_TEARDOWN(genl)
+{
+	cpu_set_t all;
+	unsigned int i;
+
+	CPU_ZERO(&all);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	if (nictl_module_loaded()) {
+		EXPECT_EQ(0, nictl_param_write("fault_stall", "0"));
+		EXPECT_EQ(0, nictl_param_write("fault_napis_per_msg", "0"));
+		EXPECT_EQ(0, nictl_param_write("fault_tsc_unstable", "0"));
+	}
+	for (i = 0; i < ARRAY_SIZE(self->child); i++) {
+		if (self->child[i] > 0) {
+			kill(self->child[i], SIGKILL);
+			waitpid(self->child[i], NULL, 0);
+		}
+	}
+	EXPECT_EQ(0, netdev_revive(self->info.pci_path, self->driver, DEV));
+	EXPECT_EQ(0, stats_defaults());
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+static long param_long(const char *name)
+{
+	char buf[32];
+
+	return nictl_param_read(name, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 10);
+}
+
+/* Wait until @n nictl ops are held by fault_stall; false, printing why, when they are not. */
+static bool ops_held(long n)
+{
+	unsigned int i;
+	long now = -1;
+
+	for (i = 0; i < STUCK_S * timeout_scale() * (1000000 / POLL_US); i++) {
+		now = param_long("fault_stalled");
+		if (now == n)
+			return true;
+		usleep(POLL_US);
+	}
+	fprintf(stderr, "# %ld nictl ops held after %d s, want %ld: the others wait\n",
+		now, STUCK_S, n);
+	return false;
+}
+
+/* The child *@pid exits 0 within @secs (then *@pid becomes 0); prints what it saw. */
+static bool exits_ok(pid_t *pid, const char *what, unsigned int secs)
+{
+	unsigned int i;
+	int status;
+	pid_t got;
+
+	for (i = 0; i < secs * timeout_scale() * (1000000 / POLL_US); i++) {
+		got = waitpid(*pid, &status, WNOHANG);
+		if (got == *pid) {
+			*pid = 0;
+			if (WIFEXITED(status) && !WEXITSTATUS(status))
+				return true;
+			fprintf(stderr, "# %s: ended with status %#x, want exit 0\n", what, status);
+			return false;
+		}
+		if (got < 0) {
+			fprintf(stderr, "# %s: waitpid: %s\n", what, strerror(errno));
+			return false;
+		}
+		usleep(POLL_US);
+	}
+	fprintf(stderr, "# %s: still waiting after %u s\n", what, secs);
+	return false;
+}
+
+/* Run @op(@nl) in a child with its own client; it exits 0 when @op returned 0. */
+static pid_t fork_op(int (*op)(struct nl_client *nl))
+{
+	struct nl_client nl;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (nictl_open(&nl))
+		_exit(2);
+	_exit(op(&nl) ? 1 : 0);
+}
+
+static int op_reset(struct nl_client *nl)
+{
+	struct nl_result res;
+	int ret = nictl_stats_reset(nl, &res);
+
+	if (ret)
+		fprintf(stderr, "# STATS_RESET: %s (%s)\n", strerror(-ret), res.msg);
+	return ret;
+}
+
+static int op_napi_dump(struct nl_client *nl)
+{
+	struct nictl_napis *napis = malloc(sizeof(*napis));
+	struct nl_result res;
+	unsigned int msgs;
+	int ret;
+
+	if (!napis)
+		return -ENOMEM;
+	ret = nictl_napi_dump(nl, DEV, napis, &msgs, &res);
+	if (ret)
+		fprintf(stderr, "# NAPI_GET dump: %s (%s)\n", strerror(-ret), res.msg);
+	else if (napis->n != DEV_QUEUES)
+		fprintf(stderr, "# NAPI_GET dump: %u NAPIs, want %u\n", napis->n, DEV_QUEUES);
+	ret = ret ?: napis->n == DEV_QUEUES ? 0 : -EPROTO;
+	free(napis);
+	return ret;
+}
+
+/*
+ * Resolving the family asks the genl controller (CTRL_CMD_GETFAMILY, under
+ * genl_mutex); then a DEV_GET dump (rtnl) and a second NAPI_GET of nictl.
+ */
+static int op_others(struct nl_client *nl)
+{
+	struct nictl_devs *devs = malloc(sizeof(*devs));
+	struct nl_client ctrl;
+	struct nl_result res;
+	int ret;
+
+	ret = nl_open(&ctrl, "nlctrl");
+	if (ret)
+		fprintf(stderr, "# CTRL_CMD_GETFAMILY nlctrl: %s\n", strerror(-ret));
+	else
+		nl_close(&ctrl);
+	if (!ret && devs) {
+		ret = nictl_dev_dump(nl, devs, &res);
+		if (ret)
+			fprintf(stderr, "# DEV_GET dump: %s (%s)\n", strerror(-ret), res.msg);
+	}
+	free(devs);
+	return ret;
+}
+
+TEST_F_TIMEOUT(genl, a_held_stats_op_holds_up_no_other_request, 900)
+{
+	struct nictl_stats *st = malloc(sizeof(*st));
+
+	ASSERT_NE(NULL, st);
+	ASSERT_EQ(0, nictl_param_write("fault_stall", "1"));
+	/* A privileged op under the stats mutex, an unprivileged dump under nothing. */
+	self->child[0] = fork_op(op_reset);
+	self->child[1] = fork_op(op_napi_dump);
+	ASSERT_LT(0, self->child[0]);
+	ASSERT_LT(0, self->child[1]);
+	EXPECT_TRUE(ops_held(2));
+	self->child[2] = fork_op(op_others);
+	ASSERT_LT(0, self->child[2]);
+	EXPECT_TRUE(exits_ok(&self->child[2], "nlctrl GETFAMILY and a DEV_GET dump", STUCK_S));
+	ASSERT_EQ(0, nictl_param_write("fault_stall", "0"));
+	EXPECT_TRUE(exits_ok(&self->child[0], "STATS_RESET", STUCK_S));
+	EXPECT_TRUE(exits_ok(&self->child[1], "NAPI_GET dump", STUCK_S));
+	/* Reaped already when it did not wait for the held ops. */
+	if (self->child[2])
+		EXPECT_TRUE(exits_ok(&self->child[2], "the requests after the release", STUCK_S));
+	EXPECT_EQ(0, param_long("fault_stalled"));
+	ASSERT_EQ(0, nictl_stats_get(&self->env.nl, st, &self->res));
+	EXPECT_TRUE(stats_consistent(st));
+	EXPECT_TRUE(stats_enabled_is(st, true));
+	free(st);
+}
+
+/* @a and @b list the same NAPIs, ids ascending, with the same queues. */
+static bool same_napis(const struct nictl_napis *a, const struct nictl_napis *b)
+{
+	bool ok = a->n == b->n;
+	unsigned int i;
+
+	if (!ok)
+		fprintf(stderr, "# %u NAPIs against %u\n", a->n, b->n);
+	for (i = 0; ok && i < a->n; i++) {
+		if (a->napi[i].id != b->napi[i].id || a->napi[i].queue != b->napi[i].queue) {
+			fprintf(stderr, "# NAPI %u: id %u queue %u against id %u queue %u\n", i,
+				a->napi[i].id, a->napi[i].queue, b->napi[i].id, b->napi[i].queue);
+			ok = false;
+		}
+		if (i && a->napi[i].id <= a->napi[i - 1].id) {
+			fprintf(stderr, "# NAPI ids not ascending: %u after %u\n", a->napi[i].id,
+				a->napi[i - 1].id);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* `nictlctl stats DEV -j` lists the NAPI ids of @n, queue by queue. */
+static bool ctl_shows_napis(const struct nictl_napis *n)
+{
+	static const char *const args[] = { "stats", DEV, "-j", NULL };
+	struct run_result *ctl = malloc(sizeof(*ctl)), *jq = malloc(sizeof(*jq));
+	char want[128] = "", id[16];
+	unsigned int q, i;
+	bool ok = false;
+
+	for (q = 0; q < DEV_QUEUES; q++) {
+		for (i = 0; i < n->n && n->napi[i].queue != q; i++)
+			;
+		snprintf(id, sizeof(id), "%u\n", i < n->n ? n->napi[i].id : 0);
+		strcat(want, id);
+	}
+	if (ctl && jq && !run_ctl(ctl, false, NULL, args) &&
+	    !run_jq(jq, ctl->out, ".queues[].napi_id")) {
+		ok = !strcmp(jq->out, want);
+		if (!ok)
+			fprintf(stderr, "# nictlctl: NAPI ids '%s', want '%s'\n", jq->out, want);
+	}
+	free(ctl);
+	free(jq);
+	return ok;
+}
+
+TEST_F_TIMEOUT(genl, napi_dump_resumes_message_by_message, 600)
+{
+	struct nictl_napis *one = malloc(sizeof(*one)), *split = malloc(sizeof(*split));
+	unsigned int msgs;
+
+	ASSERT_NE(NULL, one);
+	ASSERT_NE(NULL, split);
+	ASSERT_EQ(0, nictl_napi_get(&self->env.nl, DEV, one, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(napis_consistent(one, DEV, DEV_QUEUES));
+	EXPECT_EQ(DEV_QUEUES, one->n);
+
+	ASSERT_EQ(0, nictl_napi_dump(&self->env.nl, DEV, split, &msgs, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(1U, msgs);
+	EXPECT_TRUE(same_napis(one, split));
+
+	/* One NAPI per message: the dump must resume after the last one sent. */
+	ASSERT_EQ(0, nictl_param_write("fault_napis_per_msg", "1"));
+	ASSERT_EQ(0, nictl_napi_dump(&self->env.nl, DEV, split, &msgs, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(DEV_QUEUES, msgs);
+	EXPECT_TRUE(same_napis(one, split));
+	EXPECT_TRUE(napis_consistent(split, DEV, DEV_QUEUES));
+	/* nictlctl stats reads every message's NAPIs. */
+	EXPECT_TRUE(ctl_shows_napis(split));
+	/* A do that cannot hold them all says so instead of cutting the list. */
+	EXPECT_EQ(EMSGSIZE, -nictl_napi_get(&self->env.nl, DEV, one, &self->res));
+	EXPECT_NE(NULL, strstr(self->res.msg, "dump")) TH_LOG("extack: %s", self->res.msg);
+	EXPECT_EQ(0, nictl_param_write("fault_napis_per_msg", "0"));
+
+	/* A device that does not exist fails the dump at its start, with the reason. */
+	EXPECT_EQ(ENODEV, -nictl_napi_dump(&self->env.nl, "nonexistent0", split, &msgs,
+					   &self->res));
+	EXPECT_NE(NULL, strstr(self->res.msg, "no such device"))
+		TH_LOG("extack: %s", self->res.msg);
+	free(one);
+	free(split);
+}
+
+static uint64_t unattributed(const struct nictl_stats *st)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < st->n; i++)
+		sum += st->cpu[i].napi_unattributed;
+	return sum;
+}
+
+/* Every NAPI of DEV was polled, so its polls were attributed to it. */
+static bool all_polled(const struct nictl_napis *n, unsigned int cycle)
+{
+	bool ok = n->n == DEV_QUEUES;
+	unsigned int i;
+
+	if (!ok)
+		fprintf(stderr, "# cycle %u: %u NAPIs, want %u\n", cycle, n->n, DEV_QUEUES);
+	for (i = 0; i < n->n; i++) {
+		if (!n->napi[i].polls) {
+			fprintf(stderr, "# cycle %u: NAPI %u (queue %u) has no poll\n", cycle,
+				n->napi[i].id, n->napi[i].queue);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static int pin_to(unsigned int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one) ? -errno : 0;
+}
+
+/*
+ * Each rebind of DEV's PCI function makes two new NAPI ids, which the open
+ * of the new device polls at once on this process's CPU. More ids than a
+ * CPU has slots pass through POLL_CPU's table, with no reset: the slots of
+ * the NAPIs gone must come back, or the new ones' polls go unattributed.
+ */
+TEST_F_TIMEOUT(genl, napi_slots_of_gone_napis_are_reused, 3600)
+{
+	struct nictl_napis *napis = malloc(sizeof(*napis));
+	struct nictl_stats *st = malloc(sizeof(*st));
+	unsigned int cycle, cycles = NAPI_SLOTS / DEV_QUEUES + 2, msgs;
+	uint64_t lost;
+	uint32_t first_id = 0;
+
+	ASSERT_NE(NULL, napis);
+	ASSERT_NE(NULL, st);
+	ASSERT_EQ(0, nictl_stats_get(&self->env.nl, st, &self->res));
+	lost = unattributed(st);
+	for (cycle = 0; cycle < cycles; cycle++) {
+		ASSERT_EQ(0, pin_to(POLL_CPU));
+		ASSERT_EQ(0, pci_driver_bind(self->driver, self->info.bus_addr, false));
+		ASSERT_EQ(0, pci_driver_bind(self->driver, self->info.bus_addr, true));
+		ASSERT_EQ(0, netdev_revive(self->info.pci_path, self->driver, DEV));
+		ASSERT_EQ(0, nictl_napi_dump(&self->env.nl, DEV, napis, &msgs, &self->res))
+			TH_LOG("%s", self->res.msg);
+		if (!cycle)
+			first_id = napis->napi[0].id;
+		ASSERT_TRUE(all_polled(napis, cycle));
+		ASSERT_EQ(0, nictl_stats_get(&self->env.nl, st, &self->res));
+		ASSERT_EQ(lost, unattributed(st))
+			TH_LOG("cycle %u: polls no slot took grew from %" PRIu64, cycle, lost);
+	}
+	/* The ids that passed: the kernel hands them out in increasing order. */
+	EXPECT_LT(NAPI_SLOTS, napis->napi[napis->n - 1].id - first_id + DEV_QUEUES);
+	free(napis);
+	free(st);
+}
+
+static bool clock_is(const char *want, unsigned int secs)
+{
+	char now[32] = "";
+	unsigned int i;
+
+	for (i = 0; i <= secs * timeout_scale() * (1000000 / POLL_US); i++) {
+		if (!nictl_param_read("stats_clock", now, sizeof(now)) && !strcmp(now, want))
+			return true;
+		usleep(POLL_US);
+	}
+	fprintf(stderr, "# stats_clock is '%s' after %u s, want '%s'\n", now, secs, want);
+	return false;
+}
+
+/*
+ * Loaded to use the raw TSC (fault_tsc_trusted stands for constant_tsc,
+ * which TCG guests lack, and for the kernel's verdict, which their
+ * clocksource watchdog may change at any time), the module must leave it
+ * once the TSC is marked unstable (fault_tsc_unstable stands for the
+ * kernel's flag), and keep counting runs whose times still add up.
+ */
+TEST_F_TIMEOUT(genl, an_unstable_tsc_is_left_for_local_clock, 900)
+{
+	struct nictl_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	char cs[64] = "";
+
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	nl_close(&self->env.nl);
+	ASSERT_EQ(0, nictl_module_unload());
+	ASSERT_EQ(0, nictl_module_load_params("fault_tsc_trusted=1"));
+	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	read_str("/sys/devices/system/clocksource/clocksource0/current_clocksource", cs,
+		 sizeof(cs));
+	ASSERT_TRUE(clock_is("tsc", 0)) TH_LOG("the kernel's clocksource: %s", cs);
+
+	ASSERT_EQ(0, traffic_burst(test_nics));
+	ASSERT_EQ(0, nictl_stats_get(&self->env.nl, a, &self->res));
+	EXPECT_TRUE(stats_consistent(a));
+	EXPECT_LT(0U, stats_runs(a, NICTL_SOFTIRQ_NET_RX));
+
+	ASSERT_EQ(0, nictl_param_write("fault_tsc_unstable", "1"));
+	EXPECT_TRUE(clock_is("local_clock", STUCK_S));
+	ASSERT_EQ(0, traffic_burst(test_nics));
+	ASSERT_EQ(0, nictl_stats_get(&self->env.nl, b, &self->res));
+	EXPECT_TRUE(stats_consistent(b));
+	EXPECT_TRUE(stats_enabled_is(b, true));
+	EXPECT_TRUE(stats_advanced(a, b));
+	EXPECT_LT(stats_runs(a, NICTL_SOFTIRQ_NET_RX), stats_runs(b, NICTL_SOFTIRQ_NET_RX));
+
+	/* Back to a module loaded as users load it. */
+	EXPECT_EQ(0, nictl_param_write("fault_tsc_unstable", "0"));
+	nl_close(&self->env.nl);
+	ASSERT_EQ(0, nictl_module_unload());
+	ASSERT_EQ(0, nictl_module_load());
+	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	free(a);
+	free(b);
+}
+
+/* Static per-CPU data would show as a section of the module. */
+TEST_F(genl, no_static_per_cpu_data)
+{
+	struct stat st;
+	int ret = stat("/sys/module/nictl/sections/.data..percpu", &st) ? errno : 0;
+
+	EXPECT_EQ(ENOENT, ret) TH_LOG("/sys/module/nictl/sections/.data..percpu: %s",
+				      ret ? strerror(ret) : "exists");
+	EXPECT_EQ(0, stat("/sys/module/nictl/sections/.text", &st));
+}
+
+NICTL_TEST_MAIN
