@@ -79,7 +79,9 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info)
  * @info: the request
  * @dev: the device
  *
- * Every command answers with a DEV_GET message, so clients parse one shape.
+ * DEV_GET, BIND and RESTORE describe the device with the same attributes,
+ * so clients parse one shape; each reply carries its request's command, as
+ * generic netlink clients (YNL among them) expect.
  *
  * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
  */
@@ -93,7 +95,7 @@ struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl
 	if (!msg)
 		return ERR_PTR(-ENOMEM);
 	err = nictl_dev_fill(msg, dev, info->snd_portid, info->snd_seq, 0,
-			     NICTL_CMD_DEV_GET, NULL, &next);
+			     info->genlhdr->cmd, NULL, &next);
 	if (!err && next < dev->n_irqs)
 		err = -EMSGSIZE;
 	if (err) {

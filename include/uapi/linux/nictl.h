@@ -16,6 +16,7 @@
  *    long as no bit beyond the last possible CPU is set.
  *  - Devices live in the initial network namespace; the family is not
  *    reachable from other namespaces.
+ *  - Every reply carries the command of its request (genlmsghdr.cmd).
  */
 #ifndef _UAPI_LINUX_NICTL_H
 #define _UAPI_LINUX_NICTL_H
@@ -58,8 +59,9 @@
  *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
  *	and exactly one of %NICTL_A_CPUS (the CPUs the kernel may choose from)
  *	or one or more %NICTL_A_QUEUE_CPU nests (an explicit placement; queues
- *	not named keep their affinity). The reply is a %NICTL_CMD_DEV_GET
- *	message whose IRQ nests also carry %NICTL_A_IRQ_TARGET_CPU. Errors:
+ *	not named keep their affinity). The reply, a %NICTL_CMD_BIND message,
+ *	carries the attributes of a %NICTL_CMD_DEV_GET reply, and its IRQ nests
+ *	also carry %NICTL_A_IRQ_TARGET_CPU. Errors:
  *	-ENODEV unknown device; -ENOENT no queue IRQs (a device whose driver
  *	requests them at open may be down); -EINVAL empty, non-existent or
  *	offline CPU, a CPU off the device's node with
@@ -70,8 +72,9 @@
  * @NICTL_CMD_RESTORE: put back the affinities the device's queue IRQs had
  *	before nictl first bound it, and forget the device. Needs
  *	CAP_NET_ADMIN. -ENODATA when nictl never bound the device (or the
- *	state was dropped because the device went away). The reply is a
- *	%NICTL_CMD_DEV_GET message.
+ *	state was dropped because the device went away). The reply, a
+ *	%NICTL_CMD_RESTORE message, carries the attributes of a
+ *	%NICTL_CMD_DEV_GET reply.
  * @NICTL_CMD_STATS_GET: softirq accounting, a dump of one message per
  *	possible CPU: %NICTL_A_CPU, %NICTL_A_STATS_ENABLED,
  *	%NICTL_A_STATS_START_NS, %NICTL_A_STATS_NOW_NS, one %NICTL_A_SOFTIRQ
