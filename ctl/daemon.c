@@ -5,8 +5,9 @@
  * its queues, or had an IRQ moved behind nictl's back; each is answered by
  * applying that device's rule again, because only a fresh bind puts back
  * what a driver reload or a write to /proc took away. The daemon's own binds
- * come back as events too; it knows them by its pid and ignores them, so it
- * never answers itself.
+ * come back as events too; it knows them by the netlink port id of its
+ * request socket (its pid differs from the one the module sees when it runs
+ * in a PID namespace) and ignores them, so it never answers itself.
  *
  * It never forks: systemd (Type=simple) or the shell keeps it in the
  * background. Without --foreground it logs to syslog.
@@ -196,10 +197,13 @@ static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 		log_warn("%s: moved behind nictl's back (irqbalance, a write to /proc/irq or the "
 			 "driver): %s (nictl had set the CPU before the arrow); re-applying",
 			 dev->ifname, what ?: "?");
-	} else {
+	} else if (ev->who) {
 		comm_of(ev->pid, comm, sizeof(comm));
 		log_warn("%s: %s by pid %u (%s) uid %u: %s; re-applying its rule", dev->ifname,
 			 ctl_event_name(ev->type), ev->pid, comm, ev->uid, what ?: "?");
+	} else {
+		log_warn("%s: %s by netlink port %u: %s; re-applying its rule", dev->ifname,
+			 ctl_event_name(ev->type), ev->portid, what ?: "?");
 	}
 	free(what);
 	schedule(d, dev->ifindex);
@@ -230,7 +234,8 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 	case NICTL_EVENT_BOUND:
 	case NICTL_EVENT_RESTORED:
 		/* Our own binds come back as events: answering them would loop. */
-		if (ev->type != NICTL_EVENT_DRIFT && ev->pid == (uint32_t)getpid())
+		if (ev->type != NICTL_EVENT_DRIFT &&
+		    ev->portid == nl_socket_get_local_port(d->k.nl.sk))
 			break;
 		if (keeper_owns(&d->k, ifindex))
 			foreign_change(d, ev);

@@ -215,9 +215,16 @@ static const struct genl_ops nictl_ops[] = {
 	},
 };
 
-/* Open to every user, like DEV_GET: events describe nothing /proc hides. */
+/*
+ * "events" is open to every user, like DEV_GET: its events describe nothing
+ * /proc hides. "audit" adds who asked for a bind or restore, which only an
+ * administrator may learn.
+ */
 static const struct genl_multicast_group nictl_mcgrps[] = {
 	[NICTL_MCGRP_EVENTS_ID] = { .name = NICTL_MCGRP_EVENTS },
+#ifdef NICTL_HAVE_MCAST_CAP
+	[NICTL_MCGRP_AUDIT_ID] = { .name = NICTL_MCGRP_AUDIT, .flags = GENL_MCAST_CAP_NET_ADMIN },
+#endif
 };
 
 struct genl_family nictl_family __ro_after_init = {

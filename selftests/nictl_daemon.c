@@ -340,6 +340,28 @@ TEST_F_TIMEOUT(daemon, foreign_bind_is_undone, 600)
 	free(r);
 }
 
+/*
+ * In a PID namespace the daemon's pid is not the one the module sees: it
+ * must know its own binds by its socket's port id, or it answers each of
+ * them as someone else's (a "bound by" line in its log).
+ */
+TEST_F_TIMEOUT(daemon, pid_namespace_ignores_own_binds, 600)
+{
+	self->pid = daemon_start_pidns(CONF, DAEMON_LOG);
+	ASSERT_LT(0, self->pid);
+	ASSERT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	ASSERT_TRUE(back_in_policy(&self->env.nl, &e1k));
+	/*
+	 * Once the monitor has the daemon's bound events, so has the daemon's
+	 * socket: it reads them before it reads the SIGTERM of the stop.
+	 */
+	EXPECT_TRUE(monitor_saw(self, 1, "bound", "vnode1", 0));
+	EXPECT_TRUE(monitor_saw(self, 1, "bound", "e1k", 0));
+	EXPECT_EQ(0, daemon_stop(self->pid));
+	self->pid = 0;
+	EXPECT_EQ(0U, daemon_dump_log(DAEMON_LOG, ": bound by ")) TH_LOG("it answered itself");
+}
+
 TEST_F_TIMEOUT(daemon, module_reload, 600)
 {
 	START(self);

@@ -31,9 +31,24 @@
  *	%NICTL_CMD_EVENT notifications
  *
  * Resolve its id with the family (CTRL_ATTR_MCAST_GROUPS) and join it with
- * NETLINK_ADD_MEMBERSHIP. Open to every user, like %NICTL_CMD_DEV_GET.
+ * NETLINK_ADD_MEMBERSHIP. Open to every user, like %NICTL_CMD_DEV_GET, so
+ * its events name the requester of a bind or restore by netlink port id
+ * only (%NICTL_A_PORTID), never by process or user.
  */
 #define NICTL_MCGRP_EVENTS	"events"
+
+/**
+ * NICTL_MCGRP_AUDIT - multicast group of the family that carries the same
+ *	%NICTL_CMD_EVENT notifications as %NICTL_MCGRP_EVENTS, with the same
+ *	sequence numbers, plus who asked: %NICTL_A_PID and %NICTL_A_UID in
+ *	%NICTL_EVENT_BOUND and %NICTL_EVENT_RESTORED
+ *
+ * Joining it needs CAP_NET_ADMIN in the initial user namespace (-EPERM
+ * otherwise). A listener joins one of the two groups. The group exists only
+ * on kernels that can restrict a group to CAP_NET_ADMIN
+ * (GENL_MCAST_CAP_NET_ADMIN); elsewhere no event names a process or user.
+ */
+#define NICTL_MCGRP_AUDIT	"audit"
 
 /**
  * NICTL_CPUMASK_MAX_BYTES - longest CPU bitmap accepted in a request
@@ -91,14 +106,15 @@
  *	request naming a device like %NICTL_CMD_DEV_GET: the device's
  *	%NICTL_A_IFINDEX and %NICTL_A_IFNAME, then one %NICTL_A_NAPI nest per
  *	NAPI instance with an id. Open to every user.
- * @NICTL_CMD_EVENT: a notification, sent to %NICTL_MCGRP_EVENTS only (never
+ * @NICTL_CMD_EVENT: a notification, sent to the multicast groups only (never
  *	a reply; a request gets -EOPNOTSUPP). Every event carries
  *	%NICTL_A_EVENT, %NICTL_A_EVENT_SEQ, %NICTL_A_EVENT_TIME_NS and the
  *	device: %NICTL_A_IFINDEX, %NICTL_A_IFNAME, %NICTL_A_DRIVER,
  *	%NICTL_A_BUS_ADDR (when on PCI), %NICTL_A_PERM_ADDR (when the device
  *	has a hardware address), %NICTL_A_NUMA_NODE, %NICTL_A_RX_QUEUES,
  *	%NICTL_A_TX_QUEUES, %NICTL_A_DEV_FLAGS and %NICTL_A_SOURCE, as they are
- *	when the event is sent. &enum nictl_event says what else each event
+ *	when the event is sent. Events go to %NICTL_MCGRP_EVENTS and, where it
+ *	exists, to %NICTL_MCGRP_AUDIT. &enum nictl_event says what else each event
  *	carries. Events are sent only for devices in the initial network
  *	namespace that have a parent bus device (those a %NICTL_CMD_DEV_GET
  *	dump lists), and only while someone listens: they say what changed,
@@ -172,8 +188,13 @@ enum nictl_cmd {
  *	(%NICTL_EVENT_QUEUES_CHANGED), in the order of %NICTL_A_IRQ; at most
  *	%NICTL_EVENT_OLD_IRQS_MAX of them
  * @NICTL_A_PID: u32, thread-group id (in the initial PID namespace) of the
- *	process whose request changed the affinities
- * @NICTL_A_UID: u32, its uid (in the initial user namespace)
+ *	process whose request changed the affinities; in %NICTL_MCGRP_AUDIT
+ *	events only
+ * @NICTL_A_UID: u32, its uid (in the initial user namespace); in
+ *	%NICTL_MCGRP_AUDIT events only
+ * @NICTL_A_PORTID: u32, the netlink port id of the socket whose request
+ *	changed the affinities (the nlmsg_pid its reply was addressed to), so a
+ *	client recognises the events of its own requests
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
  */
@@ -210,6 +231,7 @@ enum nictl_attr {
 	NICTL_A_OLD_IRQ,
 	NICTL_A_PID,
 	NICTL_A_UID,
+	NICTL_A_PORTID,
 
 	__NICTL_A_MAX,
 	NICTL_A_MAX = __NICTL_A_MAX - 1
@@ -456,7 +478,8 @@ enum nictl_bind_flags {
  *	nest: the DEV_GET attributes of the IRQ (%NICTL_A_IRQ_AFFINITY is the
  *	affinity found) plus %NICTL_A_IRQ_EXPECTED
  * @NICTL_EVENT_BOUND: a %NICTL_CMD_BIND changed affinities (dry runs do not
- *	count). Carries %NICTL_A_PID, %NICTL_A_UID and one %NICTL_A_IRQ nest
+ *	count). Carries %NICTL_A_PORTID (and %NICTL_A_PID and %NICTL_A_UID in
+ *	the %NICTL_MCGRP_AUDIT group) and one %NICTL_A_IRQ nest
  *	per IRQ it set: the DEV_GET attributes (%NICTL_A_IRQ_AFFINITY is the
  *	new affinity) plus %NICTL_A_IRQ_OLD_AFFINITY
  * @NICTL_EVENT_RESTORED: a %NICTL_CMD_RESTORE put affinities back. Carries
