@@ -30,8 +30,10 @@
 #include <netlink/genl/ctrl.h>
 
 #include "apply.h"
+#include "backoff.h"
 #include "commands.h"
 #include "event.h"
+#include "irqbalance.h"
 #include "log.h"
 #include "pending.h"
 #include "report.h"
@@ -49,6 +51,7 @@ struct daemon {
 	uint64_t last_seq;	/* of the last event, 0 before the first */
 	long long next_resolve_ms;
 	struct pending pending;
+	struct backoff backoff;	/* against whoever undoes our re-applies */
 	int sigfd;
 };
 
@@ -130,6 +133,8 @@ static void run_pending(struct daemon *d)
 
 	while (d->attached && pending_pop(&d->pending, now, &dev)) {
 		r = keeper_apply(&d->k, dev.ifindex);
+		if (r == APPLY_DONE)
+			backoff_applied(&d->backoff, dev.ifindex, now);
 		if (r == APPLY_GONE)
 			detach(d, "went away");
 		else if (r == APPLY_WAIT && !pending_retry(&d->pending, &dev, now))
@@ -141,12 +146,48 @@ static void run_pending(struct daemon *d)
 		keeper_irqbalance(&d->k);
 }
 
-static void schedule(struct daemon *d, unsigned int ifindex)
+/* Apply @ifindex's rule @delay_ms from now. */
+static void schedule_in(struct daemon *d, unsigned int ifindex, unsigned int delay_ms)
 {
-	if (pending_add(&d->pending, ifindex, now_ms(), d->k.conf.irq_wait_ms)) {
+	if (pending_add(&d->pending, ifindex, now_ms() + delay_ms, d->k.conf.irq_wait_ms)) {
 		ctl_msg("out of memory; resyncing every device");
 		d->resync = true;
 	}
+}
+
+static void schedule(struct daemon *d, unsigned int ifindex)
+{
+	schedule_in(d, ifindex, 0);
+}
+
+/*
+ * Answer a foreign change of @dev: at once, or after a wait when its last
+ * answer was undone at once (a fight). A fight is logged once, when it
+ * starts, with the fighter when nictlctl can tell.
+ */
+static void answer(struct daemon *d, const struct nictl_dev *dev)
+{
+	unsigned int delay_ms = 0;
+	char fighter[64];
+	bool started;
+	pid_t pid;
+
+	if (backoff_change(&d->backoff, dev->ifindex, now_ms(), &delay_ms, &started)) {
+		ctl_msg("out of memory; resyncing every device");
+		d->resync = true;
+		return;
+	}
+	if (started) {
+		pid = irqbalance_pid();
+		if (pid)
+			snprintf(fighter, sizeof(fighter), "irqbalance (pid %d)", (int)pid);
+		else
+			snprintf(fighter, sizeof(fighter), "unknown");
+		log_warn("%s: fighting over its IRQs: nictl's re-apply was undone at once (by %s); "
+			 "re-applying after %u s, then waiting twice as long each time, up to %u s",
+			 dev->ifname, fighter, delay_ms / 1000, BACKOFF_MAX_MS / 1000);
+	}
+	schedule_in(d, dev->ifindex, delay_ms);
 }
 
 /* The command name of @pid, for the audit line; "?" when it is gone. */
@@ -206,7 +247,7 @@ static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 			 ctl_event_name(ev->type), ev->portid, what ?: "?");
 	}
 	free(what);
-	schedule(d, dev->ifindex);
+	answer(d, dev);
 }
 
 static void on_event(struct daemon *d, const struct ctl_event *ev)
@@ -228,6 +269,7 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 		break;
 	case NICTL_EVENT_UNREGISTERED:
 		pending_del(&d->pending, ifindex);
+		backoff_forget(&d->backoff, ifindex);
 		keeper_forget(&d->k, ifindex);
 		break;
 	case NICTL_EVENT_DRIFT:
@@ -480,6 +522,7 @@ int cmd_daemon(int argc, char **argv)
 	if (d.sigfd >= 0)
 		close(d.sigfd);
 	pending_free(&d.pending);
+	backoff_free(&d.backoff);
 	keeper_free(&d.k);
 	return ret;
 }
