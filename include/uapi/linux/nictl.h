@@ -67,8 +67,11 @@
  *	attributes and one %NICTL_A_IRQ nest per queue IRQ. In a dump, a device
  *	whose IRQs do not fit one message continues in the next message(s),
  *	which repeat the device attributes (same %NICTL_A_IFINDEX) and carry
- *	the following IRQs; a client appends them. IRQs of queues beyond the
- *	active counts (after ethtool -L) are not reported.
+ *	the following IRQs; a client appends them. A dump resumes by
+ *	ifindex; when the device list, or the queue IRQs of a device split
+ *	over messages, changed between two parts, the messages from then on
+ *	carry NLM_F_DUMP_INTR and the client should dump again. IRQs of
+ *	queues beyond the active counts (after ethtool -L) are not reported.
  * @NICTL_CMD_BIND: retarget every queue IRQ of a device, all or nothing.
  *	Needs CAP_NET_ADMIN in the initial user namespace (-EPERM otherwise).
  *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
