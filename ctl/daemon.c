@@ -5,8 +5,9 @@
  * its queues, or had an IRQ moved behind nictl's back; each is answered by
  * applying that device's rule again, because only a fresh bind puts back
  * what a driver reload or a write to /proc took away. The daemon's own binds
- * come back as events too; it knows them by its pid and ignores them, so it
- * never answers itself.
+ * come back as events too; it knows them by the netlink port id of its
+ * request socket (its pid differs from the one the module sees when it runs
+ * in a PID namespace) and ignores them, so it never answers itself.
  *
  * It never forks: systemd (Type=simple) or the shell keeps it in the
  * background. Without --foreground it logs to syslog.
@@ -29,8 +30,10 @@
 #include <netlink/genl/ctrl.h>
 
 #include "apply.h"
+#include "backoff.h"
 #include "commands.h"
 #include "event.h"
+#include "irqbalance.h"
 #include "log.h"
 #include "pending.h"
 #include "report.h"
@@ -48,6 +51,7 @@ struct daemon {
 	uint64_t last_seq;	/* of the last event, 0 before the first */
 	long long next_resolve_ms;
 	struct pending pending;
+	struct backoff backoff;	/* against whoever undoes our re-applies */
 	int sigfd;
 };
 
@@ -129,6 +133,8 @@ static void run_pending(struct daemon *d)
 
 	while (d->attached && pending_pop(&d->pending, now, &dev)) {
 		r = keeper_apply(&d->k, dev.ifindex);
+		if (r == APPLY_DONE)
+			backoff_applied(&d->backoff, dev.ifindex, now);
 		if (r == APPLY_GONE)
 			detach(d, "went away");
 		else if (r == APPLY_WAIT && !pending_retry(&d->pending, &dev, now))
@@ -140,12 +146,48 @@ static void run_pending(struct daemon *d)
 		keeper_irqbalance(&d->k);
 }
 
-static void schedule(struct daemon *d, unsigned int ifindex)
+/* Apply @ifindex's rule @delay_ms from now. */
+static void schedule_in(struct daemon *d, unsigned int ifindex, unsigned int delay_ms)
 {
-	if (pending_add(&d->pending, ifindex, now_ms(), d->k.conf.irq_wait_ms)) {
+	if (pending_add(&d->pending, ifindex, now_ms() + delay_ms, d->k.conf.irq_wait_ms)) {
 		ctl_msg("out of memory; resyncing every device");
 		d->resync = true;
 	}
+}
+
+static void schedule(struct daemon *d, unsigned int ifindex)
+{
+	schedule_in(d, ifindex, 0);
+}
+
+/*
+ * Answer a foreign change of @dev: at once, or after a wait when its last
+ * answer was undone at once (a fight). A fight is logged once, when it
+ * starts, with the fighter when nictlctl can tell.
+ */
+static void answer(struct daemon *d, const struct nictl_dev *dev)
+{
+	unsigned int delay_ms = 0;
+	char fighter[64];
+	bool started;
+	pid_t pid;
+
+	if (backoff_change(&d->backoff, dev->ifindex, now_ms(), &delay_ms, &started)) {
+		ctl_msg("out of memory; resyncing every device");
+		d->resync = true;
+		return;
+	}
+	if (started) {
+		pid = irqbalance_pid();
+		if (pid)
+			snprintf(fighter, sizeof(fighter), "irqbalance (pid %d)", (int)pid);
+		else
+			snprintf(fighter, sizeof(fighter), "unknown");
+		log_warn("%s: fighting over its IRQs: nictl's re-apply was undone at once (by %s); "
+			 "re-applying after %u s, then waiting twice as long each time, up to %u s",
+			 dev->ifname, fighter, delay_ms / 1000, BACKOFF_MAX_MS / 1000);
+	}
+	schedule_in(d, dev->ifindex, delay_ms);
 }
 
 /* The command name of @pid, for the audit line; "?" when it is gone. */
@@ -196,13 +238,16 @@ static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 		log_warn("%s: moved behind nictl's back (irqbalance, a write to /proc/irq or the "
 			 "driver): %s (nictl had set the CPU before the arrow); re-applying",
 			 dev->ifname, what ?: "?");
-	} else {
+	} else if (ev->who) {
 		comm_of(ev->pid, comm, sizeof(comm));
 		log_warn("%s: %s by pid %u (%s) uid %u: %s; re-applying its rule", dev->ifname,
 			 ctl_event_name(ev->type), ev->pid, comm, ev->uid, what ?: "?");
+	} else {
+		log_warn("%s: %s by netlink port %u: %s; re-applying its rule", dev->ifname,
+			 ctl_event_name(ev->type), ev->portid, what ?: "?");
 	}
 	free(what);
-	schedule(d, dev->ifindex);
+	answer(d, dev);
 }
 
 static void on_event(struct daemon *d, const struct ctl_event *ev)
@@ -224,13 +269,15 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 		break;
 	case NICTL_EVENT_UNREGISTERED:
 		pending_del(&d->pending, ifindex);
+		backoff_forget(&d->backoff, ifindex);
 		keeper_forget(&d->k, ifindex);
 		break;
 	case NICTL_EVENT_DRIFT:
 	case NICTL_EVENT_BOUND:
 	case NICTL_EVENT_RESTORED:
 		/* Our own binds come back as events: answering them would loop. */
-		if (ev->type != NICTL_EVENT_DRIFT && ev->pid == (uint32_t)getpid())
+		if (ev->type != NICTL_EVENT_DRIFT &&
+		    ev->portid == nl_socket_get_local_port(d->k.nl.sk))
 			break;
 		if (keeper_owns(&d->k, ifindex))
 			foreign_change(d, ev);
@@ -475,6 +522,7 @@ int cmd_daemon(int argc, char **argv)
 	if (d.sigfd >= 0)
 		close(d.sigfd);
 	pending_free(&d.pending);
+	backoff_free(&d.backoff);
 	keeper_free(&d.k);
 	return ret;
 }

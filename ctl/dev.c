@@ -273,22 +273,41 @@ int dev_collect(struct nlmsghdr *hdr, void *arg)
 	return parse_dev(&devs[list->nr++], hdr);
 }
 
+/* A reply collected by dev_exchange(): it must carry its request's command. */
+struct exchange {
+	struct dev_list *list;
+	uint8_t cmd;
+};
+
+static int exchange_collect(struct nlmsghdr *hdr, void *arg)
+{
+	struct exchange *x = arg;
+	const struct genlmsghdr *gnlh = nlmsg_data(hdr);
+
+	if (!genlmsg_valid_hdr(hdr, 0) || gnlh->cmd != x->cmd)
+		return -EPROTO;
+	return dev_collect(hdr, x->list);
+}
+
 /*
  * Send @msg (consumed; NULL stands for a request that could not be built)
- * and collect the devices of the replies into @out. A request that is not a
- * dump must bring back exactly one device. On failure print the one line
- * about @cmd on @dev and return -1.
+ * and collect the devices of the replies into @out. Every reply must carry
+ * the request's command, and a request that is not a dump must bring back
+ * exactly one device. On failure print the one line about @cmd on @dev and
+ * return -1.
  */
 int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
 		 struct dev_list *out)
 {
 	struct ctl_nl_error e = { .err = -ENOMEM, .msg = "" };
+	struct exchange x = { out, 0 };
 	bool dump;
 
 	*out = (struct dev_list){ NULL, 0 };
 	if (msg) {
 		dump = nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP;
-		ctl_nl_transact(nl, msg, dev_collect, out, &e);
+		x.cmd = ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd;
+		ctl_nl_transact(nl, msg, exchange_collect, &x, &e);
 		if (!e.err && !dump && out->nr != 1)
 			e.err = -EPROTO;
 	}

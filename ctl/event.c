@@ -25,6 +25,7 @@ static const struct nla_policy event_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_EVENT_SEQ]	= { .type = NLA_U64 },
 	[NICTL_A_PID]		= { .type = NLA_U32 },
 	[NICTL_A_UID]		= { .type = NLA_U32 },
+	[NICTL_A_PORTID]	= { .type = NLA_U32 },
 	[NICTL_A_EVENT_TIME_NS]	= { .type = NLA_U64 },
 	[NICTL_A_PERM_ADDR]	= { .type = NLA_BINARY, .maxlen = 32 },
 	[NICTL_A_OLD_IFNAME]	= { .type = NLA_NUL_STRING, .maxlen = IFNAMSIZ },
@@ -146,8 +147,10 @@ int ctl_event_parse(struct nlmsghdr *hdr, struct ctl_event *ev)
 		return -EPROTO;
 	ev->type = nla_get_u32(tb[NICTL_A_EVENT]);
 	ev->seq = nla_get_u64(tb[NICTL_A_EVENT_SEQ]);
-	ev->pid = tb[NICTL_A_PID] ? nla_get_u32(tb[NICTL_A_PID]) : 0;
-	ev->uid = tb[NICTL_A_UID] ? nla_get_u32(tb[NICTL_A_UID]) : 0;
+	ev->portid = tb[NICTL_A_PORTID] ? nla_get_u32(tb[NICTL_A_PORTID]) : 0;
+	ev->who = tb[NICTL_A_PID] && tb[NICTL_A_UID];
+	ev->pid = ev->who ? nla_get_u32(tb[NICTL_A_PID]) : 0;
+	ev->uid = ev->who ? nla_get_u32(tb[NICTL_A_UID]) : 0;
 	err = dev_collect(hdr, &ev->dev);
 	if (!err)
 		err = parse_was(hdr, ev);
@@ -222,12 +225,17 @@ int ctl_events_socket(struct nl_sock **sk)
 }
 
 /*
- * Join the module's events group, resolved over @nl (@sk does not block,
- * so it cannot wait for the answer). 0 or a negative libnl error.
+ * Join the module's audit group, which adds who asked to the events, or
+ * where that is refused (no CAP_NET_ADMIN) or missing (an older kernel) its
+ * events group; resolved over @nl (@sk does not block, so it cannot wait
+ * for the answer). 0 or a negative libnl error.
  */
 int ctl_events_join(struct ctl_nl *nl, struct nl_sock *sk)
 {
-	int grp = genl_ctrl_resolve_grp(nl->sk, NICTL_FAMILY_NAME, NICTL_MCGRP_EVENTS);
+	int grp = genl_ctrl_resolve_grp(nl->sk, NICTL_FAMILY_NAME, NICTL_MCGRP_AUDIT);
 
+	if (grp >= 0 && !nl_socket_add_membership(sk, grp))
+		return 0;
+	grp = genl_ctrl_resolve_grp(nl->sk, NICTL_FAMILY_NAME, NICTL_MCGRP_EVENTS);
 	return grp < 0 ? grp : nl_socket_add_membership(sk, grp);
 }

@@ -6,6 +6,7 @@
 #ifndef NICTLCTL_EVENT_H
 #define NICTLCTL_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "dev.h"
@@ -13,7 +14,9 @@
 struct ctl_event {
 	unsigned int type;		/* enum nictl_event */
 	uint64_t seq;
-	uint32_t pid;			/* BOUND, RESTORED: who; 0 otherwise */
+	uint32_t portid;		/* BOUND, RESTORED: the requester's socket */
+	bool who;			/* pid and uid known (the audit group) */
+	uint32_t pid;			/* ... then who asked; 0 otherwise */
 	uint32_t uid;
 	struct dev_list dev;		/* one device, with the event's IRQ nests */
 	/*

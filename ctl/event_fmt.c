@@ -8,12 +8,17 @@
  *   12:00:03.500 seq 9 queues-changed lan0 queues 2/2 -> 1/1, irqs 24,25,26,27 -> 24,25
  *   12:00:04.000 seq 10 drift lan0 irq 45 expected 6 found 0-7
  *   12:00:05.000 seq 11 bound lan0 by pid 123 uid 0: irq 45 0-7 -> 6, irq 46 0-7 -> 7
+ *   12:00:06.000 seq 12 restored lan0 by port 4242: irq 45 6 -> 0-7, irq 46 7 -> 0-7
+ *
+ * (pid and uid for root, who hears the audit group; the requester's
+ * netlink port id for everyone else.)
  *
  * JSON: one object per event, with "time" (UTC, ISO 8601), "seq", "event",
  * "time_ns" (the module's CLOCK_MONOTONIC), the device members of `show -j`
  * and "perm_addr", then "irqs" (objects as in `show -j`, with "expected" in a
  * drift and "old_affinity" in a bind or restore), and as the event has them
- * "old_ifname", "old_rx_queues", "old_tx_queues", "old_irqs", "pid", "uid".
+ * "old_ifname", "old_rx_queues", "old_tx_queues", "old_irqs", "portid", "pid",
+ * "uid".
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -100,8 +105,10 @@ int event_print_text(FILE *f, const struct ctl_event *ev, const struct timespec 
 	case NICTL_EVENT_DRIFT:
 	case NICTL_EVENT_BOUND:
 	case NICTL_EVENT_RESTORED:
-		if (ev->type != NICTL_EVENT_DRIFT)
+		if (ev->type != NICTL_EVENT_DRIFT && ev->who)
 			fprintf(f, " by pid %u uid %u:", ev->pid, ev->uid);
+		else if (ev->type != NICTL_EVENT_DRIFT)
+			fprintf(f, " by port %u:", ev->portid);
 		for (i = 0; i < dev->nr_irqs && !err; i++) {
 			fputs(i ? ", " : " ", f);
 			err = print_irq_change(f, &dev->irqs[i], &ev->was[i],
@@ -130,7 +137,9 @@ static void json_extras(struct json *j, const struct ctl_event *ev)
 			json_int(j, NULL, ev->old_irqs[i]);
 		json_arr_end(j);
 	}
-	if (ev->type == NICTL_EVENT_BOUND || ev->type == NICTL_EVENT_RESTORED) {
+	if (ev->type == NICTL_EVENT_BOUND || ev->type == NICTL_EVENT_RESTORED)
+		json_int(j, "portid", ev->portid);
+	if (ev->who) {
 		json_int(j, "pid", ev->pid);
 		json_int(j, "uid", ev->uid);
 	}

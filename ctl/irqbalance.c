@@ -349,6 +349,12 @@ static int sync_bans(struct irqbalance *ib, pid_t pid, const struct irq_set *our
 	return err;
 }
 
+/* The pid of the irqbalance that runs, 0 if none. */
+pid_t irqbalance_pid(void)
+{
+	return socket_pid() ?: process_pid();
+}
+
 /*
  * Make a running irqbalance leave @ours alone (and forget the IRQs nictl
  * asked it to ban before and no longer binds). Nothing to do when no
@@ -357,7 +363,7 @@ static int sync_bans(struct irqbalance *ib, pid_t pid, const struct irq_set *our
  */
 int irqbalance_sync(struct irqbalance *ib, const struct irq_set *ours)
 {
-	pid_t pid = socket_pid() ?: process_pid();
+	pid_t pid = irqbalance_pid();
 	int err;
 
 	if (!pid)

@@ -34,6 +34,7 @@ struct irqbalance {
 	pid_t warned;		/* the irqbalance already warned about, 0 none */
 };
 
+pid_t irqbalance_pid(void);
 int irqbalance_sync(struct irqbalance *ib, const struct irq_set *ours);
 void irqbalance_free(struct irqbalance *ib);
 

@@ -81,6 +81,12 @@ static void module_state(char *state, size_t len)
  * exists from the end of the module's init to the start of its exit, so
  * only a live module must have it. A module still coming is waited for,
  * so that a command run while it loads finds it; one going has none.
+ *
+ * The family's lookup autoloads an installed module (MODULE_ALIAS_GENL_FAMILY:
+ * the controller runs modprobe and waits for it), which does not make this
+ * wait moot: modprobe counts a module that is "coming" as loaded and returns
+ * at once, so a lookup during someone else's insmod or modprobe still finds
+ * no family; and a module loaded from a build tree (insmod) is not installed.
  */
 static bool module_live(void)
 {

@@ -153,7 +153,7 @@ static int nictl_bind_locked(struct genl_info *info, const struct cpumask *allow
 		if (dev.irqs[i].plan_cpu >= 0)
 			dev.irqs[i].target_cpu = dev.irqs[i].plan_cpu;
 	if (!dry_run)
-		nictl_event_affinity(NICTL_EVENT_BOUND, &dev, changes, n);
+		nictl_event_affinity(NICTL_EVENT_BOUND, &dev, changes, n, info->snd_portid);
 	*msg = nictl_dev_reply(info, &dev);
 	err = PTR_ERR_OR_ZERO(*msg);
 out:
@@ -225,7 +225,8 @@ static int nictl_restore_locked(struct genl_info *info, struct sk_buff **msg)
 	if (!err) {
 		nictl_binding_drop(netdev);
 		nictl_binding_annotate(&dev);
-		nictl_event_affinity(NICTL_EVENT_RESTORED, &dev, changes, n);
+		nictl_event_affinity(NICTL_EVENT_RESTORED, &dev, changes, n,
+				     info->snd_portid);
 		*msg = nictl_dev_reply(info, &dev);
 		err = PTR_ERR_OR_ZERO(*msg);
 	}

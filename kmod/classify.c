@@ -34,6 +34,9 @@
  * @NICTL_Q_TX: transmit queue %q
  * @NICTL_Q_COMBINED: queue pair %q
  * @NICTL_Q_BY_NAME: queue %q whose kind the %* run tells (generic rule)
+ * @NICTL_Q_TX_AFTER_RX: transmit queue %q - R, where R is the device's
+ *	active receive queue count: the vector numbers of the tx queues
+ *	follow those of the rx queues
  */
 enum nictl_verdict {
 	NICTL_NOT_QUEUE,
@@ -41,6 +44,7 @@ enum nictl_verdict {
 	NICTL_Q_TX,
 	NICTL_Q_COMBINED,
 	NICTL_Q_BY_NAME,
+	NICTL_Q_TX_AFTER_RX,
 };
 
 /**
@@ -176,13 +180,15 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_mlx5_drivers, "mlx5_sf_%*",		NICTL_NOT_QUEUE },
 
 	/*
-	 * bnxt_en: bnxt.c:bnxt_setup_msix, "%s-%s-%d" with the ifname and
-	 * "TxRx" (shared rings), "rx" or "tx". The number is the completion
-	 * ring index: see nictl_classify_irq() for tx numbering.
+	 * bnxt_en: bnxt.c:bnxt_setup_msix (6.12: lines 10904-10916),
+	 * "%s-%s-%d" with the ifname, "TxRx" (shared rings), "rx" or "tx",
+	 * and the completion ring index i over all cp_nr_rings: "rx" for
+	 * i < rx_nr_rings, "tx" after them, so tx queue = i - rx_nr_rings,
+	 * and rx_nr_rings is what the netdev has as real_num_rx_queues.
 	 */
 	{ nictl_bnxt_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_bnxt_drivers, "%i-rx-%q",		NICTL_Q_RX },
-	{ nictl_bnxt_drivers, "%i-tx-%q",		NICTL_Q_TX },
+	{ nictl_bnxt_drivers, "%i-tx-%q",		NICTL_Q_TX_AFTER_RX },
 
 	/* ena: ena_netdev.c:ena_setup_io_intr, "%s-Tx-Rx-%d" */
 	{ nictl_ena_drivers, "%i-Tx-Rx-%q",		NICTL_Q_COMBINED },
@@ -462,6 +468,13 @@ bool nictl_classify_irq(const struct nictl_irq_ident *id, const char *name,
 		if (verdict == NICTL_Q_BY_NAME)
 			verdict = m.star ? nictl_verdict_by_name(m.star, m.star_len)
 					 : NICTL_NOT_QUEUE;
+		if (verdict == NICTL_Q_TX_AFTER_RX) {
+			/* A tx vector numbered among the rx ones is not ours to guess. */
+			if (!m.has_queue || m.queue < id->rx_queues)
+				return false;
+			m.queue -= id->rx_queues;
+			verdict = NICTL_Q_TX;
+		}
 		switch (verdict) {
 		case NICTL_Q_RX:
 			k = NICTL_QUEUE_KIND_RX;
@@ -474,6 +487,7 @@ bool nictl_classify_irq(const struct nictl_irq_ident *id, const char *name,
 			break;
 		case NICTL_NOT_QUEUE:
 		case NICTL_Q_BY_NAME:
+		case NICTL_Q_TX_AFTER_RX:
 		default:
 			return false;
 		}

@@ -47,6 +47,8 @@
  * @parent: dev_name(netdev->dev.parent): "virtio3" for virtio_net, the BDF
  *	for PCI NICs
  * @bus_addr: PCI BDF of the function ("0000:3b:00.0"), or NULL
+ * @rx_queues: active receive queues of the netdev (real_num_rx_queues),
+ *	for drivers that number their tx vectors after the rx ones
  *
  * A NULL or empty member never matches: a rule that needs it does not
  * apply.
@@ -56,6 +58,7 @@ struct nictl_irq_ident {
 	const char *driver;
 	const char *parent;
 	const char *bus_addr;
+	unsigned int rx_queues;
 };
 
 /**
@@ -72,13 +75,13 @@ struct nictl_irq_ident {
  * entry with a "%*" run, one pass per possible end of that run; names of
  * %NICTL_CLASSIFY_NAME_MAX characters or more are refused outright.
  *
- * @queue is the number the driver printed in the name. For every driver in
- * the table that is the queue (pair) index, with two caveats for the
- * caller:
+ * @queue is the queue (pair) index. For every driver in the table but one
+ * that is the number the driver printed in the name:
  *  - bnxt_en with separate rx and tx rings numbers its vectors by
  *    completion ring: "<if>-rx-0".."<if>-rx-(R-1)", then "<if>-tx-R"..
- *    (bnxt.c:bnxt_setup_msix), so tx queue = number - R, where R is the
- *    count of rx vectors.
+ *    (bnxt.c:bnxt_setup_msix), so the tx queue is the number minus R,
+ *    @id->rx_queues; a tx number below R is no queue.
+ * One caveat for the caller:
  *  - mlx5_core's "mlx5_compN" is completion vector N, which channel N uses
  *    unless Socket Direct remaps it (en_main.c:mlx5e_open_channel,
  *    mlx5_sd_ch_ix_get_vec_ix()); the PCI function may have more comp

@@ -58,6 +58,28 @@ static inline void nictl_dump_info(struct netlink_callback *cb, struct genl_info
 }
 #endif /* NICTL_HAVE_GENL_INFO_DUMP */
 
+#ifndef NICTL_HAVE_NETDEV_DUMP
+/*
+ * 6.6 added the devices' xarray by ifindex, which dumps resume from. Before
+ * it, the device with the smallest ifindex from *@ifindex on is found by a
+ * walk of the list (under rtnl): one walk per device a dump sends.
+ */
+static inline struct net_device *nictl_netdev_from(struct net *net, unsigned long *ifindex)
+{
+	struct net_device *dev, *found = NULL;
+
+	for_each_netdev(net, dev)
+		if (dev->ifindex >= *ifindex && (!found || dev->ifindex < found->ifindex))
+			found = dev;
+	if (found)
+		*ifindex = found->ifindex;
+	return found;
+}
+
+#define for_each_netdev_dump(net, d, ifindex)					\
+	for (; ((d) = nictl_netdev_from((net), &(ifindex))); (ifindex)++)
+#endif /* NICTL_HAVE_NETDEV_DUMP */
+
 #ifdef NICTL_HAVE_NAPI_IRQ
 #include <net/netdev_rx_queue.h>
 

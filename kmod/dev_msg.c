@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The DEV_GET-shaped message that DEV_GET, BIND and RESTORE all reply with:
- * the device, then one nest per queue IRQ with its masks as they are now.
+ * The message that describes a device, in DEV_GET, BIND and RESTORE replies
+ * (each with its own command) and in events: the device, then one nest per
+ * queue IRQ with its masks as they are now.
  */
 #include <net/genetlink.h>
 

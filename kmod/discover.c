@@ -124,6 +124,7 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
 		.driver = dev->driver,
 		.parent = dev_name(parent),
 		.bus_addr = dev->bus_addr,
+		.rx_queues = dev->netdev->real_num_rx_queues,
 	};
 	struct msi_desc *desc;
 	unsigned int n = 0, i;

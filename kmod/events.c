@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Events: %NICTL_CMD_EVENT notifications to the family's "events" group.
- * Every sender holds rtnl, which orders the sequence numbers and the
- * messages alike, and nothing is built while nobody listens. Each event
- * describes its device with the attributes of a DEV_GET reply, so a
- * listener parses one shape.
+ * Events: %NICTL_CMD_EVENT notifications to the family's "events" group,
+ * and to its "audit" group where the kernel can keep that one to
+ * CAP_NET_ADMIN. Every sender holds rtnl, which orders the sequence numbers
+ * and the messages alike, and nothing is built while nobody listens. Each
+ * event describes its device with the attributes of a DEV_GET reply, so a
+ * listener parses one shape. Who asked for a bind or restore goes out as
+ * the netlink port id of the request to everyone, as genl_notify()-style
+ * notifications do; the pid and uid behind it only to the audit group:
+ * which process of which user moves IRQs is not for every user to see.
  */
 #include <linux/cred.h>
 #include <linux/rtnetlink.h>
@@ -21,17 +25,71 @@ static u64 nictl_event_seq;
 
 /**
  * struct nictl_event_msg - an event being built
- * @skb: the message
+ * @skb: the message, as the events group gets it
  * @hdr: its genetlink header
  * @affinity: scratch mask for nictl_put_irq()
  * @effective: scratch mask for nictl_put_irq()
+ * @who: the audit group's copy adds @pid and @uid
+ * @pid: the requester's thread-group id in the initial PID namespace
+ * @uid: its uid in the initial user namespace
  */
 struct nictl_event_msg {
 	struct sk_buff *skb;
 	void *hdr;
 	cpumask_var_t affinity;
 	cpumask_var_t effective;
+	bool who;
+	u32 pid;
+	u32 uid;
 };
+
+#ifdef NICTL_HAVE_MCAST_CAP
+static bool nictl_audit_listening(void)
+{
+	return genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_AUDIT_ID);
+}
+
+/* The audit group's copy of a finished event: with who asked, when it says. */
+static struct sk_buff *nictl_audit_msg(const struct nictl_event_msg *ev)
+{
+	struct sk_buff *skb;
+
+	if (!ev->who)
+		return skb_clone(ev->skb, GFP_KERNEL);
+	/* The room for both was reserved with the event's. */
+	skb = skb_copy(ev->skb, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	if (nla_put_u32(skb, NICTL_A_PID, ev->pid) || nla_put_u32(skb, NICTL_A_UID, ev->uid)) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	nlmsg_end(skb, nlmsg_hdr(skb));
+	return skb;
+}
+
+/* A copy that cannot be made shows as a gap in the audit group's sequence. */
+static void nictl_event_audit(const struct nictl_event_msg *ev)
+{
+	struct sk_buff *skb;
+
+	if (!nictl_audit_listening())
+		return;
+	skb = nictl_audit_msg(ev);
+	if (skb)
+		genlmsg_multicast(&nictl_family, skb, 0, NICTL_MCGRP_AUDIT_ID, GFP_KERNEL);
+}
+#else
+/* No group that only CAP_NET_ADMIN may join: no event names a process. */
+static bool nictl_audit_listening(void)
+{
+	return false;
+}
+
+static void nictl_event_audit(const struct nictl_event_msg *ev)
+{
+}
+#endif /* NICTL_HAVE_MCAST_CAP */
 
 /**
  * nictl_events_enable() - allow or stop sending events
@@ -48,7 +106,7 @@ void nictl_events_enable(bool on)
 }
 
 /**
- * nictl_events_listening() - is any socket in the events group?
+ * nictl_events_listening() - is any socket in the events or audit group?
  *
  * Without rtnl the answer is a hint: senders ask again under rtnl.
  *
@@ -57,7 +115,8 @@ void nictl_events_enable(bool on)
 bool nictl_events_listening(void)
 {
 	return READ_ONCE(nictl_events_on) &&
-	       genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_EVENTS_ID);
+	       (genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_EVENTS_ID) ||
+		nictl_audit_listening());
 }
 
 static void nictl_event_free(struct nictl_event_msg *ev)
@@ -110,6 +169,7 @@ static void nictl_event_finish(struct nictl_event_msg *ev, int err)
 		return;
 	}
 	genlmsg_end(ev->skb, ev->hdr);
+	nictl_event_audit(ev);
 	/* A listener whose socket is full sees ENOBUFS and a sequence gap. */
 	genlmsg_multicast(&nictl_family, ev->skb, 0, NICTL_MCGRP_EVENTS_ID, GFP_KERNEL);
 	ev->skb = NULL;
@@ -240,22 +300,25 @@ static int nictl_put_changed_irq(struct nictl_event_msg *ev, const struct nictl_
  * @dev: the device, annotated with the binding as it is now
  * @changes: the changes just applied, with the masks they replaced
  * @n: how many
+ * @portid: the netlink port id of the request
  *
  * Context: the requesting process, so current is who asked.
  */
 void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
-			  const struct nictl_change *changes, unsigned int n)
+			  const struct nictl_change *changes, unsigned int n, u32 portid)
 {
 	struct nictl_event_msg ev;
 	unsigned int i;
 	int err;
 
-	if (nictl_event_begin(&ev, type, dev, nla_total_size(sizeof(u32)) * 2 +
+	/* PORTID, and PID and UID of the audit copy. */
+	if (nictl_event_begin(&ev, type, dev, nla_total_size(sizeof(u32)) * 3 +
 			      nictl_irqs_size(dev) + n * nictl_nla_cpumask_size()))
 		return;
-	err = nla_put_u32(ev.skb, NICTL_A_PID, task_tgid_nr(current)) ||
-	      nla_put_u32(ev.skb, NICTL_A_UID, from_kuid_munged(&init_user_ns, current_uid())) ?
-	      -EMSGSIZE : 0;
+	ev.who = true;
+	ev.pid = task_tgid_nr(current);
+	ev.uid = from_kuid_munged(&init_user_ns, current_uid());
+	err = nla_put_u32(ev.skb, NICTL_A_PORTID, portid) ? -EMSGSIZE : 0;
 	for (i = 0; !err && i < n; i++)
 		err = nictl_put_changed_irq(&ev, dev, &changes[i]);
 	nictl_event_finish(&ev, err);

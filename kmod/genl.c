@@ -5,6 +5,7 @@
  * The family lives in the initial network namespace only (netnsok is
  * false): IRQ affinity is a host-wide resource.
  */
+#include <linux/jhash.h>
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 
@@ -80,7 +81,9 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info)
  * @info: the request
  * @dev: the device
  *
- * Every command answers with a DEV_GET message, so clients parse one shape.
+ * DEV_GET, BIND and RESTORE describe the device with the same attributes,
+ * so clients parse one shape; each reply carries its request's command, as
+ * generic netlink clients (YNL among them) expect.
  *
  * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
  */
@@ -94,7 +97,7 @@ struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl
 	if (!msg)
 		return ERR_PTR(-ENOMEM);
 	err = nictl_dev_fill(msg, dev, info->snd_portid, info->snd_seq, 0,
-			     NICTL_CMD_DEV_GET, NULL, &next);
+			     info->genlhdr->cmd, NULL, &next);
 	if (!err && next < dev->n_irqs)
 		err = -EMSGSIZE;
 	if (err) {
@@ -125,43 +128,60 @@ static int nictl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return err ?: genlmsg_reply(msg, info);
 }
 
+/* What identifies a device's queue IRQs, to tell whether they changed. */
+static u32 nictl_dev_irqs_hash(const struct nictl_dev *dev)
+{
+	u32 hash = dev->n_irqs;
+	unsigned int i;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		hash = jhash_2words(dev->irqs[i].irq, dev->irqs[i].queue, hash);
+	return hash;
+}
+
 /*
- * cb->args[0]: position in the device list to resume at; cb->args[1]: the
- * first IRQ of that device not yet sent, when a device with many queue IRQs
- * did not fit one message. A change of the device list between two parts of
- * the dump marks the messages with NLM_F_DUMP_INTR.
+ * cb->args[0]: the ifindex to resume at, so devices that come or go between
+ * two parts of the dump shift nothing; cb->args[1]: the first IRQ of that
+ * device not yet sent, when a device with many queue IRQs did not fit one
+ * message; cb->args[2]: the hash of its IRQs then; cb->args[3]: how often a
+ * device's IRQs changed between two of its parts (ethtool -L), which would
+ * resume at the wrong IRQ. Either change marks the messages from then on
+ * with NLM_F_DUMP_INTR: cb->seq counts both.
  */
 static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	unsigned int next = cb->args[1];
+	unsigned long ifindex = cb->args[0];
+	unsigned int next = 0;
 	struct net_device *netdev;
 	struct nictl_dev dev;
-	long idx = 0;
-	bool done;
+	bool done = true;
+	u32 hash = 0;
 	int err = 0;
 
 	rtnl_lock();
-	cb->seq = init_net.dev_base_seq;
-	for_each_netdev(&init_net, netdev) {
-		if (idx < cb->args[0] || !netdev->dev.parent) {
-			idx++;
+	for_each_netdev_dump(&init_net, netdev, ifindex) {
+		if (!netdev->dev.parent)
 			continue;
-		}
 		err = nictl_dev_discover(netdev, &dev);
 		if (err)
 			break;
+		hash = nictl_dev_irqs_hash(&dev);
+		/* Only the device the last part ended in continues. */
+		next = ifindex == cb->args[0] ? cb->args[1] : 0;
+		if (next && hash != cb->args[2])
+			cb->args[3]++;
+		cb->seq = init_net.dev_base_seq + cb->args[3];
 		err = nictl_dev_fill(skb, &dev, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				     NLM_F_MULTI, NICTL_CMD_DEV_GET, cb, &next);
 		done = next >= dev.n_irqs;
 		nictl_dev_release(&dev);
 		if (err || !done)
 			break;
-		next = 0;
-		idx++;
 	}
 	rtnl_unlock();
-	cb->args[0] = idx;
-	cb->args[1] = next;
+	cb->args[0] = ifindex;
+	cb->args[1] = netdev && !done ? next : 0;
+	cb->args[2] = hash;
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
 	return err ?: skb->len;
@@ -215,9 +235,16 @@ static const struct genl_ops nictl_ops[] = {
 	},
 };
 
-/* Open to every user, like DEV_GET: events describe nothing /proc hides. */
+/*
+ * "events" is open to every user, like DEV_GET: its events describe nothing
+ * /proc hides. "audit" adds who asked for a bind or restore, which only an
+ * administrator may learn.
+ */
 static const struct genl_multicast_group nictl_mcgrps[] = {
 	[NICTL_MCGRP_EVENTS_ID] = { .name = NICTL_MCGRP_EVENTS },
+#ifdef NICTL_HAVE_MCAST_CAP
+	[NICTL_MCGRP_AUDIT_ID] = { .name = NICTL_MCGRP_AUDIT, .flags = GENL_MCAST_CAP_NET_ADMIN },
+#endif
 };
 
 struct genl_family nictl_family __ro_after_init = {

@@ -124,8 +124,9 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);
 
 /* genl.c */
-/* Index of the "events" group in the family's mcgrps[]. */
+/* Index of the "events" and "audit" groups in the family's mcgrps[]. */
 #define NICTL_MCGRP_EVENTS_ID	0
+#define NICTL_MCGRP_AUDIT_ID	1
 extern struct genl_family nictl_family;
 struct net_device *nictl_netdev_lookup(const struct genl_info *info);
 struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl_dev *dev);
@@ -175,7 +176,7 @@ void nictl_event_queues(const struct nictl_dev *dev, const struct nictl_queue_se
 void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 		       const struct cpumask *expected);
 void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
-			  const struct nictl_change *changes, unsigned int n);
+			  const struct nictl_change *changes, unsigned int n, u32 portid);
 
 /* snapshot.c */
 const char *nictl_snapshot_name(const struct net_device *netdev);

@@ -69,7 +69,7 @@ TEST_F_TIMEOUT(bind_nic, numa_local_spreads_over_cores, 300)
 	struct nl_result res;
 
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
-	EXPECT_EQ(NICTL_CMD_DEV_GET, reply.cmd);
+	EXPECT_EQ(NICTL_CMD_BIND, reply.cmd);
 	EXPECT_TRUE(reply.dev_flags & NICTL_DEV_F_BOUND);
 	EXPECT_TRUE(placement_ok(&reply, &self->node, true));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, variant->ifname, &now, &res));
@@ -128,7 +128,7 @@ TEST_F_TIMEOUT(bind_nic, restore_returns_originals, 300)
 
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, variant->ifname, &reply, &res))
 		TH_LOG("%s", res.msg);
-	EXPECT_EQ(NICTL_CMD_DEV_GET, reply.cmd);
+	EXPECT_EQ(NICTL_CMD_RESTORE, reply.cmd);
 	EXPECT_TRUE(dev_unbound(&reply));
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 	/* The state went with the restore. */

@@ -300,6 +300,43 @@ TEST_F_TIMEOUT(daemon, proc_write_is_undone, 600)
 	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
 }
 
+/* How often the fighter moves the IRQ, and for how long. */
+#define FIGHT_WRITES	60
+#define FIGHT_PERIOD_US	(500 * 1000)
+
+/*
+ * Someone moves a vnode1 IRQ to CPU 0 every 0.5 s, for 30 s: the daemon
+ * backs off (1, 2, 4, 8, 16 s) instead of answering every move, and says
+ * once that it is fighting. Without backoff it re-applies at each drift,
+ * one per check period (1 s).
+ */
+TEST_F_TIMEOUT(daemon, fight_backs_off, 600)
+{
+	unsigned int before, after, i;
+	struct nictl_dev dev;
+	struct nl_result res;
+
+	START(self);
+	ASSERT_TRUE(ANSWERED(self, 1, "vnode1"));
+	before = count_events(self->events, "bound", "vnode1", self->pid);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
+	for (i = 0; i < FIGHT_WRITES; i++) {
+		ASSERT_EQ(0, move_to_cpu0(dev.irqs[0].num));
+		usleep(FIGHT_PERIOD_US);
+	}
+	/* What the monitor has by now: drain it until a quiet second. */
+	while (read_more(self->monitor.out, self->events, MONITOR_LEN, 1000) > 0)
+		;
+	after = count_events(self->events, "bound", "vnode1", self->pid);
+	fprintf(stderr, "# %u re-applies during %u moves\n", after - before, FIGHT_WRITES);
+	EXPECT_GE(8U, after - before);
+	EXPECT_LE(2U, after - before);
+	EXPECT_EQ(1U, daemon_dump_log(DAEMON_LOG, "vnode1: fighting over its IRQs"));
+	EXPECT_TRUE(log_has("(by unknown)"));
+	/* Left alone, it is put back. */
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+}
+
 /*
  * e1000e frees its IRQs at close and requests them at open. Whatever moved
  * them meanwhile (here a write to /proc while the device is down, when
@@ -338,6 +375,28 @@ TEST_F_TIMEOUT(daemon, foreign_bind_is_undone, 600)
 	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
 	EXPECT_TRUE(log_has("vnode1: bound by pid "));
 	free(r);
+}
+
+/*
+ * In a PID namespace the daemon's pid is not the one the module sees: it
+ * must know its own binds by its socket's port id, or it answers each of
+ * them as someone else's (a "bound by" line in its log).
+ */
+TEST_F_TIMEOUT(daemon, pid_namespace_ignores_own_binds, 600)
+{
+	self->pid = daemon_start_pidns(CONF, DAEMON_LOG);
+	ASSERT_LT(0, self->pid);
+	ASSERT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	ASSERT_TRUE(back_in_policy(&self->env.nl, &e1k));
+	/*
+	 * Once the monitor has the daemon's bound events, so has the daemon's
+	 * socket: it reads them before it reads the SIGTERM of the stop.
+	 */
+	EXPECT_TRUE(monitor_saw(self, 1, "bound", "vnode1", 0));
+	EXPECT_TRUE(monitor_saw(self, 1, "bound", "e1k", 0));
+	EXPECT_EQ(0, daemon_stop(self->pid));
+	self->pid = 0;
+	EXPECT_EQ(0U, daemon_dump_log(DAEMON_LOG, ": bound by ")) TH_LOG("it answered itself");
 }
 
 TEST_F_TIMEOUT(daemon, module_reload, 600)

@@ -52,7 +52,8 @@ FIXTURE_SETUP(events)
 	ASSERT_EQ(0, env_setup(&self->env));
 	self->period_ms = watch_period_ms();
 	ASSERT_EQ(1000, self->period_ms) TH_LOG("the default period is 1 s");
-	ASSERT_EQ(0, nictl_listen(&self->l));
+	/* Root hears who binds: the audit group, the events group plus pid and uid. */
+	ASSERT_EQ(0, nictl_listen_group(&self->l, NICTL_MCGRP_AUDIT));
 }
 
 FIXTURE_TEARDOWN(events)
@@ -290,20 +291,22 @@ static bool placed(const struct nictl_dev *dev, uint32_t num, struct cpus *s)
 }
 
 /*
- * A bound or restored event: we are the caller, and each of the @n IRQs
- * changed from where @from placed it to where @to does.
+ * A bound or restored event: we are the caller, on the socket of port id
+ * @portid, and each of the @n IRQs changed from where @from placed it to
+ * where @to does.
  */
-static bool audits(const struct nictl_event_msg *ev, const struct nictl_dev *from,
-		   const struct nictl_dev *to, unsigned int n)
+static bool audits(const struct nictl_event_msg *ev, uint32_t portid,
+		   const struct nictl_dev *from, const struct nictl_dev *to, unsigned int n)
 {
-	bool ok = ev->pid == (uint32_t)getpid() && ev->uid == getuid();
+	bool ok = ev->pid == (uint32_t)getpid() && ev->uid == getuid() &&
+		  (ev->dev.present & ATTR_BIT(NICTL_A_PID)) && ev->portid == portid;
 	struct cpus want_old, want_new;
 	const struct nictl_irq *e;
 	unsigned int i;
 
 	if (!ok)
-		fprintf(stderr, "# by pid %u uid %u, want %d %d\n", ev->pid, ev->uid, getpid(),
-			getuid());
+		fprintf(stderr, "# by pid %u uid %u port %u, want %d %d %u\n", ev->pid, ev->uid,
+			ev->portid, getpid(), getuid(), portid);
 	if (ev->dev.n_irqs != n) {
 		fprintf(stderr, "# %u IRQs in the event, %u changed\n", ev->dev.n_irqs, n);
 		return false;
@@ -329,6 +332,7 @@ TEST_F_TIMEOUT(events, bind_and_restore_are_audited, 300)
 		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE |
 			 NICTL_BIND_F_DRY_RUN,
 	};
+	uint32_t portid = mnl_socket_get_portid(self->env.nl.sock);
 	struct nictl_dev before, bound, restored;
 	struct nl_result res;
 	struct cpus node;
@@ -345,14 +349,14 @@ TEST_F_TIMEOUT(events, bind_and_restore_are_audited, 300)
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &bound, &res)) TH_LOG("%s", res.msg);
 	AWAIT(NICTL_EVENT_BOUND, before.ifindex, NOW_MS);
 	EXPECT_TRUE(self->ev.dev.dev_flags & NICTL_DEV_F_BOUND);
-	EXPECT_TRUE(audits(&self->ev, &before, &bound, bound.n_irqs));
+	EXPECT_TRUE(audits(&self->ev, portid, &before, &bound, bound.n_irqs));
 
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, "vnode1", &restored, &res))
 		TH_LOG("%s", res.msg);
 	AWAIT(NICTL_EVENT_RESTORED, before.ifindex, NOW_MS);
 	EXPECT_FALSE(self->ev.dev.dev_flags & NICTL_DEV_F_BOUND);
-	EXPECT_TRUE(audits(&self->ev, &bound, &restored, bound.n_irqs));
-	EXPECT_TRUE(audits(&self->ev, &bound, &before, bound.n_irqs));
+	EXPECT_TRUE(audits(&self->ev, portid, &bound, &restored, bound.n_irqs));
+	EXPECT_TRUE(audits(&self->ev, portid, &bound, &before, bound.n_irqs));
 	EXPECT_EQ(0U, self->l.gaps);
 }
 

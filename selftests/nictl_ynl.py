@@ -19,7 +19,7 @@ REPO = os.environ['NICTL_REPO']
 YNL = os.path.join(os.environ.get('NICTL_BUILD', os.path.join(REPO, 'build')), 'ynl')
 CLI = [sys.executable, os.path.join(YNL, 'tools/net/ynl/cli.py'),
        '--spec', os.path.join(REPO, 'spec/nictl.yaml'),
-       '--schema', os.path.join(YNL, 'Documentation/netlink/genetlink-legacy.yaml'),
+       '--schema', os.path.join(YNL, 'Documentation/netlink/genetlink-c.yaml'),
        '--output-json']
 # The suite guest's NICs (selftests/vm/run-guest.sh): vnode1 sits on node 1,
 # CPUs 4-7.

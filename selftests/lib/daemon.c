@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "daemon.h"
@@ -38,20 +40,39 @@ int write_conf_mac(const char *conf, const char *ifname, const char *rules)
 	return write_file(conf, text);
 }
 
-pid_t daemon_start(const char *conf, const char *log)
+/* In the child: become the daemon. */
+static void daemon_exec(const char *conf, const char *log)
 {
 	const char *ctl = getenv("NICTL_CTL");
 	int fd;
-	pid_t pid;
 
-	pid = fork_flushed();
-	if (pid)
-		return pid;
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (!ctl || fd < 0 || dup2(fd, STDERR_FILENO) < 0)
 		_exit(127);
 	execl(ctl, "nictlctl", "daemon", "-c", conf, "--foreground", (char *)NULL);
 	_exit(127);
+}
+
+pid_t daemon_start(const char *conf, const char *log)
+{
+	pid_t pid = fork_flushed();
+
+	if (!pid)
+		daemon_exec(conf, log);
+	return pid;
+}
+
+pid_t daemon_start_pidns(const char *conf, const char *log)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	/* A fork into a new PID namespace, where the child is pid 1. */
+	pid = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, 0);
+	if (!pid)
+		daemon_exec(conf, log);
+	return pid;
 }
 
 int daemon_stop(pid_t pid)

@@ -30,6 +30,11 @@ int write_conf_mac(const char *conf, const char *ifname, const char *rules);
 
 /* Run `nictlctl daemon -c @conf --foreground` with stderr appended to @log: its pid, or -1. */
 pid_t daemon_start(const char *conf, const char *log);
+/*
+ * The same as pid 1 of a new PID namespace, so that its own pid is not the
+ * one the module sees: its pid here, or -1.
+ */
+pid_t daemon_start_pidns(const char *conf, const char *log);
 /* Stop it: 0 when it exited 0 on SIGTERM, its status otherwise, or -errno. */
 int daemon_stop(pid_t pid);
 /*

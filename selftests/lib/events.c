@@ -26,7 +26,7 @@ const char *nictl_event_name(uint32_t type)
 	return type < __NICTL_EVENT_MAX && event_names[type] ? event_names[type] : "?";
 }
 
-int nictl_listen(struct nictl_listener *l)
+int nictl_listen_group(struct nictl_listener *l, const char *group)
 {
 	int ret;
 
@@ -34,10 +34,15 @@ int nictl_listen(struct nictl_listener *l)
 	ret = nl_open(&l->nl, NICTL_FAMILY_NAME);
 	if (ret)
 		return ret;
-	ret = nl_join_group(&l->nl, NICTL_FAMILY_NAME, NICTL_MCGRP_EVENTS);
+	ret = nl_join_group(&l->nl, NICTL_FAMILY_NAME, group);
 	if (ret)
 		nl_close(&l->nl);
 	return ret;
+}
+
+int nictl_listen(struct nictl_listener *l)
+{
+	return nictl_listen_group(l, NICTL_MCGRP_EVENTS);
 }
 
 void nictl_unlisten(struct nictl_listener *l)
@@ -99,6 +104,8 @@ static int event_attr(const struct nlattr *attr, struct nictl_event_msg *ev)
 		return event_u32(attr, &ev->pid);
 	case NICTL_A_UID:
 		return event_u32(attr, &ev->uid);
+	case NICTL_A_PORTID:
+		return event_u32(attr, &ev->portid);
 	default:
 		return MNL_CB_ERROR;
 	}
@@ -126,6 +133,7 @@ static int event_attr_cb(const struct nlattr *attr, void *data)
 	case NICTL_A_OLD_TX_QUEUES:
 	case NICTL_A_PID:
 	case NICTL_A_UID:
+	case NICTL_A_PORTID:
 		if (ev->dev.present & ATTR_BIT(type))
 			return MNL_CB_ERROR;
 		ev->dev.present |= ATTR_BIT(type);

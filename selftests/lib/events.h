@@ -24,8 +24,9 @@ struct nictl_event_msg {
 	/* NICTL_A_OLD_IRQ entries: number, queue and kind only. */
 	unsigned int n_old_irqs;
 	struct nictl_irq old_irqs[NICTL_MAX_IRQS];
-	uint32_t pid;
+	uint32_t pid;		/* present: NICTL_A_PID in dev.present */
 	uint32_t uid;
+	uint32_t portid;
 };
 
 struct nictl_listener {
@@ -36,6 +37,8 @@ struct nictl_listener {
 
 /* Open a socket in the events group: 0 or -errno (-ENOENT: no module). */
 int nictl_listen(struct nictl_listener *l);
+/* The same in @group (NICTL_MCGRP_AUDIT: -EPERM without CAP_NET_ADMIN). */
+int nictl_listen_group(struct nictl_listener *l, const char *group);
 void nictl_unlisten(struct nictl_listener *l);
 
 /* Parse one event message: 0 or -EPROTO (what is wrong printed). */

@@ -42,6 +42,9 @@
 #define MLX5_NOBUS	ID("ens3f0np0", "mlx5_core", "0000:af:00.0", NULL)
 #define MLX5_SF		ID("enp175s0f0s2", "mlx5_core.sf", "mlx5_core.sf.2", "0000:af:00.0")
 #define BNXT		ID("ens4f0np0", "bnxt_en", "0000:17:00.0", "0000:17:00.0")
+/* With 8 active rx queues: its tx vectors are numbered from 8 */
+#define BNXT_RX8	{ .ifname = "ens4f0np0", .driver = "bnxt_en", .parent = "0000:17:00.0", \
+			  .bus_addr = "0000:17:00.0", .rx_queues = 8 }
 #define ENA		ID("ens5", "ena", "0000:00:05.0", "0000:00:05.0")
 #define ENA_NOBUS	ID("ens5", "ena", "0000:00:05.0", NULL)
 #define OTHER		ID("eth2", "other_nic", "0000:06:00.0", "0000:06:00.0")
@@ -293,9 +296,19 @@ FIXTURE_VARIANT_ADD(classify, bnxt_txrx_0) {
 	.id = BNXT, .name = "ens4f0np0-TxRx-0", QUEUE(COMBINED, 0) };
 FIXTURE_VARIANT_ADD(classify, bnxt_rx_3) {
 	.id = BNXT, .name = "ens4f0np0-rx-3", QUEUE(RX, 3) };
-/* tx numbers follow the rx ones: this is tx ring 0 with 4 rx rings */
-FIXTURE_VARIANT_ADD(classify, bnxt_tx_4) {
-	.id = BNXT, .name = "ens4f0np0-tx-4", QUEUE(TX, 4) };
+/*
+ * tx numbers follow the rx ones (bnxt.c:bnxt_setup_msix, 6.12 lines
+ * 10904-10916): after `ethtool -L rx 8 tx 8`, "-tx-8" is tx queue 0 and
+ * "-tx-15" tx queue 7; a tx number below the rx count is no queue.
+ */
+FIXTURE_VARIANT_ADD(classify, bnxt_tx_8_after_8_rx) {
+	.id = BNXT_RX8, .name = "ens4f0np0-tx-8", QUEUE(TX, 0) };
+FIXTURE_VARIANT_ADD(classify, bnxt_tx_15_after_8_rx) {
+	.id = BNXT_RX8, .name = "ens4f0np0-tx-15", QUEUE(TX, 7) };
+FIXTURE_VARIANT_ADD(classify, bnxt_rx_7_of_8) {
+	.id = BNXT_RX8, .name = "ens4f0np0-rx-7", QUEUE(RX, 7) };
+FIXTURE_VARIANT_ADD(classify, bnxt_tx_among_rx_numbers) {
+	.id = BNXT_RX8, .name = "ens4f0np0-tx-3", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, bnxt_other_interface) {
 	.id = BNXT, .name = "ens4f1np1-TxRx-0", NOT_QUEUE };
 

@@ -41,6 +41,7 @@ static struct {
 	struct fake_dev dev;
 	int error;				/* answer every request with this */
 	const char *extack;			/* ... and this message */
+	uint8_t reply_cmd;			/* reply with this command, not the request's */
 } fk;
 
 static struct nl_msg *new_reply(uint8_t cmd)
@@ -70,7 +71,7 @@ static void put_cpu_bitmap(struct nl_msg *msg, int type, uint8_t byte)
  */
 static void send_dev(uint8_t cmd, const struct cpuset *targets)
 {
-	struct nl_msg *msg = new_reply(cmd);
+	struct nl_msg *msg = new_reply(fk.reply_cmd ?: cmd);
 	unsigned int q, flags = targets ? NICTL_IRQ_F_BOUND : 0;
 	char name[32];
 	int cpu = -1;
@@ -457,6 +458,16 @@ TEST_F(cmd, kernel_refusal_is_one_line)
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_restore, "restore", "vnode1", NULL));
 	EXPECT_STREQ("nictlctl: restore vnode1: CPU 9 does not exist (Invalid argument)\n",
 		     self->err);
+}
+
+/* A module older than the rule "a reply carries its request's command". */
+TEST_F(cmd, reply_of_another_command_is_refused)
+{
+	fk.dev.queues = 1;
+	fk.reply_cmd = NICTL_CMD_DEV_GET;
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_restore, "restore", "vnode1", NULL));
+	EXPECT_STREQ("nictlctl: restore vnode1: malformed reply; nictlctl and the nictl module "
+		     "must be of one release (Protocol error)\n", self->err);
 }
 
 TEST_F(cmd, permission_denied)

@@ -134,9 +134,20 @@ TEST_F(fmt, drift_expected_and_found)
 TEST_F(fmt, bind_says_who_and_old_to_new)
 {
 	self->ev.type = NICTL_EVENT_BOUND;
+	self->ev.who = true;
 	self->ev.pid = 123;
 	ASSERT_EQ(0, event_print_text(self->f, &self->ev, &when));
 	EXPECT_STREQ("22:13:20.250 seq 7 bound lan0 by pid 123 uid 0: irq 45 0-7 -> 6, "
+		     "irq 46 0-7 -> 7\n", text(self));
+}
+
+/* A user who may not join the audit group learns the requester's port only. */
+TEST_F(fmt, bind_heard_without_audit_names_the_port)
+{
+	self->ev.type = NICTL_EVENT_BOUND;
+	self->ev.portid = 4242;
+	ASSERT_EQ(0, event_print_text(self->f, &self->ev, &when));
+	EXPECT_STREQ("22:13:20.250 seq 7 bound lan0 by port 4242: irq 45 0-7 -> 6, "
 		     "irq 46 0-7 -> 7\n", text(self));
 }
 
@@ -145,6 +156,8 @@ TEST_F(fmt, json_is_one_object_on_one_line)
 	const char *out;
 
 	self->ev.type = NICTL_EVENT_RESTORED;
+	self->ev.portid = 77;
+	self->ev.who = true;
 	self->ev.pid = 9;
 	self->ev.uid = 1000;
 	ASSERT_EQ(0, event_print_json(self->f, &self->ev, &when));
@@ -154,7 +167,8 @@ TEST_F(fmt, json_is_one_object_on_one_line)
 	EXPECT_EQ(0, strncmp(out, "{\"time\":\"2023-11-14T22:13:20.250Z\",\"seq\":7,"
 			     "\"event\":\"restored\",\"time_ns\":123456789,\"ifname\":\"lan0\",",
 			     70)) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "\"perm_addr\":\"52:54:00:12:34:ab\",\"pid\":9,\"uid\":1000,"
+	EXPECT_NE(NULL, strstr(out, "\"perm_addr\":\"52:54:00:12:34:ab\",\"portid\":77,\"pid\":9,"
+				    "\"uid\":1000,"
 				    "\"irqs\":[{\"queue\":0,"));
 	EXPECT_NE(NULL, strstr(out, "\"target_cpu\":6,\"old_affinity\":[0,1,2,3,4,5,6,7],"
 				    "\"old_affinity_list\":\"0-7\"}"));

@@ -5,15 +5,17 @@ must agree, name for name and value for value (TAP on stdout).
 
 DIR is the kernel's YNL tree from linux-source-6.12 (scripts/ynl-tree.sh).
 The spec is loaded with the kernel's own YNL library, which validates it
-against Documentation/netlink/genetlink-legacy.yaml and assigns the values
-cli.py puts on the wire. The header's names are read from its source and
-its values come from the C compiler, so a macro or an implied enum value
-counts as the compiler sees it.
+against the schema of its protocol (Documentation/netlink/genetlink-c.yaml)
+and assigns the values cli.py puts on the wire. The header's names are read
+from its source and its values come from the C compiler, so a macro or an
+implied enum value counts as the compiler sees it. Every reply must carry
+its request's command (the "unified" model), and ynl-gen-c must accept the
+spec: it renders the uapi header, the user library and the kernel header.
 
 Why compare instead of generating the header with ynl-gen-c: the header is
 the reviewed definition, with kernel-doc on every item that the spec's
-short docs do not replace, and ynl-gen-c cannot render the uAPI of a
-"directional" family (its command enum wants one value per operation).
+short docs do not replace. (ynl-gen-c of 6.12 cannot render the kernel
+policies yet: it has no NLA_BINARY with a maximum length, which cpus needs.)
 
 The C names of spec items follow ynl-gen-c's rules and defaults (prefix +
 name, upper case, "-" -> "_"). Three conventions of the header, older than
@@ -26,6 +28,7 @@ the spec, differ from what ynl-gen-c would render:
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -151,6 +154,46 @@ def header_values(path, names, strings):
     return values
 
 
+def unified_problems(fam):
+    """Diagnostics when a reply would carry another command than its request."""
+    if fam.msg_id_model != 'unified':
+        return [f"enum-model is {fam.msg_id_model}, not unified"]
+    return [f"{op.name}: request {op.req_value}, reply {op.rsp_value}"
+            for op in fam.msgs.values()
+            if op.req_value is not None and op.rsp_value is not None
+            and op.req_value != op.rsp_value]
+
+
+# What ynl-gen-c must render from the spec: (mode, --header or --source).
+GEN_OUTPUTS = (('uapi', '--header'), ('user', '--header'), ('user', '--source'),
+               ('kernel', '--header'))
+
+
+def gen_problems(ynl, spec):
+    """Run ynl-gen-c on SPEC in a scratch kernel-like tree (it looks for
+    MAINTAINERS above the spec and the schema next to specs/); diagnostics
+    for each output it refused."""
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        netlink = os.path.join(tmp, 'Documentation/netlink')
+        os.makedirs(os.path.join(netlink, 'specs'))
+        open(os.path.join(tmp, 'MAINTAINERS'), 'w').close()
+        for schema in os.listdir(os.path.join(ynl, 'Documentation/netlink')):
+            if schema.endswith('.yaml'):
+                shutil.copy(os.path.join(ynl, 'Documentation/netlink', schema), netlink)
+        copy = os.path.join(netlink, 'specs/nictl.yaml')
+        shutil.copy(spec, copy)
+        for mode, what in GEN_OUTPUTS:
+            out = subprocess.run([sys.executable, os.path.join(ynl, 'tools/net/ynl/ynl-gen-c.py'),
+                                  '--mode', mode, what, '--spec', copy,
+                                  '-o', os.path.join(tmp, 'out')],
+                                 capture_output=True, text=True, timeout=120, check=False)
+            if out.returncode:
+                lines = (out.stdout + out.stderr).strip().splitlines()
+                problems.append(f"--mode {mode} {what}: {lines[-1] if lines else 'failed'}")
+    return problems
+
+
 def compare(spec_items, header_names, values):
     """Diagnostics for one group; none when it agrees."""
     problems = []
@@ -190,13 +233,15 @@ def main():
     sys.path.insert(0, os.path.join(args.ynl, 'tools/net/ynl'))
     from lib import SpecFamily  # pylint: disable=import-outside-toplevel
 
-    schema = os.path.join(args.ynl, 'Documentation/netlink/genetlink-legacy.yaml')
+    schema = os.path.join(args.ynl, 'Documentation/netlink/genetlink-c.yaml')
+    loads = 'the spec is genetlink-c and validates against genetlink-c.yaml'
     try:
         fam = SpecFamily(args.spec, schema)
+        if fam.proto != 'genetlink-c':
+            raise ValueError(f"protocol {fam.proto}")
     except Exception as e:  # pylint: disable=broad-except
         tap = Tap(1)
-        tap.result('the spec loads and validates against genetlink-legacy.yaml',
-                   [line for line in str(e).splitlines()[:20]])
+        tap.result(loads, [line for line in str(e).splitlines()[:20]])
         return 1
 
     spec = spec_groups(fam)
@@ -204,8 +249,11 @@ def main():
     values = header_values(os.path.abspath(args.header),
                            [name for names in header.values() for name in names], strings)
     titles = list(spec) + [title for title in header if title not in spec]
-    tap = Tap(1 + len(titles))
-    tap.result('the spec loads and validates against genetlink-legacy.yaml', [])
+    tap = Tap(3 + len(titles))
+    tap.result(loads, [])
+    tap.result('every reply carries the command of its request', unified_problems(fam))
+    tap.result('ynl-gen-c renders the uapi header, the user library and the kernel header',
+               gen_problems(args.ynl, args.spec))
     for title in titles:
         if title not in header:
             problems = [f"{title} is in the spec, not in the header"]

@@ -16,6 +16,7 @@
  *    long as no bit beyond the last possible CPU is set.
  *  - Devices live in the initial network namespace; the family is not
  *    reachable from other namespaces.
+ *  - Every reply carries the command of its request (genlmsghdr.cmd).
  */
 #ifndef _UAPI_LINUX_NICTL_H
 #define _UAPI_LINUX_NICTL_H
@@ -30,9 +31,24 @@
  *	%NICTL_CMD_EVENT notifications
  *
  * Resolve its id with the family (CTRL_ATTR_MCAST_GROUPS) and join it with
- * NETLINK_ADD_MEMBERSHIP. Open to every user, like %NICTL_CMD_DEV_GET.
+ * NETLINK_ADD_MEMBERSHIP. Open to every user, like %NICTL_CMD_DEV_GET, so
+ * its events name the requester of a bind or restore by netlink port id
+ * only (%NICTL_A_PORTID), never by process or user.
  */
 #define NICTL_MCGRP_EVENTS	"events"
+
+/**
+ * NICTL_MCGRP_AUDIT - multicast group of the family that carries the same
+ *	%NICTL_CMD_EVENT notifications as %NICTL_MCGRP_EVENTS, with the same
+ *	sequence numbers, plus who asked: %NICTL_A_PID and %NICTL_A_UID in
+ *	%NICTL_EVENT_BOUND and %NICTL_EVENT_RESTORED
+ *
+ * Joining it needs CAP_NET_ADMIN in the initial user namespace (-EPERM
+ * otherwise). A listener joins one of the two groups. The group exists only
+ * on kernels that can restrict a group to CAP_NET_ADMIN
+ * (GENL_MCAST_CAP_NET_ADMIN); elsewhere no event names a process or user.
+ */
+#define NICTL_MCGRP_AUDIT	"audit"
 
 /**
  * NICTL_CPUMASK_MAX_BYTES - longest CPU bitmap accepted in a request
@@ -53,8 +69,11 @@
  *	rings) appears once, with every queue it serves. In a dump, a device
  *	whose IRQs do not fit one message continues in the next message(s),
  *	which repeat the device attributes (same %NICTL_A_IFINDEX) and carry
- *	the following IRQs; a client appends them. IRQs of queues beyond the
- *	active counts (after ethtool -L) are not reported.
+ *	the following IRQs; a client appends them. A dump resumes by
+ *	ifindex; when the device list, or the queue IRQs of a device split
+ *	over messages, changed between two parts, the messages from then on
+ *	carry NLM_F_DUMP_INTR and the client should dump again. IRQs of
+ *	queues beyond the active counts (after ethtool -L) are not reported.
  * @NICTL_CMD_BIND: retarget every queue IRQ of a device, all or nothing.
  *	Needs CAP_NET_ADMIN in the initial user namespace (-EPERM otherwise).
  *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
@@ -62,8 +81,9 @@
  *	or one or more %NICTL_A_QUEUE_CPU nests (an explicit placement; queues
  *	not named keep their affinity). The unit of placement is the group of
  *	IRQs linked by the queues they serve: the rx and tx IRQ of a queue, and
- *	every queue an IRQ serves, go to one CPU. The reply is a %NICTL_CMD_DEV_GET
- *	message whose IRQ nests also carry %NICTL_A_IRQ_TARGET_CPU. Errors:
+ *	every queue an IRQ serves, go to one CPU. The reply, a %NICTL_CMD_BIND
+ *	message, carries the attributes of a %NICTL_CMD_DEV_GET reply, and its
+ *	IRQ nests also carry %NICTL_A_IRQ_TARGET_CPU. Errors:
  *	-ENODEV unknown device; -ENOENT no queue IRQs (a device whose driver
  *	requests them at open may be down); -EINVAL empty, non-existent or
  *	offline CPU, a CPU off the device's node with
@@ -77,8 +97,9 @@
  * @NICTL_CMD_RESTORE: put back the affinities the device's queue IRQs had
  *	before nictl first bound it, and forget the device. Needs
  *	CAP_NET_ADMIN. -ENODATA when nictl never bound the device (or the
- *	state was dropped because the device went away). The reply is a
- *	%NICTL_CMD_DEV_GET message.
+ *	state was dropped because the device went away). The reply, a
+ *	%NICTL_CMD_RESTORE message, carries the attributes of a
+ *	%NICTL_CMD_DEV_GET reply.
  * @NICTL_CMD_STATS_GET: softirq accounting, a dump of one message per
  *	possible CPU: %NICTL_A_CPU, %NICTL_A_STATS_ENABLED,
  *	%NICTL_A_STATS_START_NS, %NICTL_A_STATS_NOW_NS, one %NICTL_A_SOFTIRQ
@@ -101,14 +122,15 @@
  *	comes or goes meanwhile neither repeats nor hides another. Open to
  *	every user. Errors: -ENODEV unknown device; -EMSGSIZE for a do whose
  *	instances do not fit one message (extack says to dump).
- * @NICTL_CMD_EVENT: a notification, sent to %NICTL_MCGRP_EVENTS only (never
+ * @NICTL_CMD_EVENT: a notification, sent to the multicast groups only (never
  *	a reply; a request gets -EOPNOTSUPP). Every event carries
  *	%NICTL_A_EVENT, %NICTL_A_EVENT_SEQ, %NICTL_A_EVENT_TIME_NS and the
  *	device: %NICTL_A_IFINDEX, %NICTL_A_IFNAME, %NICTL_A_DRIVER,
  *	%NICTL_A_BUS_ADDR (when on PCI), %NICTL_A_PERM_ADDR (when the device
  *	has a hardware address), %NICTL_A_NUMA_NODE, %NICTL_A_RX_QUEUES,
  *	%NICTL_A_TX_QUEUES, %NICTL_A_DEV_FLAGS and %NICTL_A_SOURCE, as they are
- *	when the event is sent. &enum nictl_event says what else each event
+ *	when the event is sent. Events go to %NICTL_MCGRP_EVENTS and, where it
+ *	exists, to %NICTL_MCGRP_AUDIT. &enum nictl_event says what else each event
  *	carries. Events are sent only for devices in the initial network
  *	namespace that have a parent bus device (those a %NICTL_CMD_DEV_GET
  *	dump lists), and only while someone listens: they say what changed,
@@ -183,8 +205,13 @@ enum nictl_cmd {
  *	(%NICTL_EVENT_QUEUES_CHANGED), in the order of %NICTL_A_IRQ; at most
  *	%NICTL_EVENT_OLD_IRQS_MAX of them
  * @NICTL_A_PID: u32, thread-group id (in the initial PID namespace) of the
- *	process whose request changed the affinities
- * @NICTL_A_UID: u32, its uid (in the initial user namespace)
+ *	process whose request changed the affinities; in %NICTL_MCGRP_AUDIT
+ *	events only
+ * @NICTL_A_UID: u32, its uid (in the initial user namespace); in
+ *	%NICTL_MCGRP_AUDIT events only
+ * @NICTL_A_PORTID: u32, the netlink port id of the socket whose request
+ *	changed the affinities (the nlmsg_pid its reply was addressed to), so a
+ *	client recognises the events of its own requests
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
  */
@@ -221,6 +248,7 @@ enum nictl_attr {
 	NICTL_A_OLD_IRQ,
 	NICTL_A_PID,
 	NICTL_A_UID,
+	NICTL_A_PORTID,
 
 	__NICTL_A_MAX,
 	NICTL_A_MAX = __NICTL_A_MAX - 1
@@ -524,7 +552,8 @@ enum nictl_bind_flags {
  *	nest: the DEV_GET attributes of the IRQ (%NICTL_A_IRQ_AFFINITY is the
  *	affinity found) plus %NICTL_A_IRQ_EXPECTED
  * @NICTL_EVENT_BOUND: a %NICTL_CMD_BIND changed affinities (dry runs do not
- *	count). Carries %NICTL_A_PID, %NICTL_A_UID and one %NICTL_A_IRQ nest
+ *	count). Carries %NICTL_A_PORTID (and %NICTL_A_PID and %NICTL_A_UID in
+ *	the %NICTL_MCGRP_AUDIT group) and one %NICTL_A_IRQ nest
  *	per IRQ it set: the DEV_GET attributes (%NICTL_A_IRQ_AFFINITY is the
  *	new affinity) plus %NICTL_A_IRQ_OLD_AFFINITY
  * @NICTL_EVENT_RESTORED: a %NICTL_CMD_RESTORE put affinities back. Carries
