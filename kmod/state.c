@@ -2,10 +2,20 @@
 /*
  * Bindings: for every device nictl has bound, the affinities its queue IRQs
  * had before nictl first touched them (what RESTORE puts back), where nictl
- * placed them, and the drift last reported for them. Keyed by the net_device, and dropped when it
- * unregisters, so a stale pointer is never compared. Protected by rtnl.
+ * placed them, and the drift last reported for them. Keyed by the
+ * net_device, and dropped when it unregisters, so a stale pointer is never
+ * compared.
+ *
+ * Changes hold rtnl and nictl_bindings_mutex; readers hold either. The drift
+ * check holds the lock only, so it never takes rtnl: while it holds the lock
+ * every binding's device is registered (NETDEV_UNREGISTER drops the binding
+ * under the lock first), and a bind holds the lock from its first affinity
+ * write to its commit, so the check never sees a new affinity next to an old
+ * target. Each binding keeps what the drift event says of the device and of
+ * each IRQ, as the last discovery under rtnl found them.
  */
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
@@ -19,6 +29,9 @@
  *	the binding is committed, or -1 when @orig is already known
  * @orig: the affinity before nictl first set it
  * @drift: the affinity last reported as drift, empty while there is none
+ * @live: the last discovery found @irq, with an action, among the device's
+ *	queue IRQs, and the drift check has found that action's name since
+ * @desc: the IRQ as the last discovery found it, for the drift event
  */
 struct nictl_saved_irq {
 	unsigned int irq;
@@ -26,23 +39,55 @@ struct nictl_saved_irq {
 	int from_change;
 	cpumask_var_t orig;
 	cpumask_var_t drift;
+	bool live;
+	struct nictl_qirq desc;
 };
 
 /**
  * struct nictl_binding - what nictl holds for one bound device
  * @list: in nictl_bindings
  * @netdev: the device, registered as long as the binding exists
+ * @ifname: its name at the last discovery
+ * @dev: the device as the last discovery found it, without IRQs and named
+ *	@ifname: the drift event describes it by this, without rtnl
  * @n: entries in @irqs
  * @irqs: the IRQs nictl has set
  */
 struct nictl_binding {
 	struct list_head list;
 	const struct net_device *netdev;
+	char ifname[IFNAMSIZ];
+	struct nictl_dev dev;
 	unsigned int n;
 	struct nictl_saved_irq *irqs;
 };
 
 static LIST_HEAD(nictl_bindings);
+static DEFINE_MUTEX(nictl_bindings_mutex);
+
+/**
+ * nictl_bindings_lock() - take the lock that orders binding changes
+ *	against the drift check
+ *
+ * A bind holds it from its first affinity write to its commit, so the check
+ * sees the old affinities with the old targets or the new with the new.
+ *
+ * Context: rtnl held, and cpus_read_lock in a bind (lock order: rtnl ->
+ * cpus_read_lock -> bindings lock -> events lock).
+ */
+void nictl_bindings_lock(void)
+{
+	ASSERT_RTNL();
+	mutex_lock(&nictl_bindings_mutex);
+}
+
+/**
+ * nictl_bindings_unlock() - release nictl_bindings_lock()
+ */
+void nictl_bindings_unlock(void)
+{
+	mutex_unlock(&nictl_bindings_mutex);
+}
 
 static void nictl_binding_free(struct nictl_binding *b)
 {
@@ -83,22 +128,64 @@ static struct nictl_saved_irq *nictl_binding_irq(const struct nictl_binding *b, 
 	return NULL;
 }
 
-/**
- * nictl_binding_annotate() - mark which of a device's IRQs nictl has bound
- * @dev: the device, as just discovered
- */
-void nictl_binding_annotate(struct nictl_dev *dev)
+/* Take what the drift check reports of @b's device and IRQs from @dev. */
+static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev *dev)
 {
-	struct nictl_binding *b = nictl_binding_find(dev->netdev);
 	struct nictl_saved_irq *s;
 	unsigned int i;
 
+	strscpy(b->ifname, dev->ifname, sizeof(b->ifname));
+	/*
+	 * The strings belong to the parent device and its driver: both stay
+	 * while the device is registered, as long as the binding.
+	 */
+	b->dev.netdev = dev->netdev;
+	b->dev.ifname = b->ifname;
+	b->dev.driver = dev->driver;
+	b->dev.bus_addr = dev->bus_addr;
+	b->dev.node = dev->node;
+	b->dev.source = dev->source;
+	b->dev.bound = true;
+	for (i = 0; i < b->n; i++)
+		b->irqs[i].live = false;
+	for (i = 0; i < dev->n_irqs; i++) {
+		s = nictl_binding_irq(b, dev->irqs[i].irq);
+		if (!s)
+			continue;
+		s->desc = dev->irqs[i];
+		s->desc.bound = true;
+		s->desc.target_cpu = s->target_cpu;
+		/* Without an action (freed while the device is down) there is nothing to check. */
+		s->live = s->desc.name[0];
+	}
+}
+
+/**
+ * nictl_binding_annotate() - mark which of a device's IRQs nictl has bound
+ * @dev: the device, as just discovered
+ *
+ * The binding learns the device as found, so the drift check, which cannot
+ * discover, checks the IRQs that are queue IRQs of the device now.
+ *
+ * Context: rtnl held, the bindings lock not.
+ */
+void nictl_binding_annotate(struct nictl_dev *dev)
+{
+	struct nictl_binding *b;
+	struct nictl_saved_irq *s;
+	unsigned int i;
+
+	mutex_lock(&nictl_bindings_mutex);
+	b = nictl_binding_find(dev->netdev);
 	dev->bound = b;
 	for (i = 0; i < dev->n_irqs; i++) {
 		s = nictl_binding_irq(b, dev->irqs[i].irq);
 		dev->irqs[i].bound = s;
 		dev->irqs[i].target_cpu = s ? s->target_cpu : -1;
 	}
+	if (b)
+		nictl_binding_learn(b, dev);
+	mutex_unlock(&nictl_bindings_mutex);
 }
 
 /**
@@ -156,6 +243,7 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
 			k++;
 		}
 	}
+	nictl_binding_learn(b, dev);
 	return b;
 }
 
@@ -164,6 +252,8 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
  * @b: from nictl_binding_prepare()
  * @changes: the changes just applied, whose saved masks are the originals
  *	of IRQs bound for the first time
+ *
+ * Context: the bindings lock held, since before the changes were applied.
  */
 void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *changes)
 {
@@ -227,42 +317,80 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 	return 0;
 }
 
-/**
- * nictl_binding_drift_is_new() - is this affinity of a bound IRQ news?
- * @netdev: the device
- * @irq: one of its IRQs
- * @found: the affinity the IRQ has now
- *
- * Each drift is reported once: the affinity reported is remembered until
- * the IRQ has nictl's affinity again, or another one.
- *
- * Return: true when @found is not where nictl placed the IRQ and was not
- * reported last; false too when nictl has not bound @irq.
+/*
+ * Report a drift of @s if it is news: each is reported once, and the
+ * affinity reported is remembered until the IRQ has nictl's affinity
+ * again, or another one.
  */
-bool nictl_binding_drift_is_new(const struct net_device *netdev, unsigned int irq,
-				const struct cpumask *found)
+static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_saved_irq *s,
+				    struct cpumask *found)
 {
-	struct nictl_saved_irq *s = nictl_binding_irq(nictl_binding_find(netdev), irq);
-
-	if (!s)
-		return false;
+	/*
+	 * The affinity read is the pending one while a move waits for the
+	 * next interrupt: a move nictl made is not drift.
+	 */
+	if (nictl_irq_masks(s->irq, found, NULL, NULL))
+		return;
 	if (cpumask_equal(found, cpumask_of(s->target_cpu))) {
 		cpumask_clear(s->drift);
-		return false;
+		return;
 	}
 	if (cpumask_equal(found, s->drift))
-		return false;
+		return;
 	cpumask_copy(s->drift, found);
-	return true;
+	nictl_event_drift(&b->dev, &s->desc, cpumask_of(s->target_cpu));
+}
+
+/**
+ * nictl_bindings_check() - report the drift of every bound IRQ, without rtnl
+ * @recheck: receives the devices to discover again under rtnl: those with
+ *	a bound IRQ that is gone or has another name since the last discovery
+ * @found: scratch mask
+ *
+ * An IRQ that changed is not checked again until a discovery finds it
+ * among its device's queue IRQs, so it asks for one discovery only.
+ *
+ * Context: rtnl not needed; takes the bindings lock.
+ */
+void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
+{
+	char name[NICTL_IRQ_NAME_LEN];
+	struct nictl_saved_irq *s;
+	struct nictl_binding *b;
+	bool managed;
+	unsigned int i;
+
+	mutex_lock(&nictl_bindings_mutex);
+	list_for_each_entry(b, &nictl_bindings, list) {
+		for (i = 0; i < b->n; i++) {
+			s = &b->irqs[i];
+			if (!s->live)
+				continue;
+			if (nictl_irq_name(s->irq, name, sizeof(name), &managed) &&
+			    !strcmp(name, s->desc.name)) {
+				nictl_binding_check_irq(b, s, found);
+				continue;
+			}
+			/* With no room left, it is found again next period. */
+			if (nictl_recheck_add(recheck, b->netdev->ifindex))
+				s->live = false;
+		}
+	}
+	mutex_unlock(&nictl_bindings_mutex);
 }
 
 /**
  * nictl_binding_drop() - forget a device's binding, if any
  * @netdev: the device
+ *
+ * Context: rtnl and the bindings lock held.
  */
 void nictl_binding_drop(const struct net_device *netdev)
 {
-	struct nictl_binding *b = nictl_binding_find(netdev);
+	struct nictl_binding *b;
+
+	lockdep_assert_held(&nictl_bindings_mutex);
+	b = nictl_binding_find(netdev);
 
 	if (b) {
 		list_del(&b->list);
@@ -277,9 +405,10 @@ void nictl_bindings_drop_all(void)
 {
 	struct nictl_binding *b, *tmp;
 
-	ASSERT_RTNL();
+	nictl_bindings_lock();
 	list_for_each_entry_safe(b, tmp, &nictl_bindings, list) {
 		list_del(&b->list);
 		nictl_binding_free(b);
 	}
+	nictl_bindings_unlock();
 }
