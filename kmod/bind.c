@@ -4,7 +4,8 @@
  * its queue IRQs, decide the target of every IRQ, validate all of them,
  * apply all or none, record the binding, tell the event listeners who
  * changed what, and reply with the resulting map.
- * Lock order: genl_mutex -> rtnl -> cpus_read_lock.
+ * Lock order: genl_mutex -> rtnl -> cpus_read_lock -> bindings lock (from
+ * the first affinity write to the binding's commit or drop).
  */
 #include <linux/cpu.h>
 #include <linux/rtnetlink.h>
@@ -141,13 +142,15 @@ static int nictl_bind_locked(struct genl_info *info, const struct cpumask *allow
 		if (!b)
 			goto out;
 	}
+	nictl_bindings_lock();
 	err = nictl_apply(changes, n, dry_run, info->extack);
-	if (err)
-		goto out;
-	if (!dry_run) {
+	if (!err && !dry_run) {
 		nictl_binding_commit(b, changes);
 		b = NULL;
 	}
+	nictl_bindings_unlock();
+	if (err)
+		goto out;
 	nictl_binding_annotate(&dev);
 	for (i = 0; i < dev.n_irqs; i++)
 		if (dev.irqs[i].plan_cpu >= 0)
@@ -220,10 +223,14 @@ static int nictl_restore_locked(struct genl_info *info, struct sk_buff **msg)
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_FMT(info->extack, "no IRQ that nictl bound on %s exists now",
 				   netdev->name);
-	if (!err)
-		err = nictl_apply(changes, n, false, info->extack);
 	if (!err) {
-		nictl_binding_drop(netdev);
+		nictl_bindings_lock();
+		err = nictl_apply(changes, n, false, info->extack);
+		if (!err)
+			nictl_binding_drop(netdev);
+		nictl_bindings_unlock();
+	}
+	if (!err) {
 		nictl_binding_annotate(&dev);
 		nictl_event_affinity(NICTL_EVENT_RESTORED, &dev, changes, n,
 				     info->snd_portid);

@@ -79,17 +79,18 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 {
 	const struct net_device *netdev = dev->netdev;
 	u32 flags = (dev->bound ? NICTL_DEV_F_BOUND : 0) |
-		    (netdev->flags & IFF_UP ? NICTL_DEV_F_UP : 0);
+		    (READ_ONCE(netdev->flags) & IFF_UP ? NICTL_DEV_F_UP : 0);
 
+	/* Without rtnl (a drift event) the changing fields are read once each. */
 	if (nla_put_u32(skb, NICTL_A_IFINDEX, netdev->ifindex) ||
-	    nla_put_string(skb, NICTL_A_IFNAME, netdev->name) ||
+	    nla_put_string(skb, NICTL_A_IFNAME, dev->ifname) ||
 	    nla_put_string(skb, NICTL_A_DRIVER, dev->driver) ||
 	    (dev->bus_addr && nla_put_string(skb, NICTL_A_BUS_ADDR, dev->bus_addr)) ||
 	    (netdev->addr_len &&
 	     nla_put(skb, NICTL_A_PERM_ADDR, netdev->addr_len, netdev->perm_addr)) ||
 	    nla_put_s32(skb, NICTL_A_NUMA_NODE, dev->node) ||
-	    nla_put_u32(skb, NICTL_A_RX_QUEUES, netdev->real_num_rx_queues) ||
-	    nla_put_u32(skb, NICTL_A_TX_QUEUES, netdev->real_num_tx_queues) ||
+	    nla_put_u32(skb, NICTL_A_RX_QUEUES, READ_ONCE(netdev->real_num_rx_queues)) ||
+	    nla_put_u32(skb, NICTL_A_TX_QUEUES, READ_ONCE(netdev->real_num_tx_queues)) ||
 	    nla_put_u32(skb, NICTL_A_DEV_FLAGS, flags) ||
 	    nla_put_u32(skb, NICTL_A_SOURCE, dev->source))
 		return -EMSGSIZE;

@@ -185,6 +185,7 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 	ASSERT_RTNL();
 	memset(dev, 0, sizeof(*dev));
 	dev->netdev = netdev;
+	dev->ifname = netdev->name;
 	dev->driver = parent && parent->driver ? parent->driver->name : "";
 	dev->bus_addr = pci ? dev_name(pci) : NULL;
 	dev->node = nictl_numa_node(netdev);

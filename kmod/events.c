@@ -2,25 +2,29 @@
 /*
  * Events: %NICTL_CMD_EVENT notifications to the family's "events" group,
  * and to its "audit" group where the kernel can keep that one to
- * CAP_NET_ADMIN. Every sender holds rtnl, which orders the sequence numbers
- * and the messages alike, and nothing is built while nobody listens. Each
- * event describes its device with the attributes of a DEV_GET reply, so a
- * listener parses one shape. Who asked for a bind or restore goes out as
- * the netlink port id of the request to everyone, as genl_notify()-style
- * notifications do; the pid and uid behind it only to the audit group:
- * which process of which user moves IRQs is not for every user to see.
+ * CAP_NET_ADMIN. A sender holds nictl_events_mutex from taking its sequence
+ * number to the multicast, so sequence order is delivery order whether or
+ * not it holds rtnl (the drift check does not), and nothing is built while
+ * nobody listens. Each event describes its device with the attributes of a
+ * DEV_GET reply, so a listener parses one shape. Who asked for a bind or
+ * restore goes out as the netlink port id of the request to everyone, as
+ * genl_notify()-style notifications do; the pid and uid behind it only to
+ * the audit group: which process of which user moves IRQs is not for every
+ * user to see.
  */
 #include <linux/cred.h>
-#include <linux/rtnetlink.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <net/genetlink.h>
 
 #include "nictl.h"
 
+/* Taken last: inside rtnl, cpus_read_lock, the bindings and snapshot locks. */
+static DEFINE_MUTEX(nictl_events_mutex);
 /* Off until the family is registered and again before it goes. */
 static bool nictl_events_on;
-/* The last sequence number given out; protected by rtnl. */
+/* The last sequence number given out; protected by nictl_events_mutex. */
 static u64 nictl_event_seq;
 
 /**
@@ -95,20 +99,20 @@ static void nictl_event_audit(const struct nictl_event_msg *ev)
  * nictl_events_enable() - allow or stop sending events
  * @on: true once the family is registered, false before it is unregistered
  *
- * Taking rtnl waits for a sender in progress, so no event is sent after
- * this returns with @on false.
+ * Taking the events lock waits for a sender in progress, so no event is
+ * sent after this returns with @on false.
  */
 void nictl_events_enable(bool on)
 {
-	rtnl_lock();
-	nictl_events_on = on;
-	rtnl_unlock();
+	mutex_lock(&nictl_events_mutex);
+	WRITE_ONCE(nictl_events_on, on);
+	mutex_unlock(&nictl_events_mutex);
 }
 
 /**
  * nictl_events_listening() - is any socket in the events or audit group?
  *
- * Without rtnl the answer is a hint: senders ask again under rtnl.
+ * Without the events lock the answer is a hint: senders ask again under it.
  *
  * Return: true when events are on and someone listens.
  */
@@ -128,52 +132,57 @@ static void nictl_event_free(struct nictl_event_msg *ev)
 
 /*
  * Start an event about @dev with room for @extra bytes of attributes of its
- * own. A sequence number is used up from the moment someone listens, so a
- * message that cannot be allocated shows as a gap.
+ * own; on success the events lock is held until nictl_event_finish(). A
+ * sequence number is used up from the moment someone listens, so a message
+ * that cannot be allocated shows as a gap.
  */
 static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
 			     const struct nictl_dev *dev, size_t extra)
 {
+	int err = -ENOENT;
 	u64 seq;
 
-	ASSERT_RTNL();
+	mutex_lock(&nictl_events_mutex);
 	if (!nictl_events_listening())
-		return -ENOENT;
+		goto unlock;
 	seq = ++nictl_event_seq;
 	memset(ev, 0, sizeof(*ev));
+	err = -ENOMEM;
 	ev->skb = genlmsg_new(nla_total_size(sizeof(u32)) +		/* EVENT */
 			      nla_total_size_64bit(sizeof(u64)) * 2 +	/* SEQ TIME_NS */
 			      nictl_dev_attrs_size(dev) + extra, GFP_KERNEL);
 	if (!ev->skb || !alloc_cpumask_var(&ev->affinity, GFP_KERNEL) ||
-	    !alloc_cpumask_var(&ev->effective, GFP_KERNEL)) {
-		nictl_event_free(ev);
-		return -ENOMEM;
-	}
+	    !alloc_cpumask_var(&ev->effective, GFP_KERNEL))
+		goto free;
+	err = -EMSGSIZE;
 	ev->hdr = genlmsg_put(ev->skb, 0, 0, &nictl_family, 0, NICTL_CMD_EVENT);
 	if (!ev->hdr || nla_put_u32(ev->skb, NICTL_A_EVENT, type) ||
 	    nla_put_u64_64bit(ev->skb, NICTL_A_EVENT_SEQ, seq, NICTL_A_PAD) ||
 	    nla_put_u64_64bit(ev->skb, NICTL_A_EVENT_TIME_NS, ktime_get_ns(), NICTL_A_PAD) ||
-	    nictl_put_dev_attrs(ev->skb, dev)) {
-		nictl_event_free(ev);
-		return -EMSGSIZE;
-	}
+	    nictl_put_dev_attrs(ev->skb, dev))
+		goto free;
 	return 0;
+
+free:
+	nictl_event_free(ev);
+unlock:
+	mutex_unlock(&nictl_events_mutex);
+	return err;
 }
 
-/* Send the event, or drop it when adding to it failed (@err). */
+/* Send the event, or drop it when adding to it failed (@err); unlock. */
 static void nictl_event_finish(struct nictl_event_msg *ev, int err)
 {
 	/* The sizes are computed from the same device: not fitting is a bug. */
-	if (WARN_ON_ONCE(err)) {
-		nictl_event_free(ev);
-		return;
+	if (!WARN_ON_ONCE(err)) {
+		genlmsg_end(ev->skb, ev->hdr);
+		nictl_event_audit(ev);
+		/* A listener whose socket is full sees ENOBUFS and a sequence gap. */
+		genlmsg_multicast(&nictl_family, ev->skb, 0, NICTL_MCGRP_EVENTS_ID, GFP_KERNEL);
+		ev->skb = NULL;
 	}
-	genlmsg_end(ev->skb, ev->hdr);
-	nictl_event_audit(ev);
-	/* A listener whose socket is full sees ENOBUFS and a sequence gap. */
-	genlmsg_multicast(&nictl_family, ev->skb, 0, NICTL_MCGRP_EVENTS_ID, GFP_KERNEL);
-	ev->skb = NULL;
 	nictl_event_free(ev);
+	mutex_unlock(&nictl_events_mutex);
 }
 
 /**
@@ -244,9 +253,12 @@ void nictl_event_queues(const struct nictl_dev *dev, const struct nictl_queue_se
 
 /**
  * nictl_event_drift() - a bound IRQ no longer has the affinity nictl set
- * @dev: its device
- * @q: the IRQ
+ * @dev: its device, as its binding keeps it
+ * @q: the IRQ, as its binding keeps it
  * @expected: the affinity nictl set
+ *
+ * Context: the bindings lock held, rtnl not needed: @dev and @q are copies,
+ * and what the message reads of the net_device may be read without rtnl.
  */
 void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 		       const struct cpumask *expected)

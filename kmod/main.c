@@ -13,15 +13,19 @@
 
 /*
  * Listeners hear of the event first, then a device that goes away takes
- * its binding with it: its IRQs are freed.
+ * its binding with it: its IRQs are freed. Dropped under the bindings lock,
+ * so the drift check, which holds only that lock, sees registered devices.
  */
 static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
 
 	nictl_watch_netdev(netdev, event);
-	if (event == NETDEV_UNREGISTER)
+	if (event == NETDEV_UNREGISTER) {
+		nictl_bindings_lock();
 		nictl_binding_drop(netdev);
+		nictl_bindings_unlock();
+	}
 	return NOTIFY_DONE;
 }
 

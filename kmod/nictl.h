@@ -6,13 +6,15 @@
  * run side by side; each takes what it needs. DEV_GET (do and every part
  * of its dump), BIND and RESTORE take rtnl_lock, BIND and RESTORE then
  * cpus_read_lock. The bindings (state.c) and the device snapshots
- * (snapshot.c) are protected by rtnl; the netdevice notifier that drops
- * them already runs under rtnl, and so does the periodic check (watch.c).
- * Events are sent under rtnl only, which orders their sequence numbers.
- * STATS_SET, STATS_RESET and the NAPI slots' readers take the stats mutex
- * (stats.c); NAPI_GET takes it before rtnl. A dump keeps its state in its
- * own cb->args. On kernels without formatted extack (compat.h) concurrent
- * failing requests share one message buffer, which stays NUL-terminated.
+ * (snapshot.c) each have a mutex: changes hold rtnl and the mutex, readers
+ * either. The notifier runs under rtnl; the periodic check (watch.c) reads
+ * under the mutexes and takes rtnl only for a device that changed. Events
+ * have a mutex of their own, taken last. Order: rtnl -> cpus_read_lock ->
+ * bindings or snapshots mutex -> events mutex. STATS_SET, STATS_RESET and
+ * the NAPI slots' readers take the stats mutex (stats.c); NAPI_GET takes it
+ * before rtnl. A dump keeps its state in its own cb->args. On kernels
+ * without formatted extack (compat.h) concurrent failing requests share
+ * one message buffer, which stays NUL-terminated.
  */
 #ifndef _NICTL_NICTL_H
 #define _NICTL_NICTL_H
@@ -28,6 +30,7 @@
 /**
  * struct nictl_dev - a device and its queue IRQs, as found under rtnl
  * @netdev: the device
+ * @ifname: its name: @netdev's own under rtnl, a binding's copy without rtnl
  * @driver: driver of the parent device, or "" if none
  * @bus_addr: PCI address of the function, or NULL
  * @node: NUMA node, or NUMA_NO_NODE
@@ -40,6 +43,7 @@
  */
 struct nictl_dev {
 	struct net_device *netdev;
+	const char *ifname;
 	const char *driver;
 	const char *bus_addr;
 	int node;
@@ -94,8 +98,29 @@ void nictl_changes_free(struct nictl_change *changes, unsigned int n);
 int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 		struct netlink_ext_ack *extack);
 
+/* watch.c */
+/* Devices discovered again under rtnl in one period, at most. */
+#define NICTL_RECHECK_MAX	16
+
+/**
+ * struct nictl_recheck - devices the periodic check discovers again under rtnl
+ * @n: entries in @ifindex
+ * @ifindex: the devices, each once
+ */
+struct nictl_recheck {
+	unsigned int n;
+	int ifindex[NICTL_RECHECK_MAX];
+};
+
+bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex);
+void nictl_watch_netdev(struct net_device *netdev, unsigned long event);
+void nictl_watch_start(void);
+void nictl_watch_stop(void);
+
 /* state.c */
 struct nictl_binding;
+void nictl_bindings_lock(void);
+void nictl_bindings_unlock(void);
 struct nictl_binding *nictl_binding_find(const struct net_device *netdev);
 void nictl_binding_annotate(struct nictl_dev *dev);
 struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
@@ -106,8 +131,7 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 				  struct nictl_change **changes, unsigned int *n);
 struct net_device *nictl_binding_owner(unsigned int irq);
 void nictl_binding_forget_irq(const struct net_device *netdev, unsigned int irq);
-bool nictl_binding_drift_is_new(const struct net_device *netdev, unsigned int irq,
-				const struct cpumask *found);
+void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found);
 void nictl_binding_drop(const struct net_device *netdev);
 void nictl_bindings_drop_all(void);
 
@@ -183,10 +207,6 @@ const char *nictl_snapshot_name(const struct net_device *netdev);
 void nictl_snapshot_update(const struct nictl_dev *dev);
 void nictl_snapshot_drop(const struct net_device *netdev);
 void nictl_snapshots_drop_all(void);
-
-/* watch.c */
-void nictl_watch_netdev(struct net_device *netdev, unsigned long event);
-void nictl_watch_start(void);
-void nictl_watch_stop(void);
+bool nictl_snapshots_check(struct nictl_recheck *recheck);
 
 #endif /* _NICTL_NICTL_H */

@@ -4,10 +4,15 @@
  * say what a renamed device was called) and its queue counts and queue
  * IRQs (ethtool -L raises no notifier event at all, so a change is found
  * only by comparing). Keyed by the net_device and dropped when it
- * unregisters, like the bindings. Protected by rtnl.
+ * unregisters, like the bindings.
+ *
+ * Changes hold rtnl and nictl_snapshots_mutex; readers hold either. The
+ * periodic check reads the queue counts under the mutex alone: while it
+ * holds it, every snapshot's device is registered.
  */
 #include <linux/jhash.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
@@ -28,6 +33,9 @@ struct nictl_snapshot {
 };
 
 static LIST_HEAD(nictl_snapshots);
+static DEFINE_MUTEX(nictl_snapshots_mutex);
+/* A device has no snapshot for want of memory: look at every device again. */
+static bool nictl_snapshots_incomplete;
 
 static struct nictl_snapshot *nictl_snapshot_find(const struct net_device *netdev)
 {
@@ -117,30 +125,66 @@ const char *nictl_snapshot_name(const struct net_device *netdev)
  *
  * A device seen for the first time is only remembered. Out of memory, the
  * old snapshot stays and the next look compares with it again.
+ *
+ * Context: rtnl held.
  */
 void nictl_snapshot_update(const struct nictl_dev *dev)
 {
-	struct nictl_snapshot *s = nictl_snapshot_find(dev->netdev);
+	struct nictl_snapshot *s;
 	struct nictl_queue_set seen = {};
 
+	mutex_lock(&nictl_snapshots_mutex);
+	s = nictl_snapshot_find(dev->netdev);
 	if (!s) {
 		s = kzalloc(sizeof(*s), GFP_KERNEL);
-		if (!s)
-			return;
-		if (nictl_queues_take(&s->queues, dev)) {
+		if (!s || nictl_queues_take(&s->queues, dev)) {
 			kfree(s);
-			return;
+			nictl_snapshots_incomplete = true;
+			goto out;
 		}
 		s->netdev = dev->netdev;
 		list_add(&s->list, &nictl_snapshots);
 	} else if (!nictl_queues_equal(&s->queues, dev)) {
 		if (nictl_queues_take(&seen, dev))
-			return;
+			goto out;
 		nictl_event_queues(dev, &s->queues);
 		swap(seen, s->queues);
 		kfree(seen.irqs);
 	}
 	strscpy(s->name, dev->netdev->name, sizeof(s->name));
+out:
+	mutex_unlock(&nictl_snapshots_mutex);
+}
+
+/**
+ * nictl_snapshots_check() - find the devices whose queue counts changed,
+ *	without rtnl
+ * @recheck: receives the devices to discover again under rtnl
+ *
+ * Queue counts change under rtnl (ethtool -L), but raise no notifier
+ * event: comparing them needs no lock of the device.
+ *
+ * Return: true when a device was not remembered for want of memory: every
+ * device needs a look under rtnl. The answer is given once.
+ */
+bool nictl_snapshots_check(struct nictl_recheck *recheck)
+{
+	const struct net_device *netdev;
+	struct nictl_snapshot *s;
+	bool incomplete;
+
+	mutex_lock(&nictl_snapshots_mutex);
+	list_for_each_entry(s, &nictl_snapshots, list) {
+		netdev = s->netdev;
+		if ((READ_ONCE(netdev->real_num_rx_queues) != s->queues.rx ||
+		     READ_ONCE(netdev->real_num_tx_queues) != s->queues.tx) &&
+		    !nictl_recheck_add(recheck, netdev->ifindex))
+			break;
+	}
+	incomplete = nictl_snapshots_incomplete;
+	nictl_snapshots_incomplete = false;
+	mutex_unlock(&nictl_snapshots_mutex);
+	return incomplete;
 }
 
 static void nictl_snapshot_free(struct nictl_snapshot *s)
@@ -156,10 +200,13 @@ static void nictl_snapshot_free(struct nictl_snapshot *s)
  */
 void nictl_snapshot_drop(const struct net_device *netdev)
 {
-	struct nictl_snapshot *s = nictl_snapshot_find(netdev);
+	struct nictl_snapshot *s;
 
+	mutex_lock(&nictl_snapshots_mutex);
+	s = nictl_snapshot_find(netdev);
 	if (s)
 		nictl_snapshot_free(s);
+	mutex_unlock(&nictl_snapshots_mutex);
 }
 
 /**
@@ -170,6 +217,8 @@ void nictl_snapshots_drop_all(void)
 	struct nictl_snapshot *s, *tmp;
 
 	ASSERT_RTNL();
+	mutex_lock(&nictl_snapshots_mutex);
 	list_for_each_entry_safe(s, tmp, &nictl_snapshots, list)
 		nictl_snapshot_free(s);
+	mutex_unlock(&nictl_snapshots_mutex);
 }

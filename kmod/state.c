@@ -6,9 +6,18 @@
  * net_device, and dropped when it unregisters, so a stale pointer is never
  * compared. The IRQ, not the queue, is what a binding holds, and each IRQ
  * is held by one binding at most: nictl_owners maps every bound IRQ to its
- * binding. Protected by rtnl.
+ * binding.
+ *
+ * Changes hold rtnl and nictl_bindings_mutex; readers hold either. The drift
+ * check holds the lock only, so it never takes rtnl: while it holds the lock
+ * every binding's device is registered (NETDEV_UNREGISTER drops the binding
+ * under the lock first), and a bind holds the lock from its first affinity
+ * write to its commit, so the check never sees a new affinity next to an old
+ * target. Each binding keeps what the drift event says of the device and of
+ * each IRQ, as the last discovery under rtnl found them.
  */
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -27,6 +36,9 @@
  * @drift_ns: when it was last reported
  * @orig: the affinity before nictl first set it
  * @drift: the affinity last reported as drift, empty while there is none
+ * @live: the last discovery found @irq, with an action, among the device's
+ *	queue IRQs, and the drift check has found that action's name since
+ * @desc: the IRQ as the last discovery found it, for the drift event
  */
 struct nictl_saved_irq {
 	unsigned int irq;
@@ -37,18 +49,29 @@ struct nictl_saved_irq {
 	u64 drift_ns;
 	cpumask_var_t orig;
 	cpumask_var_t drift;
+	bool live;
+	struct nictl_qirq desc;
 };
 
 /**
  * struct nictl_binding - what nictl holds for one bound device
  * @list: in nictl_bindings
  * @netdev: the device, registered as long as the binding exists
+ * @ifname: its name at the last discovery
+ * @dev: the device as the last discovery found it, without IRQs and named
+ *	@ifname: the drift event describes it by this, without rtnl
+ * @refs: a copy of the queues the device's IRQs serve, for the same event
+ * @n_refs: room in @refs
  * @n: entries in @irqs
  * @irqs: the IRQs nictl has set
  */
 struct nictl_binding {
 	struct list_head list;
 	const struct net_device *netdev;
+	char ifname[IFNAMSIZ];
+	struct nictl_dev dev;
+	struct nictl_qref *refs;
+	unsigned int n_refs;
 	unsigned int n;
 	struct nictl_saved_irq *irqs;
 };
@@ -56,6 +79,31 @@ struct nictl_binding {
 static LIST_HEAD(nictl_bindings);
 /* IRQ -> the binding that holds it. */
 static DEFINE_XARRAY(nictl_owners);
+static DEFINE_MUTEX(nictl_bindings_mutex);
+
+/**
+ * nictl_bindings_lock() - take the lock that orders binding changes
+ *	against the drift check
+ *
+ * A bind holds it from its first affinity write to its commit, so the check
+ * sees the old affinities with the old targets or the new with the new.
+ *
+ * Context: rtnl held, and cpus_read_lock in a bind (lock order: rtnl ->
+ * cpus_read_lock -> bindings lock -> events lock).
+ */
+void nictl_bindings_lock(void)
+{
+	ASSERT_RTNL();
+	mutex_lock(&nictl_bindings_mutex);
+}
+
+/**
+ * nictl_bindings_unlock() - release nictl_bindings_lock()
+ */
+void nictl_bindings_unlock(void)
+{
+	mutex_unlock(&nictl_bindings_mutex);
+}
 
 static void nictl_binding_free(struct nictl_binding *b)
 {
@@ -66,6 +114,7 @@ static void nictl_binding_free(struct nictl_binding *b)
 		free_cpumask_var(b->irqs[i].drift);
 	}
 	kvfree(b->irqs);
+	kvfree(b->refs);
 	kfree(b);
 }
 
@@ -96,17 +145,82 @@ static struct nictl_saved_irq *nictl_binding_irq(const struct nictl_binding *b, 
 	return NULL;
 }
 
+/* Room for @dev's queue references in @b->refs: true when there is. */
+static bool nictl_binding_refs_room(struct nictl_binding *b, const struct nictl_dev *dev)
+{
+	unsigned int i, n = 0;
+	struct nictl_qref *refs;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		n = max(n, dev->irqs[i].first_ref + dev->irqs[i].n_refs);
+	if (n <= b->n_refs)
+		return true;
+	refs = kvcalloc(n, sizeof(*refs), GFP_KERNEL);
+	if (!refs)
+		return false;
+	kvfree(b->refs);
+	b->refs = refs;
+	b->n_refs = n;
+	return true;
+}
+
+/* Take what the drift check reports of @b's device and IRQs from @dev. */
+static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev *dev)
+{
+	bool refs = nictl_binding_refs_room(b, dev);
+	struct nictl_saved_irq *s;
+	unsigned int i;
+
+	strscpy(b->ifname, dev->ifname, sizeof(b->ifname));
+	/*
+	 * The strings belong to the parent device and its driver: both stay
+	 * while the device is registered, as long as the binding.
+	 */
+	b->dev.netdev = dev->netdev;
+	b->dev.ifname = b->ifname;
+	b->dev.driver = dev->driver;
+	b->dev.bus_addr = dev->bus_addr;
+	b->dev.node = dev->node;
+	b->dev.source = dev->source;
+	b->dev.bound = true;
+	b->dev.refs = b->refs;
+	if (refs && dev->n_irqs)
+		memcpy(b->refs, dev->refs, b->n_refs * sizeof(*b->refs));
+	for (i = 0; i < b->n; i++)
+		b->irqs[i].live = false;
+	for (i = 0; i < dev->n_irqs; i++) {
+		s = nictl_binding_irq(b, dev->irqs[i].irq);
+		if (!s)
+			continue;
+		s->desc = dev->irqs[i];
+		s->desc.bound = true;
+		s->desc.target_cpu = s->target_cpu;
+		/* Out of memory for the copy, the drift event names no queue. */
+		if (!refs)
+			s->desc.n_refs = 0;
+		/* Without an action (freed while the device is down) there is nothing to check. */
+		s->live = s->desc.name[0];
+	}
+}
+
 /**
  * nictl_binding_annotate() - mark which of a device's IRQs nictl has bound
  * @dev: the device, as just discovered
+ *
+ * The binding learns the device as found, so the drift check, which cannot
+ * discover, checks the IRQs that are queue IRQs of the device now.
+ *
+ * Context: rtnl held, the bindings lock not.
  */
 void nictl_binding_annotate(struct nictl_dev *dev)
 {
-	struct nictl_binding *b = nictl_binding_find(dev->netdev), *owner;
+	struct nictl_binding *b, *owner;
 	struct nictl_saved_irq *s;
 	struct nictl_qirq *q;
 	unsigned int i;
 
+	mutex_lock(&nictl_bindings_mutex);
+	b = nictl_binding_find(dev->netdev);
 	dev->bound = b;
 	for (i = 0; i < dev->n_irqs; i++) {
 		q = &dev->irqs[i];
@@ -118,6 +232,9 @@ void nictl_binding_annotate(struct nictl_dev *dev)
 		q->drift_ns = s ? s->drift_ns : 0;
 		q->owner_ifindex = owner && owner != b ? owner->netdev->ifindex : 0;
 	}
+	if (b)
+		nictl_binding_learn(b, dev);
+	mutex_unlock(&nictl_bindings_mutex);
 }
 
 /**
@@ -160,19 +277,25 @@ static void nictl_binding_unlink(struct nictl_binding *b)
  *	freed it, and its number may serve another device now)
  *
  * A binding left holding nothing is dropped.
+ *
+ * Context: rtnl held, the bindings lock not.
  */
 void nictl_binding_forget_irq(const struct net_device *netdev, unsigned int irq)
 {
-	struct nictl_binding *b = nictl_binding_find(netdev);
-	struct nictl_saved_irq *s = nictl_binding_irq(b, irq);
+	struct nictl_binding *b;
+	struct nictl_saved_irq *s;
 
-	if (!s)
-		return;
-	if (xa_load(&nictl_owners, irq) == b)
-		xa_erase(&nictl_owners, irq);
-	nictl_binding_remove(b, s);
-	if (!b->n)
-		nictl_binding_unlink(b);
+	nictl_bindings_lock();
+	b = nictl_binding_find(netdev);
+	s = nictl_binding_irq(b, irq);
+	if (s) {
+		if (xa_load(&nictl_owners, irq) == b)
+			xa_erase(&nictl_owners, irq);
+		nictl_binding_remove(b, s);
+		if (!b->n)
+			nictl_binding_unlink(b);
+	}
+	nictl_bindings_unlock();
 }
 
 /* Free a binding that was prepared but not committed. */
@@ -256,6 +379,7 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
 			k++;
 		}
 	}
+	nictl_binding_learn(b, dev);
 	return b;
 
 fail:
@@ -271,6 +395,8 @@ fail:
  *
  * IRQs the binding takes over leave the bindings of other devices; a
  * binding left holding nothing is dropped.
+ *
+ * Context: the bindings lock held, since before the changes were applied.
  */
 void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *changes)
 {
@@ -355,44 +481,84 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 	return 0;
 }
 
-/**
- * nictl_binding_drift_is_new() - is this affinity of a bound IRQ news?
- * @netdev: the device
- * @irq: one of its IRQs
- * @found: the affinity the IRQ has now
- *
- * Each drift is reported once: the affinity reported is remembered until
- * the IRQ has nictl's affinity again, or another one.
- *
- * Return: true when @found is not where nictl placed the IRQ and was not
- * reported last; false too when nictl has not bound @irq.
+/*
+ * Report a drift of @s if it is news: each is reported once, and the
+ * affinity reported is remembered until the IRQ has nictl's affinity
+ * again, or another one.
  */
-bool nictl_binding_drift_is_new(const struct net_device *netdev, unsigned int irq,
-				const struct cpumask *found)
+static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_saved_irq *s,
+				    struct cpumask *found)
 {
-	struct nictl_saved_irq *s = nictl_binding_irq(nictl_binding_find(netdev), irq);
-
-	if (!s)
-		return false;
+	/*
+	 * The affinity read is the pending one while a move waits for the
+	 * next interrupt: a move nictl made is not drift.
+	 */
+	if (nictl_irq_masks(s->irq, found, NULL, NULL))
+		return;
 	if (cpumask_equal(found, cpumask_of(s->target_cpu))) {
 		cpumask_clear(s->drift);
-		return false;
+		return;
 	}
 	if (cpumask_equal(found, s->drift))
-		return false;
+		return;
 	cpumask_copy(s->drift, found);
 	s->drifts++;
 	s->drift_ns = ktime_get_ns();
-	return true;
+	s->desc.drifts = s->drifts;
+	s->desc.drift_ns = s->drift_ns;
+	nictl_event_drift(&b->dev, &s->desc, cpumask_of(s->target_cpu));
+}
+
+/**
+ * nictl_bindings_check() - report the drift of every bound IRQ, without rtnl
+ * @recheck: receives the devices to discover again under rtnl: those with
+ *	a bound IRQ that is gone or has another name since the last discovery
+ * @found: scratch mask
+ *
+ * An IRQ that changed is not checked again until a discovery finds it
+ * among its device's queue IRQs, so it asks for one discovery only.
+ *
+ * Context: rtnl not needed; takes the bindings lock.
+ */
+void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
+{
+	char name[NICTL_IRQ_NAME_LEN];
+	struct nictl_saved_irq *s;
+	struct nictl_binding *b;
+	bool managed, shared;
+	unsigned int i;
+
+	mutex_lock(&nictl_bindings_mutex);
+	list_for_each_entry(b, &nictl_bindings, list) {
+		for (i = 0; i < b->n; i++) {
+			s = &b->irqs[i];
+			if (!s->live)
+				continue;
+			if (nictl_irq_name(s->irq, name, sizeof(name), &managed, &shared) &&
+			    !strcmp(name, s->desc.name)) {
+				nictl_binding_check_irq(b, s, found);
+				continue;
+			}
+			/* With no room left, it is found again next period. */
+			if (nictl_recheck_add(recheck, b->netdev->ifindex))
+				s->live = false;
+		}
+	}
+	mutex_unlock(&nictl_bindings_mutex);
 }
 
 /**
  * nictl_binding_drop() - forget a device's binding, if any
  * @netdev: the device
+ *
+ * Context: rtnl and the bindings lock held.
  */
 void nictl_binding_drop(const struct net_device *netdev)
 {
-	struct nictl_binding *b = nictl_binding_find(netdev);
+	struct nictl_binding *b;
+
+	lockdep_assert_held(&nictl_bindings_mutex);
+	b = nictl_binding_find(netdev);
 
 	if (b)
 		nictl_binding_unlink(b);
@@ -405,7 +571,8 @@ void nictl_bindings_drop_all(void)
 {
 	struct nictl_binding *b, *tmp;
 
-	ASSERT_RTNL();
+	nictl_bindings_lock();
 	list_for_each_entry_safe(b, tmp, &nictl_bindings, list)
 		nictl_binding_unlink(b);
+	nictl_bindings_unlock();
 }

@@ -3,18 +3,20 @@
  * Noticing changes: the netdevice notifier's events, and a periodic check
  * for what raises no event at all: queue changes (ethtool -L) and affinity
  * drift of the IRQs nictl bound (irqbalance, a write to /proc, the driver
- * re-applying its own affinity). The check runs only while someone listens
- * and takes the locks a bind takes, so it sees no half-done bind or CPU
- * hotplug, and never runs next to the notifier.
+ * re-applying its own affinity). The check runs only while someone listens,
+ * and compares without rtnl what changes without a notifier event: the
+ * bound IRQs' names and affinities under the bindings lock, every device's
+ * queue counts under the snapshots lock. It takes rtnl only to discover a
+ * device that changed, at most %NICTL_RECHECK_MAX of them per period, so
+ * a listener (any user may be one) costs no rtnl while nothing changes.
  */
-#include <linux/cpu.h>
 #include <linux/moduleparam.h>
 #include <linux/rtnetlink.h>
 #include <linux/workqueue.h>
 
 #include "nictl.h"
 
-/* Shorter periods would keep rtnl busy for little gain. */
+/* Shorter periods would keep a CPU busy for little gain. */
 #define NICTL_WATCH_MIN_MS	10
 
 static unsigned int nictl_watch_period_ms = 1000;
@@ -81,46 +83,64 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 		nictl_snapshot_drop(netdev);
 }
 
-/* Report each bound IRQ of @dev whose affinity is not where nictl put it. */
-static void nictl_watch_drift(const struct nictl_dev *dev, struct cpumask *found)
+/**
+ * nictl_recheck_add() - ask for a device to be discovered again under rtnl
+ * @recheck: the devices asked for this period
+ * @ifindex: the device
+ *
+ * Return: true when it is in @recheck, false when @recheck is full.
+ */
+bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex)
 {
-	const struct nictl_qirq *q;
 	unsigned int i;
 
-	for (i = 0; i < dev->n_irqs; i++) {
-		q = &dev->irqs[i];
-		/*
-		 * The affinity read is the pending one while a move waits for
-		 * the next interrupt: a move nictl made is not drift.
-		 */
-		if (!q->bound || nictl_irq_masks(q->irq, found, NULL, NULL))
-			continue;
-		if (nictl_binding_drift_is_new(dev->netdev, q->irq, found))
-			nictl_event_drift(dev, q, cpumask_of(q->target_cpu));
-	}
+	for (i = 0; i < recheck->n; i++)
+		if (recheck->ifindex[i] == ifindex)
+			return true;
+	if (recheck->n == NICTL_RECHECK_MAX)
+		return false;
+	recheck->ifindex[recheck->n++] = ifindex;
+	return true;
+}
+
+/* Discover a device: its snapshot sends the queue change, its binding learns it. */
+static void nictl_watch_look(struct net_device *netdev)
+{
+	struct nictl_dev dev;
+
+	if (!nictl_watch_covers(netdev) || nictl_dev_discover(netdev, &dev))
+		return;
+	nictl_snapshot_update(&dev);
+	nictl_dev_release(&dev);
 }
 
 static void nictl_watch_check(void)
 {
+	struct nictl_recheck recheck = {};
 	struct net_device *netdev;
-	struct nictl_dev dev;
 	cpumask_var_t found;
+	unsigned int i;
+	bool all;
 
 	if (!alloc_cpumask_var(&found, GFP_KERNEL))
 		return;
-	rtnl_lock();
-	cpus_read_lock();
-	for_each_netdev(&init_net, netdev) {
-		if (!netdev->dev.parent || nictl_dev_discover(netdev, &dev))
-			continue;
-		nictl_snapshot_update(&dev);
-		if (dev.bound)
-			nictl_watch_drift(&dev, found);
-		nictl_dev_release(&dev);
-	}
-	cpus_read_unlock();
-	rtnl_unlock();
+	nictl_bindings_check(&recheck, found);
 	free_cpumask_var(found);
+	all = nictl_snapshots_check(&recheck);
+	if (!recheck.n && !all)
+		return;
+	rtnl_lock();
+	if (all) {
+		for_each_netdev(&init_net, netdev)
+			nictl_watch_look(netdev);
+	}
+	for (i = 0; !all && i < recheck.n; i++) {
+		/* Gone since: its notifier events said so. */
+		netdev = __dev_get_by_index(&init_net, recheck.ifindex[i]);
+		if (netdev)
+			nictl_watch_look(netdev);
+	}
+	rtnl_unlock();
 }
 
 static void nictl_watch_run(struct work_struct *work)

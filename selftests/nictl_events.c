@@ -3,7 +3,8 @@
  * nictl's events, received on a socket of the "events" group and judged
  * against sysfs, /proc and the replies: link changes, renames, channel
  * changes, binds and restores, affinity drift, a PCI rebind, silence while
- * nobody listens, and `nictlctl monitor` printing them.
+ * nobody listens, no rtnl taken for an unprivileged listener while nothing
+ * changes, and `nictlctl monitor` printing them.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "netdev.h"
 #include "nicops.h"
 #include "nictl.h"
+#include "rtnl_probe.h"
 #include "run.h"
 #include "sys.h"
 #include "verify.h"
@@ -32,6 +34,8 @@
 #define MON_OUT_LEN	65536
 /* Link changes that make 2 events each, while the monitor reads nothing. */
 #define OVERRUN_TOGGLES	1000
+/* Who an unprivileged listener is: nobody. */
+#define NOBODY_UID	65534
 
 FIXTURE(events) {
 	struct test_env env;
@@ -445,6 +449,92 @@ TEST_F_TIMEOUT(events, drift_is_reported_once_per_change, 600)
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
 	EXPECT_TRUE(drift_is(&self->ev, irq, target, &other));
 	EXPECT_EQ(0U, self->l.gaps);
+}
+
+/* Join the events group as user @uid, without any capability, then be root again. */
+static int listen_as(uid_t uid, struct nictl_listener *l)
+{
+	int ret;
+
+	if (seteuid(uid))
+		return -errno;
+	ret = geteuid() == uid ? nictl_listen(l) : -EPERM;
+	if (seteuid(0))
+		return -errno;
+	return ret;
+}
+
+/*
+ * What nictl keeps watching for an unprivileged listener, nothing changing,
+ * takes rtnl not once: a bound device's drift is found under nictl's own
+ * lock and a queue count change without any lock of the device. Drift and
+ * channel changes are still reported within the period, the latter after
+ * one rtnl-held look at the device.
+ */
+TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
+{
+	struct nictl_bind_args args = {
+		.ifname = "vnode1",
+		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE,
+	};
+	int quiet_ms = 3 * self->period_ms, wait_ms = self->period_ms + MARGIN_MS;
+	struct nictl_dev reply;
+	struct nl_result res;
+	struct cpus node, other;
+	unsigned int target;
+	uint32_t irq;
+	int cpu, calls;
+
+	nictl_unlisten(&self->l);
+	ASSERT_EQ(0, listen_as(NOBODY_UID, &self->l));
+	ASSERT_EQ(0, rtnl_probe_start());
+	/* The probe sees the module's rtnl_lock(): a DEV_GET takes it once. */
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &reply, &res));
+	ASSERT_EQ(1, rtnl_probe_count()) TH_LOG("one DEV_GET, one rtnl_lock() from nictl");
+
+	ASSERT_EQ(0, rtnl_probe_clear());
+	usleep(quiet_ms * 1000);
+	calls = rtnl_probe_count();
+	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms of nothing changing",
+				    calls, quiet_ms);
+
+	/* The same with a bound device, whose IRQs the check now reads. */
+	ASSERT_EQ(0, node_cpus(1, &node));
+	args.cpus = &node;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	AWAIT(NICTL_EVENT_BOUND, reply.ifindex, NOW_MS);
+	ASSERT_TRUE(effective_follows(&reply));
+	ASSERT_EQ(0, rtnl_probe_clear());
+	usleep(quiet_ms * 1000);
+	calls = rtnl_probe_count();
+	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms with vnode1 bound",
+				    calls, quiet_ms);
+
+	irq = reply.irqs[0].num;
+	target = reply.irqs[0].target_cpu;
+	cpus_zero(&other);
+	for_each_cpu(cpu, &node)
+		if ((unsigned int)cpu != target) {
+			cpus_set(&other, cpu);
+			break;
+		}
+	ASSERT_EQ(0, rtnl_probe_clear());
+	ASSERT_EQ(0, irq_set_affinity(irq, &other));
+	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
+	EXPECT_TRUE(drift_is(&self->ev, irq, target, &other));
+	calls = rtnl_probe_count();
+	EXPECT_EQ(0, calls) TH_LOG("finding the drift took rtnl %d times", calls);
+
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
+	AWAIT(NICTL_EVENT_QUEUES_CHANGED, reply.ifindex, wait_ms);
+	EXPECT_EQ(2U, self->ev.old_rx_queues);
+	EXPECT_EQ(1U, self->ev.dev.rx_queues);
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 2));
+	AWAIT(NICTL_EVENT_QUEUES_CHANGED, reply.ifindex, wait_ms);
+	EXPECT_EQ(1U, self->ev.old_rx_queues);
+	EXPECT_EQ(2U, self->ev.dev.rx_queues);
+	EXPECT_EQ(0U, self->l.gaps);
+	rtnl_probe_stop();
 }
 
 /* No listener, no event: the sequence number does not move meanwhile. */
