@@ -268,21 +268,10 @@ TEST_F_TIMEOUT(events, channel_change_is_found_within_the_period, 300)
 	EXPECT_EQ(0U, self->l.gaps);
 }
 
-/* The IRQ of @dev numbered @num, or NULL. */
-static const struct nictl_irq *irq_of(const struct nictl_dev *dev, uint32_t num)
-{
-	unsigned int i;
-
-	for (i = 0; i < dev->n_irqs; i++)
-		if (dev->irqs[i].num == num)
-			return &dev->irqs[i];
-	return NULL;
-}
-
 /* Where @dev places IRQ @num: its target CPU if bound, else its affinity. */
 static bool placed(const struct nictl_dev *dev, uint32_t num, struct cpus *s)
 {
-	const struct nictl_irq *irq = irq_of(dev, num);
+	const struct nictl_irq *irq = nictl_dev_irq(dev, num);
 
 	if (!irq)
 		return false;

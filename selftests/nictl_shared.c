@@ -97,16 +97,6 @@ static bool serves_both_queues(const struct nictl_irq *irq)
 	return ok;
 }
 
-static const struct nictl_irq *find_irq(const struct nictl_dev *dev, uint32_t num)
-{
-	unsigned int i;
-
-	for (i = 0; i < dev->n_irqs; i++)
-		if (dev->irqs[i].num == num)
-			return &dev->irqs[i];
-	return NULL;
-}
-
 /* What discovery of vnode1 shows with all its queues on queue 0's two IRQs. */
 TEST_F(shared, queues_on_one_irq_are_listed_once)
 {
@@ -226,7 +216,7 @@ TEST_F(shared, irq_held_by_another_binding_is_refused)
 	ASSERT_EQ(0, bind_cpus(self, "vnode1", &self->node1, 0)) TH_LOG("%s", self->res.msg);
 
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode0", &dev, &self->res));
-	q = find_irq(&dev, irq);
+	q = nictl_dev_irq(&dev, irq);
 	ASSERT_NE(NULL, q) TH_LOG("vnode0 does not list IRQ %u", irq);
 	EXPECT_EQ(self->vnode1.ifindex, q->owner);
 	EXPECT_FALSE(q->flags & NICTL_IRQ_F_BOUND);
@@ -259,7 +249,7 @@ TEST_F(shared, take_over_moves_the_irq_and_its_original)
 	ASSERT_EQ(0, bind_cpus(self, "vnode1", &self->node1, 0)) TH_LOG("%s", self->res.msg);
 	ASSERT_EQ(0, bind_cpus(self, "vnode0", &self->node0, NICTL_BIND_F_TAKE_OVER))
 		TH_LOG("%s", self->res.msg);
-	q = find_irq(&self->reply, irq);
+	q = nictl_dev_irq(&self->reply, irq);
 	ASSERT_NE(NULL, q);
 	EXPECT_TRUE(q->flags & NICTL_IRQ_F_BOUND);
 	EXPECT_TRUE(cpus_test(&self->node0, q->target_cpu));
@@ -267,7 +257,7 @@ TEST_F(shared, take_over_moves_the_irq_and_its_original)
 
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &self->res));
 	EXPECT_TRUE(dev.dev_flags & NICTL_DEV_F_BOUND);
-	q = find_irq(&dev, irq);
+	q = nictl_dev_irq(&dev, irq);
 	ASSERT_NE(NULL, q);
 	EXPECT_EQ(self->vnode0.ifindex, q->owner);
 	EXPECT_FALSE(q->flags & NICTL_IRQ_F_BOUND);
@@ -294,7 +284,7 @@ TEST_F(shared, stale_claim_does_not_block)
 	/* vnode1's IRQ no longer serves vnode0; vnode0's binding still names it. */
 	ASSERT_EQ(0, nictl_set_param("fault_extra_ifindex", 0));
 	ASSERT_EQ(0, bind_cpus(self, "vnode1", &self->node1, 0)) TH_LOG("%s", self->res.msg);
-	q = find_irq(&self->reply, irq);
+	q = nictl_dev_irq(&self->reply, irq);
 	ASSERT_NE(NULL, q);
 	EXPECT_TRUE(q->flags & NICTL_IRQ_F_BOUND);
 	EXPECT_EQ(0U, q->owner);
@@ -310,7 +300,7 @@ TEST_F(shared, shared_irq_needs_allow_shared)
 
 	ASSERT_EQ(0, nictl_set_param("fault_shared_irq", irq));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &self->res));
-	q = find_irq(&dev, irq);
+	q = nictl_dev_irq(&dev, irq);
 	ASSERT_NE(NULL, q);
 	EXPECT_TRUE(q->flags & NICTL_IRQ_F_SHARED);
 

@@ -719,3 +719,13 @@ int nictl_open(struct nl_client *c)
 {
 	return nl_open(c, NICTL_FAMILY_NAME);
 }
+
+const struct nictl_irq *nictl_dev_irq(const struct nictl_dev *dev, uint32_t num)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->n_irqs; i++)
+		if (dev->irqs[i].num == num)
+			return &dev->irqs[i];
+	return NULL;
+}

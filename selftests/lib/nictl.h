@@ -203,6 +203,8 @@ int nictl_napi_get(struct nl_client *c, const char *ifname, struct nictl_napis *
 int nictl_napi_dump(struct nl_client *c, const char *ifname, struct nictl_napis *napis,
 		    unsigned int *msgs, struct nl_result *res);
 
+/* The IRQ of @dev numbered @num, or NULL. */
+const struct nictl_irq *nictl_dev_irq(const struct nictl_dev *dev, uint32_t num);
 /* The reply entry for @ifname in @devs, or NULL. */
 const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname);
 /* Open a client of the nictl family (-ENOENT: module not loaded). */
