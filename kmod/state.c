@@ -145,29 +145,32 @@ static struct nictl_saved_irq *nictl_binding_irq(const struct nictl_binding *b, 
 	return NULL;
 }
 
-/* Room for @dev's queue references in @b->refs: true when there is. */
-static bool nictl_binding_refs_room(struct nictl_binding *b, const struct nictl_dev *dev)
+/* Copy @dev's queue references into @b->refs, growing it: true when they fit. */
+static bool nictl_binding_take_refs(struct nictl_binding *b, const struct nictl_dev *dev)
 {
 	unsigned int i, n = 0;
 	struct nictl_qref *refs;
 
 	for (i = 0; i < dev->n_irqs; i++)
 		n = max(n, dev->irqs[i].first_ref + dev->irqs[i].n_refs);
-	if (n <= b->n_refs)
-		return true;
-	refs = kvcalloc(n, sizeof(*refs), GFP_KERNEL);
-	if (!refs)
-		return false;
-	kvfree(b->refs);
-	b->refs = refs;
-	b->n_refs = n;
+	if (n > b->n_refs) {
+		refs = kvcalloc(n, sizeof(*refs), GFP_KERNEL);
+		if (!refs)
+			return false;
+		kvfree(b->refs);
+		b->refs = refs;
+		b->n_refs = n;
+	}
+	/* Only the references @dev has: a device that shrank has fewer than room. */
+	if (n)
+		memcpy(b->refs, dev->refs, n * sizeof(*b->refs));
 	return true;
 }
 
 /* Take what the drift check reports of @b's device and IRQs from @dev. */
 static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev *dev)
 {
-	bool refs = nictl_binding_refs_room(b, dev);
+	bool refs = nictl_binding_take_refs(b, dev);
 	struct nictl_saved_irq *s;
 	unsigned int i;
 
@@ -184,8 +187,6 @@ static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev 
 	b->dev.source = dev->source;
 	b->dev.bound = true;
 	b->dev.refs = b->refs;
-	if (refs && dev->n_irqs)
-		memcpy(b->refs, dev->refs, b->n_refs * sizeof(*b->refs));
 	for (i = 0; i < b->n; i++)
 		b->irqs[i].live = false;
 	for (i = 0; i < dev->n_irqs; i++) {
