@@ -118,14 +118,27 @@ int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32
 	return 0;
 }
 
-/* The IRQ of @group with the lowest queue, to name the group in messages. */
-static const struct nictl_qirq *nictl_group_first(const struct nictl_dev *dev, unsigned int group)
+/*
+ * A queue of @group other than @queue that the placement named before, to
+ * say which one @queue collides with; its IRQs' plan is the group's CPU.
+ */
+static const struct nictl_qref *nictl_group_named(const struct nictl_dev *dev,
+						  unsigned int group, unsigned int queue,
+						  const unsigned long *named, int *cpu)
 {
-	unsigned int i;
+	const struct nictl_qref *ref;
+	unsigned int i, k;
 
-	for (i = 0; i < dev->n_irqs; i++)
-		if (dev->irqs[i].group == group)
-			return &dev->irqs[i];
+	for (i = 0; i < dev->n_irqs; i++) {
+		if (dev->irqs[i].group != group)
+			continue;
+		*cpu = dev->irqs[i].plan_cpu;
+		for (k = 0; k < dev->irqs[i].n_refs; k++) {
+			ref = &dev->refs[dev->irqs[i].first_ref + k];
+			if (ref->queue != queue && test_bit(ref->queue, named))
+				return ref;
+		}
+	}
 	return NULL;
 }
 
@@ -134,9 +147,9 @@ static int nictl_plan_queue(struct nictl_dev *dev, const struct nlattr *entry,
 			    struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[NICTL_A_QUEUE_CPU_MAX + 1];
-	const struct nictl_qirq *first;
+	const struct nictl_qref *other;
 	unsigned int queue, cpu;
-	int group, err;
+	int group, err, other_cpu;
 
 	/* The op's policy has already validated every entry. */
 	err = nla_parse_nested(tb, NICTL_A_QUEUE_CPU_MAX, entry, NULL, extack);
@@ -164,10 +177,11 @@ static int nictl_plan_queue(struct nictl_dev *dev, const struct nlattr *entry,
 		return -EINVAL;
 	}
 	if (nictl_qirqs_plan_group(dev->irqs, dev->n_irqs, group, cpu)) {
-		first = nictl_group_first(dev, group);
+		/* Only a queue named before can have planned the group. */
+		other = nictl_group_named(dev, group, queue, named, &other_cpu);
 		NL_SET_ERR_MSG_ATTR_FMT(extack, entry,
 					"queue %u shares IRQs with queue %u, placed on CPU %d",
-					queue, first->queue, first->plan_cpu);
+					queue, other ? other->queue : queue, other_cpu);
 		return -EINVAL;
 	}
 	return 0;

@@ -138,6 +138,7 @@ TEST_F(shared, bind_places_each_irq_once)
 TEST_F(shared, explicit_placement_moves_whole_groups)
 {
 	const struct nictl_place split[] = { { 0, 4 }, { 1, 6 } }, one[] = { { 1, 6 } };
+	const struct nictl_place reversed[] = { { 1, 6 }, { 0, 4 } };
 	struct nictl_bind_args args = { .ifname = "vnode1", .n_place = 2, .place = split };
 	unsigned int i;
 
@@ -146,6 +147,12 @@ TEST_F(shared, explicit_placement_moves_whole_groups)
 	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &self->reply, &self->res),
 			    &self->res, EINVAL, true, &self->before));
 	EXPECT_NE(NULL, strstr(self->res.msg, "queue 1 shares IRQs with queue 0"))
+		TH_LOG("extack: '%s'", self->res.msg);
+	/* Named the other way round, the message names the other queue. */
+	args.place = reversed;
+	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &self->reply, &self->res),
+			    &self->res, EINVAL, true, &self->before));
+	EXPECT_NE(NULL, strstr(self->res.msg, "queue 0 shares IRQs with queue 1, placed on CPU 6"))
 		TH_LOG("extack: '%s'", self->res.msg);
 
 	args.n_place = 1;
