@@ -6,6 +6,7 @@
  */
 #include <net/genetlink.h>
 
+#include "fault.h"
 #include "nictl.h"
 
 /**
@@ -194,7 +195,7 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq)
 {
 	cpumask_var_t affinity, effective;
-	unsigned int i = *next_irq;
+	unsigned int max = nictl_fault_dump_items(), i = *next_irq;
 	struct nlattr *nest;
 	void *hdr;
 	int err = -EMSGSIZE;
@@ -215,6 +216,8 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 		goto out;
 	}
 	for (; i < dev->n_irqs; i++) {
+		if (cb && max && i - *next_irq == max)
+			break;
 		nest = nictl_put_irq(skb, dev, &dev->irqs[i], affinity, effective);
 		if (!nest)
 			break;

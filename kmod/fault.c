@@ -142,19 +142,20 @@ void nictl_fault_stall(void)
 	atomic_dec(&nictl_fault_stalled);
 }
 
-static unsigned int fault_napis_per_msg;
-module_param(fault_napis_per_msg, uint, 0600);
-MODULE_PARM_DESC(fault_napis_per_msg,
-		 "test build only: at most this many NAPIs per NAPI_GET message (0: no limit)");
+static unsigned int fault_dump_items;
+module_param(fault_dump_items, uint, 0600);
+MODULE_PARM_DESC(fault_dump_items,
+		 "test build only: at most this many NAPIs or IRQs per NAPI_GET or DEV_GET dump message (0: no limit)");
 
 /**
- * nictl_fault_napis_per_msg() - the most NAPIs one NAPI_GET message may carry
+ * nictl_fault_dump_items() - the most NAPIs one NAPI_GET message, or IRQs one
+ *	DEV_GET dump message, may carry
  *
  * Return: that number, or 0 for no limit but the message size.
  */
-unsigned int nictl_fault_napis_per_msg(void)
+unsigned int nictl_fault_dump_items(void)
 {
-	return READ_ONCE(fault_napis_per_msg);
+	return READ_ONCE(fault_dump_items);
 }
 
 static bool fault_tsc_trusted;

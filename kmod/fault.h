@@ -5,8 +5,8 @@
  * queues share IRQs the way drivers the guests lack do (ice with fewer
  * vectors than rings, an mlx5 sub-function on its parent's vectors); hold a
  * stats operation until released, so the suite can prove that nothing else
- * waits for it; split NAPI_GET dumps early; and make the raw TSC look
- * trusted or unstable. Production builds compile it away.
+ * waits for it; split NAPI_GET and DEV_GET dumps early; and make the raw TSC
+ * look trusted or unstable. Production builds compile it away.
  */
 #ifndef _NICTL_FAULT_H
 #define _NICTL_FAULT_H
@@ -22,7 +22,7 @@ struct nictl_dev;
 int nictl_fault_write(unsigned int nth);
 void nictl_fault_discovery(struct nictl_dev *dev);
 void nictl_fault_stall(void);
-unsigned int nictl_fault_napis_per_msg(void);
+unsigned int nictl_fault_dump_items(void);
 bool nictl_fault_tsc_trusted(void);
 bool nictl_fault_tsc_unstable(void);
 #else
@@ -41,7 +41,7 @@ static inline void nictl_fault_stall(void)
 {
 }
 
-static inline unsigned int nictl_fault_napis_per_msg(void)
+static inline unsigned int nictl_fault_dump_items(void)
 {
 	return 0;
 }

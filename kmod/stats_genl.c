@@ -233,7 +233,7 @@ static int nictl_napi_fill(struct sk_buff *skb, struct net_device *netdev,
 			   const struct nictl_napi *napis, unsigned int n, u32 portid, u32 seq,
 			   int flags, unsigned int *sent)
 {
-	unsigned int max = nictl_fault_napis_per_msg() ?: n, i;
+	unsigned int max = nictl_fault_dump_items() ?: n, i;
 	cpumask_var_t cpus;
 	void *hdr;
 

@@ -3,8 +3,9 @@
  * The module's genetlink side under load and over time: a stats operation
  * held up in the middle (the test build's fault_stall) holds up no other
  * genl family and no other nictl request; NAPI_GET dumps resume where they
- * stopped; the per-CPU NAPI tables outlive any number of NAPIs that come
- * and go; the probes leave a TSC the kernel stops trusting; and the module
+ * stopped, and so do DEV_GET dumps, which say when a device changed between
+ * two of their parts; the per-CPU NAPI tables outlive any number of NAPIs
+ * that come and go; the probes leave a TSC the kernel stops trusting; and the module
  * keeps no static per-CPU data (modules share a few KiB of it).
  */
 #include <errno.h>
@@ -70,7 +71,7 @@ FIXTURE_TEARDOWN(genl)
 	sched_setaffinity(0, sizeof(all), &all);
 	if (nictl_module_loaded()) {
 		EXPECT_EQ(0, nictl_param_write("fault_stall", "0"));
-		EXPECT_EQ(0, nictl_param_write("fault_napis_per_msg", "0"));
+		EXPECT_EQ(0, nictl_param_write("fault_dump_items", "0"));
 		EXPECT_EQ(0, nictl_param_write("fault_tsc_unstable", "0"));
 	}
 	for (i = 0; i < ARRAY_SIZE(self->child); i++) {
@@ -296,7 +297,7 @@ TEST_F_TIMEOUT(genl, napi_dump_resumes_message_by_message, 600)
 	EXPECT_TRUE(same_napis(one, split));
 
 	/* One NAPI per message: the dump must resume after the last one sent. */
-	ASSERT_EQ(0, nictl_param_write("fault_napis_per_msg", "1"));
+	ASSERT_EQ(0, nictl_param_write("fault_dump_items", "1"));
 	ASSERT_EQ(0, nictl_napi_dump(&self->env.nl, DEV, split, &msgs, &self->res))
 		TH_LOG("%s", self->res.msg);
 	EXPECT_EQ(DEV_QUEUES, msgs);
@@ -307,7 +308,7 @@ TEST_F_TIMEOUT(genl, napi_dump_resumes_message_by_message, 600)
 	/* A do that cannot hold them all says so instead of cutting the list. */
 	EXPECT_EQ(EMSGSIZE, -nictl_napi_get(&self->env.nl, DEV, one, &self->res));
 	EXPECT_NE(NULL, strstr(self->res.msg, "dump")) TH_LOG("extack: %s", self->res.msg);
-	EXPECT_EQ(0, nictl_param_write("fault_napis_per_msg", "0"));
+	EXPECT_EQ(0, nictl_param_write("fault_dump_items", "0"));
 
 	/* A device that does not exist fails the dump at its start, with the reason. */
 	EXPECT_EQ(ENODEV, -nictl_napi_dump(&self->env.nl, "nonexistent0", split, &msgs,
@@ -315,6 +316,147 @@ TEST_F_TIMEOUT(genl, napi_dump_resumes_message_by_message, 600)
 	EXPECT_NE(NULL, strstr(self->res.msg, "no such device"))
 		TH_LOG("extack: %s", self->res.msg);
 	free(one);
+	free(split);
+}
+
+/* A DEV_GET dump as it arrived: its devices, messages per device, and whether one was flagged. */
+struct dev_dump {
+	struct nictl_devs devs;
+	unsigned int msgs[NICTL_MAX_DEVS];
+	bool intr;
+};
+
+static int dev_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dev_dump *d = data;
+	int ret;
+
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		d->intr = true;
+	ret = nictl_devs_cb(nlh, &d->devs);
+	if (!ret)
+		d->msgs[d->devs.n - 1]++;
+	return ret;
+}
+
+/*
+ * Dump DEV_GET into @d, one datagram at a time; once a datagram held a part
+ * of @ifindex, run @between (if any) before asking for the rest.
+ */
+static int dev_dump_paced(struct nl_client *nl, struct dev_dump *d, uint32_t ifindex,
+			  int (*between)(void), struct nl_result *res)
+{
+	char req[NL_REQ_SIZE], *buf = malloc(NL_RECV_SIZE);
+	struct nlmsghdr *nlh = nictl_msg(nl, req, NICTL_CMD_DEV_GET, NLM_F_DUMP);
+	const struct nictl_dev *last;
+	ssize_t n;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	memset(res, 0, sizeof(*res));
+	if (!buf)
+		return -ENOMEM;
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
+		free(buf);
+		return -errno;
+	}
+	do {
+		n = nl_recv_timeout(nl, buf, NL_RECV_SIZE, STUCK_S * 1000);
+		if (n <= 0) {
+			ret = n ? (int)n : -ETIMEDOUT;
+			break;
+		}
+		ret = nl_parse_buf(buf, n, nlh->nlmsg_seq, dev_dump_cb, d, res);
+		last = d->devs.n ? &d->devs.dev[d->devs.n - 1] : NULL;
+		if (ret > 0 && between && last && last->ifindex == ifindex) {
+			ret = between();
+			between = NULL;
+			if (ret)
+				fprintf(stderr, "# between two parts of the dump: %s\n", strerror(-ret));
+			ret = ret ?: 1;
+		}
+	} while (ret > 0);
+	free(buf);
+	return ret;
+}
+
+/* @a and @b list the same devices with the same IRQs in the same order; prints the first difference. */
+static bool same_devs(const struct nictl_devs *a, const struct nictl_devs *b)
+{
+	unsigned int i, j;
+
+	if (a->n != b->n) {
+		fprintf(stderr, "# %u devices in one dump, %u in the other\n", a->n, b->n);
+		return false;
+	}
+	for (i = 0; i < a->n; i++) {
+		const struct nictl_dev *x = &a->dev[i], *y = &b->dev[i];
+
+		if (x->ifindex != y->ifindex || x->n_irqs != y->n_irqs) {
+			fprintf(stderr, "# device %u: %s with %u IRQs, then %s with %u\n", i,
+				x->ifname, x->n_irqs, y->ifname, y->n_irqs);
+			return false;
+		}
+		for (j = 0; j < x->n_irqs; j++) {
+			if (x->irqs[j].num != y->irqs[j].num) {
+				fprintf(stderr, "# %s: IRQ %u is %u in one dump, %u in the other\n",
+					x->ifname, j, x->irqs[j].num, y->irqs[j].num);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static int one_channel(void)
+{
+	return netdev_set_channels(DEV, 1);
+}
+
+/*
+ * A device whose IRQs take several messages continues where it stopped,
+ * whatever else the dump holds; an ethtool -L between two of its parts
+ * would resume at the wrong IRQ, so the dump says it was interrupted.
+ */
+TEST_F_TIMEOUT(genl, dev_dump_resumes_and_flags_a_change, 600)
+{
+	struct dev_dump *whole = malloc(sizeof(*whole)), *split = malloc(sizeof(*split));
+	const struct nictl_dev *dev;
+	unsigned int i;
+
+	ASSERT_NE(NULL, whole);
+	ASSERT_NE(NULL, split);
+	ASSERT_EQ(0, dev_dump_paced(&self->env.nl, whole, 0, NULL, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_FALSE(whole->intr);
+	dev = nictl_devs_find(&whole->devs, DEV);
+	ASSERT_NE(NULL, dev);
+	/*
+	 * The kernel fills the next datagram of a dump as the last is read, so
+	 * the change lands in DEV's third part at the earliest.
+	 */
+	ASSERT_LE(3U, dev->n_irqs);
+	for (i = 0; i < whole->devs.n; i++)
+		EXPECT_EQ(1U, whole->msgs[i]) TH_LOG("%s", whole->devs.dev[i].ifname);
+
+	/* One IRQ per message: every device resumes after the IRQ it sent last. */
+	ASSERT_EQ(0, nictl_param_write("fault_dump_items", "1"));
+	ASSERT_EQ(0, dev_dump_paced(&self->env.nl, split, 0, NULL, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_FALSE(split->intr);
+	EXPECT_TRUE(same_devs(&whole->devs, &split->devs));
+	for (i = 0; i < split->devs.n; i++)
+		EXPECT_EQ(split->devs.dev[i].n_irqs ?: 1, split->msgs[i])
+			TH_LOG("%s: messages", split->devs.dev[i].ifname);
+
+	/* DEV goes to one queue pair after its first part: the rest is flagged. */
+	ASSERT_EQ(0, dev_dump_paced(&self->env.nl, split, self->info.ifindex, one_channel,
+				    &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(split->intr) TH_LOG("no message of the dump has NLM_F_DUMP_INTR");
+	EXPECT_EQ(0, nictl_param_write("fault_dump_items", "0"));
+	EXPECT_EQ(0, netdev_set_channels(DEV, DEV_QUEUES));
+	free(whole);
 	free(split);
 }
 

@@ -84,7 +84,7 @@ int nictl_faults_off(void)
 {
 	static const char *const knobs[] = {
 		"fault_fail_nth", "fault_share_ifindex", "fault_extra_ifindex", "fault_extra_irq",
-		"fault_shared_irq", "fault_stall", "fault_napis_per_msg", "fault_tsc_unstable",
+		"fault_shared_irq", "fault_stall", "fault_dump_items", "fault_tsc_unstable",
 	};
 	unsigned int i;
 	int ret = 0;
