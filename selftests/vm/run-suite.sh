@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # run-suite.sh BUILD: run the whole suite and summarize it.
 #   - every executable in BUILD/unit/ on the host, TAP to
@@ -10,9 +10,10 @@
 #     running one half of the suite, results in BUILD/results/KREL.half1/
 #     and .half2/
 # then summarize.sh over all of them; its verdict is the exit status.
-# The guests run at the same time: each keeps one host core busy (QEMU's
-# single-threaded TCG), so on 2 host cores two guests take about as long as
-# one.
+# A guest keeps one host core busy (QEMU's single-threaded TCG), so at most
+# NICTL_GUEST_JOBS guests (default: one per host core) run at a time, the
+# others wait for a free core: more guests than cores would only slow every
+# one of them down, towards their tests' time limits.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -45,15 +46,38 @@ run_host_tests() {
 	done
 }
 
-# Boot a guest for kernel $1 with results in $2 running guest-suite.sh with
-# the rest of the arguments, in the background; the console goes to
-# $2/console.log only, the TAP is printed by the summary.
+# Queue a guest for kernel $1 with results in $2 running guest-suite.sh
+# with the rest of the arguments.
+queue_guest() {
+	jobs+=("$*")
+}
+
+# Boot the guest of the next queued job in the background; the console goes
+# to OUTDIR/console.log only, the TAP is printed by the summary.
 start_guest() {
+	# shellcheck disable=SC2086 # a job is its words
+	set -- ${jobs[next]}
+	next=$((next + 1))
 	krel=$1 out=$2
 	shift 2
-	echo "run-suite: $krel: booting a guest (console: $out/console.log)"
+	echo "run-suite: $krel: booting a guest for ${*:-the whole suite} (console: $out/console.log)"
 	"$HERE/run-guest.sh" "$krel" "$out" selftests/guest-suite.sh "$@" >/dev/null &
-	dirs="$dirs $out" pids="$pids $!"
+	dirs="$dirs $out" pids="$pids $!" running="$running $!"
+}
+
+# Start queued guests while fewer than $max run.
+fill_cores() {
+	local pid alive=''
+
+	for pid in $running; do
+		if kill -0 "$pid" 2>/dev/null; then
+			alive="$alive $pid"
+		fi
+	done
+	running=$alive
+	while [ "$next" -lt "${#jobs[@]}" ] && [ "$(wc -w <<<"$running")" -lt "$max" ]; do
+		start_guest
+	done
 }
 
 main() {
@@ -66,23 +90,29 @@ main() {
 	# Results of an earlier run must not be summarized as this run's.
 	rm -rf "$results"
 	export NICTL_BUILD="$build"
-	dirs='' pids=''
+	dirs='' pids='' jobs=()
 	# Background jobs ignore SIGINT; pass an interrupt on as SIGTERM so
 	# each run-guest.sh stops its QEMU and removes its namespace.
 	# shellcheck disable=SC2086 # one pid per word
 	trap 'kill $pids 2>/dev/null; exit 130' INT TERM
 	for krel in $kernels; do
 		if [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
-			start_guest "$krel" "$results/$krel.half1" --half 1
-			start_guest "$krel" "$results/$krel.half2" --half 2
+			queue_guest "$krel" "$results/$krel.half1" --half 1
+			queue_guest "$krel" "$results/$krel.half2" --half 2
 		else
-			start_guest "$krel" "$results/$krel"
+			queue_guest "$krel" "$results/$krel"
 		fi
 	done
+	max=${NICTL_GUEST_JOBS:-$(nproc)} next=0 running=''
+	fill_cores
 	if [ "${NICTL_HOST_TESTS:-1}" = 1 ]; then
 		run_host_tests "$build" "$results/host"
 		dirs="$results/host $dirs"
 	fi
+	while [ "$next" -lt "${#jobs[@]}" ]; do
+		sleep 5
+		fill_cores
+	done
 	# run-guest.sh reports its own failures; the summary judges them.
 	for pid in $pids; do
 		wait "$pid" || true
