@@ -262,6 +262,7 @@ struct genl_family nictl_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(nictl_ops),
 	.mcgrps = nictl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(nictl_mcgrps),
+	NICTL_GENL_FAMILY_COMPAT
 };
 
 /**
