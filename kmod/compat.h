@@ -187,6 +187,17 @@ static inline bool nictl_has_msi_descs(struct device *dev)
 		if (!(desc)->irq) {} else
 #endif /* NICTL_HAVE_MSI_DESC_ITER */
 
+#ifndef NICTL_HAVE_IRQ_SET_AFFINITY
+/*
+ * Exported since 5.14; before, a static inline over the unexported
+ * __irq_set_affinity(). kmod/compat_irq.c reaches it another way.
+ */
+#include <linux/interrupt.h>
+
+int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask);
+#define irq_set_affinity(irq, mask)	nictl_irq_set_affinity((irq), (mask))
+#endif
+
 /* ---- end of kernels before 6.1 ---- */
 
 #endif /* _NICTL_COMPAT_H */
