@@ -273,6 +273,11 @@ struct genl_family nictl_family __ro_after_init = {
  */
 int nictl_genl_register(void)
 {
+#ifndef NICTL_HAVE_MCAST_CAP
+	/* A group any user could join would tell anyone who asked. */
+	pr_notice("no \"%s\" group: this kernel cannot keep a group to CAP_NET_ADMIN\n",
+		  NICTL_MCGRP_AUDIT);
+#endif
 	return genl_register_family(&nictl_family);
 }
 
