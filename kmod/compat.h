@@ -133,18 +133,23 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 
 #ifdef NICTL_HAVE_RESV_START_OP
 #define NICTL_GENL_FAMILY_COMPAT
+#define NICTL_GENL_DUMP_COMPAT
 #else
 /*
  * From 6.1 (resv_start_op left at 0) an op without a policy rejects every
  * attribute. Before it, such an op parsed none and took any; there it falls
  * back to the family's policy, so the family gets the reject-all policy
- * 6.1 gives the op. (6.1's other check, a zero genlmsghdr.reserved and only
- * REQUEST, ACK, ECHO and DUMP in nlmsg_flags, has no hook before it.)
+ * 6.1 gives the op. 6.1's check of the header is kmod/compat_genl.c's.
  */
+int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
+int nictl_genl_dump_start(struct netlink_callback *cb);
+
 #define NICTL_GENL_FAMILY_COMPAT						\
 	.policy = (const struct nla_policy[]){ { .type = NLA_REJECT },		\
 					       { .type = NLA_REJECT } },		\
-	.maxattr = 1,
+	.maxattr = 1,								\
+	.pre_doit = nictl_genl_pre_doit,
+#define NICTL_GENL_DUMP_COMPAT	.start = nictl_genl_dump_start,
 #endif /* NICTL_HAVE_RESV_START_OP */
 
 #if !defined(NICTL_HAVE_MCAST_CAP) && defined(NICTL_HAVE_MCAST_UNS_ADMIN)

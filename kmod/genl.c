@@ -192,6 +192,7 @@ static const struct genl_ops nictl_ops[] = {
 		.cmd = NICTL_CMD_DEV_GET,
 		.doit = nictl_dev_get_doit,
 		.dumpit = nictl_dev_get_dumpit,
+		NICTL_GENL_DUMP_COMPAT
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 	},
@@ -213,6 +214,7 @@ static const struct genl_ops nictl_ops[] = {
 	{
 		.cmd = NICTL_CMD_STATS_GET,
 		.dumpit = nictl_stats_get_dumpit,
+		NICTL_GENL_DUMP_COMPAT
 	},
 	{
 		.cmd = NICTL_CMD_STATS_SET,
@@ -230,6 +232,7 @@ static const struct genl_ops nictl_ops[] = {
 		.cmd = NICTL_CMD_NAPI_GET,
 		.doit = nictl_napi_get_doit,
 		.dumpit = nictl_napi_get_dumpit,
+		NICTL_GENL_DUMP_COMPAT
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 	},
