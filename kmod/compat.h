@@ -184,12 +184,24 @@ static inline bool nictl_has_msi_descs(struct device *dev)
 	return !list_empty(dev_to_msi_list(dev));
 }
 
+/* The descriptor after @desc (the first for NULL) whose IRQs exist. */
+static inline struct msi_desc *nictl_msi_next(struct device *dev, struct msi_desc *desc)
+{
+	struct list_head *head = dev_to_msi_list(dev);
+
+	desc = desc ? list_next_entry(desc, list) : list_first_entry(head, struct msi_desc, list);
+	for (; !list_entry_is_head(desc, head, list); desc = list_next_entry(desc, list))
+		if (desc->irq)
+			return desc;
+	return NULL;
+}
+
 #define msi_lock_descs(dev)			do { } while (0)
 #define msi_unlock_descs(dev)			do { } while (0)
-/* Every descriptor with its IRQs allocated (6.1's MSI_DESC_ASSOCIATED). */
+/* The filter is 6.1's MSI_DESC_ASSOCIATED: descriptors with IRQs. */
 #define msi_for_each_desc(desc, dev, filter)					\
-	for_each_msi_entry((desc), (dev))					\
-		if (!(desc)->irq) {} else
+	for ((desc) = nictl_msi_next((dev), NULL); (desc);			\
+	     (desc) = nictl_msi_next((dev), (desc)))
 #endif /* NICTL_HAVE_MSI_DESC_ITER */
 
 #ifndef NICTL_HAVE_IRQ_SET_AFFINITY
