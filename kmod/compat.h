@@ -116,4 +116,105 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 }
 #endif /* NICTL_HAVE_NAPI_IRQ */
 
+/* ---- Kernels before 6.1, down to 5.10 (Debian bullseye's 5.10.0-32) ---- */
+
+#ifndef NICTL_HAVE_ATTR_MISS
+/*
+ * 6.0 names a missing attribute in the ack (NLMSGERR_ATTR_MISS_TYPE). An
+ * older ack cannot; every caller also sets a message that names it.
+ */
+#define NL_SET_ERR_ATTR_MISS(extack, nest, type)	do { } while (0)
+#endif
+
+#ifndef NICTL_HAVE_REQ_ATTR_CHECK
+/* Came with NL_SET_ERR_ATTR_MISS, so there is nothing to name either. */
+#define GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[attr])
+#endif
+
+#ifdef NICTL_HAVE_RESV_START_OP
+#define NICTL_GENL_FAMILY_COMPAT
+#define NICTL_GENL_DUMP_COMPAT
+#else
+/*
+ * From 6.1 (resv_start_op left at 0) an op without a policy rejects every
+ * attribute. Before it, such an op parsed none and took any; there it falls
+ * back to the family's policy, so the family gets the reject-all policy
+ * 6.1 gives the op. 6.1's check of the header is kmod/compat_genl.c's.
+ */
+int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
+int nictl_genl_dump_start(struct netlink_callback *cb);
+
+#define NICTL_GENL_FAMILY_COMPAT						\
+	.policy = (const struct nla_policy[]){ { .type = NLA_REJECT },		\
+					       { .type = NLA_REJECT } },		\
+	.maxattr = 1,								\
+	.pre_doit = nictl_genl_pre_doit,
+#define NICTL_GENL_DUMP_COMPAT	.start = nictl_genl_dump_start,
+#endif /* NICTL_HAVE_RESV_START_OP */
+
+#if !defined(NICTL_HAVE_MCAST_CAP) && defined(NICTL_HAVE_MCAST_UNS_ADMIN)
+/*
+ * The first form of the multicast group check (6.7-rc5, in the stable
+ * kernels since, Debian's 5.10.223 among them): genl_bind() refuses a
+ * group flagged GENL_UNS_ADMIN_PERM to a socket without CAP_NET_ADMIN in
+ * its netns's user namespace, as later kernels do for
+ * GENL_MCAST_CAP_NET_ADMIN.
+ */
+#define GENL_MCAST_CAP_NET_ADMIN	GENL_UNS_ADMIN_PERM
+#define NICTL_HAVE_MCAST_CAP
+#endif
+
+#ifdef NICTL_HAVE_MSI_DESC_ITER
+/* Whether a device ever enabled MSI: only then has it descriptor storage. */
+static inline bool nictl_has_msi_descs(struct device *dev)
+{
+	return dev->msi.data;
+}
+#else
+/*
+ * Before 6.1 a device's MSI descriptors are a plain list with no lock of
+ * its own: its driver changes it when it enables or disables MSI. Drivers
+ * do that at probe and remove, around their netdev's registration, or under
+ * rtnl (ethtool -L, resets); callers hold rtnl with the netdev registered.
+ */
+#include <linux/msi.h>
+
+static inline bool nictl_has_msi_descs(struct device *dev)
+{
+	return !list_empty(dev_to_msi_list(dev));
+}
+
+/* The descriptor after @desc (the first for NULL) whose IRQs exist. */
+static inline struct msi_desc *nictl_msi_next(struct device *dev, struct msi_desc *desc)
+{
+	struct list_head *head = dev_to_msi_list(dev);
+
+	desc = desc ? list_next_entry(desc, list) : list_first_entry(head, struct msi_desc, list);
+	for (; !list_entry_is_head(desc, head, list); desc = list_next_entry(desc, list))
+		if (desc->irq)
+			return desc;
+	return NULL;
+}
+
+#define msi_lock_descs(dev)			do { } while (0)
+#define msi_unlock_descs(dev)			do { } while (0)
+/* The filter is 6.1's MSI_DESC_ASSOCIATED: descriptors with IRQs. */
+#define msi_for_each_desc(desc, dev, filter)					\
+	for ((desc) = nictl_msi_next((dev), NULL); (desc);			\
+	     (desc) = nictl_msi_next((dev), (desc)))
+#endif /* NICTL_HAVE_MSI_DESC_ITER */
+
+#ifndef NICTL_HAVE_IRQ_SET_AFFINITY
+/*
+ * Exported since 5.14; before, a static inline over the unexported
+ * __irq_set_affinity(). kmod/compat_irq.c reaches it another way.
+ */
+#include <linux/interrupt.h>
+
+int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask);
+#define irq_set_affinity(irq, mask)	nictl_irq_set_affinity((irq), (mask))
+#endif
+
+/* ---- end of kernels before 6.1 ---- */
+
 #endif /* _NICTL_COMPAT_H */

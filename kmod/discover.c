@@ -131,7 +131,7 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
 	int err = 0;
 
 	/* A function that never enabled MSI has no descriptor storage. */
-	if (!pci->msi.data)
+	if (!nictl_has_msi_descs(pci))
 		return 0;
 	msi_lock_descs(pci);
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)

@@ -192,6 +192,7 @@ static const struct genl_ops nictl_ops[] = {
 		.cmd = NICTL_CMD_DEV_GET,
 		.doit = nictl_dev_get_doit,
 		.dumpit = nictl_dev_get_dumpit,
+		NICTL_GENL_DUMP_COMPAT
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 	},
@@ -213,6 +214,7 @@ static const struct genl_ops nictl_ops[] = {
 	{
 		.cmd = NICTL_CMD_STATS_GET,
 		.dumpit = nictl_stats_get_dumpit,
+		NICTL_GENL_DUMP_COMPAT
 	},
 	{
 		.cmd = NICTL_CMD_STATS_SET,
@@ -230,6 +232,7 @@ static const struct genl_ops nictl_ops[] = {
 		.cmd = NICTL_CMD_NAPI_GET,
 		.doit = nictl_napi_get_doit,
 		.dumpit = nictl_napi_get_dumpit,
+		NICTL_GENL_DUMP_COMPAT
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 	},
@@ -262,6 +265,7 @@ struct genl_family nictl_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(nictl_ops),
 	.mcgrps = nictl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(nictl_mcgrps),
+	NICTL_GENL_FAMILY_COMPAT
 };
 
 /**
@@ -272,6 +276,11 @@ struct genl_family nictl_family __ro_after_init = {
  */
 int nictl_genl_register(void)
 {
+#ifndef NICTL_HAVE_MCAST_CAP
+	/* A group any user could join would tell anyone who asked. */
+	pr_notice("no \"%s\" group: this kernel cannot keep a group to CAP_NET_ADMIN\n",
+		  NICTL_MCGRP_AUDIT);
+#endif
 	return genl_register_family(&nictl_family);
 }
 

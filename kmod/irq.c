@@ -12,7 +12,15 @@
 
 #include "nictl.h"
 
-static struct irq_data *nictl_irq_lock(unsigned int irq, unsigned long *flags)
+/**
+ * nictl_irq_lock() - find an IRQ's descriptor and take its lock
+ * @irq: the IRQ
+ * @flags: saved interrupt state, for nictl_irq_unlock()
+ *
+ * Context: takes the RCU read lock and desc->lock, with interrupts off.
+ * Return: the IRQ's data, or NULL (nothing held) when it does not exist.
+ */
+struct irq_data *nictl_irq_lock(unsigned int irq, unsigned long *flags)
 {
 	struct irq_data *d;
 
@@ -26,7 +34,12 @@ static struct irq_data *nictl_irq_lock(unsigned int irq, unsigned long *flags)
 	return d;
 }
 
-static void nictl_irq_unlock(struct irq_data *d, unsigned long flags)
+/**
+ * nictl_irq_unlock() - drop what nictl_irq_lock() took
+ * @d: what it returned
+ * @flags: what it saved
+ */
+void nictl_irq_unlock(struct irq_data *d, unsigned long flags)
 {
 	raw_spin_unlock_irqrestore(&irq_data_to_desc(d)->lock, flags);
 	rcu_read_unlock();
@@ -63,13 +76,19 @@ bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed, boo
 	return found;
 }
 
-/*
+/**
+ * nictl_irq_affinity() - the affinity an IRQ was last given
+ * @d: the IRQ, locked with nictl_irq_lock()
+ * @pending: set when the move waits for the IRQ's next interrupt
+ *
  * A move the chip could not make at once (x86 without interrupt remapping
  * moves a vector only from its next interrupt) waits in pending_mask. That
  * mask, not the one still in force, is what the IRQ was last given and what
  * /proc/irq/N/smp_affinity shows.
+ *
+ * Return: the mask, valid until the lock is dropped.
  */
-static const struct cpumask *nictl_irq_affinity(struct irq_data *d, bool *pending)
+const struct cpumask *nictl_irq_affinity(struct irq_data *d, bool *pending)
 {
 #ifdef CONFIG_GENERIC_PENDING_IRQ
 	if (irqd_is_setaffinity_pending(d)) {

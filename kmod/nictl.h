@@ -61,6 +61,11 @@ void nictl_dev_release(struct nictl_dev *dev);
 int nictl_dev_serves(struct net_device *netdev, unsigned int irq);
 
 /* irq.c */
+struct irq_data;
+
+struct irq_data *nictl_irq_lock(unsigned int irq, unsigned long *flags);
+void nictl_irq_unlock(struct irq_data *d, unsigned long flags);
+const struct cpumask *nictl_irq_affinity(struct irq_data *d, bool *pending);
 bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed, bool *shared);
 int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *effective,
 		    bool *pending);

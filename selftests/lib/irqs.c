@@ -183,6 +183,14 @@ int irq_set_affinity(unsigned int irq, const struct cpus *mask)
 	return write_str(path, list);
 }
 
+int irq_affinity_hint(unsigned int irq, char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/irq/%u/affinity_hint", irq);
+	return read_str(path, buf, len);
+}
+
 static int read_list(unsigned int irq, char *buf, size_t len)
 {
 	char path[128];

@@ -44,6 +44,8 @@ int irq_count(unsigned int irq, unsigned long long *count);
 /* /proc/irq/N/smp_affinity_list and effective_affinity_list. */
 int irq_affinity(unsigned int irq, struct cpus *mask, struct cpus *effective);
 int irq_set_affinity(unsigned int irq, const struct cpus *mask);
+/* /proc/irq/N/affinity_hint as read (a hex mask, "0"s without a hint). */
+int irq_affinity_hint(unsigned int irq, char *buf, size_t len);
 
 /* The affinity mask of every IRQ that has an action. */
 struct irq_snapshot {

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * 6.1's check of the genetlink header, for kernels without resv_start_op:
+ * from 6.1 on the core refuses, for every command of a family that leaves
+ * resv_start_op at 0, a non-zero reserved field and netlink flags it gives
+ * no meaning to. Before 6.1 the family's pre_doit and each dump's start
+ * refuse them instead, after the permission and attribute checks 6.1 makes
+ * later (a request that fails both is refused for either).
+ */
+#include <net/genetlink.h>
+
+#include "nictl.h"
+
+static int nictl_genl_header_check(const struct nlmsghdr *nlh, struct netlink_ext_ack *extack)
+{
+	const struct genlmsghdr *hdr = nlmsg_data(nlh);
+	u16 flags = nlh->nlmsg_flags;
+
+	if (hdr->reserved) {
+		NL_SET_ERR_MSG(extack, "genlmsghdr.reserved field is not 0");
+		return -EINVAL;
+	}
+	/* NLM_F_DUMP is two bits, which only mean a dump together. */
+	if ((flags & NLM_F_DUMP) == NLM_F_DUMP)
+		flags &= ~NLM_F_DUMP;
+	if (flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO)) {
+		NL_SET_ERR_MSG(extack, "ambiguous or reserved bits set in nlmsg_flags");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * nictl_genl_pre_doit() - the family's pre_doit: check the request's header
+ * @ops: the command's op
+ * @skb: the request
+ * @info: its parsed form
+ *
+ * Return: 0 or -EINVAL, with extack set.
+ */
+int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
+{
+	return nictl_genl_header_check(info->nlhdr, info->extack);
+}
+
+/**
+ * nictl_genl_dump_start() - each dump op's start: check the request's header
+ * @cb: the dump
+ *
+ * Before 6.1 a dump's start has no extack, so the refusal comes without
+ * its message.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int nictl_genl_dump_start(struct netlink_callback *cb)
+{
+	return nictl_genl_header_check(cb->nlh, cb->extack);
+}
