@@ -116,4 +116,19 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 }
 #endif /* NICTL_HAVE_NAPI_IRQ */
 
+/*
+ * ---- Kernels newer than 6.12 (port to 7.2): MSI descriptor lock ----
+ */
+#ifndef NICTL_HAVE_MSI_DESCS_GUARD
+#include <linux/cleanup.h>
+#include <linux/msi.h>
+
+/*
+ * msi_lock_descs()/msi_unlock_descs() gave way to a guard; the same guard,
+ * made of the older pair, where the kernel has only those.
+ */
+DEFINE_LOCK_GUARD_1(msi_descs_lock, struct device, msi_lock_descs(_T->lock),
+		    msi_unlock_descs(_T->lock));
+#endif /* NICTL_HAVE_MSI_DESCS_GUARD */
+
 #endif /* _NICTL_COMPAT_H */

@@ -128,25 +128,20 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
 	};
 	struct msi_desc *desc;
 	unsigned int n = 0, i;
-	int err = 0;
 
 	/* A function that never enabled MSI has no descriptor storage. */
 	if (!pci->msi.data)
 		return 0;
-	msi_lock_descs(pci);
+	guard(msi_descs_lock)(pci);
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		n += desc->nvec_used;
 	dev->irqs = kvcalloc(n + NICTL_FAULT_EXTRA_IRQS, sizeof(*dev->irqs), GFP_KERNEL);
-	if (!dev->irqs) {
-		err = -ENOMEM;
-		goto unlock;
-	}
+	if (!dev->irqs)
+		return -ENOMEM;
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		for (i = 0; i < desc->nvec_used; i++)
 			nictl_add_msi_irq(dev, &id, desc->irq + i);
-unlock:
-	msi_unlock_descs(pci);
-	return err;
+	return 0;
 }
 
 /* Each IRQ once, with the queues it serves and its placement group. */
