@@ -168,7 +168,8 @@ static int nictl_dev_merge(struct nictl_dev *dev)
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
  *
- * Context: rtnl held, so the device and its driver's IRQs stay put.
+ * Context: rtnl and the device's instance lock (netdev_lock()) held, so the
+ * device and its driver's IRQs stay put, and its NAPI links can be read.
  * Return: 0 or -ENOMEM. A device without queue IRQs is not an error.
  */
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
@@ -226,7 +227,7 @@ void nictl_dev_release(struct nictl_dev *dev)
  * @netdev: the device
  * @irq: the IRQ
  *
- * Context: rtnl held.
+ * Context: as nictl_dev_discover().
  * Return: 1 when it is, 0 when not, or -ENOMEM.
  */
 int nictl_dev_serves(struct net_device *netdev, unsigned int irq)
