@@ -4,11 +4,15 @@
  * its queue IRQs, decide the target of every IRQ, validate all of them,
  * apply all or none, record the binding, tell the event listeners who
  * changed what, and reply with the resulting map.
- * Lock order: genl_mutex -> rtnl -> cpus_read_lock -> bindings lock (from
- * the first affinity write to the binding's commit or drop).
+ * Lock order: rtnl -> the device's instance lock (6.15+: an ops-locked
+ * driver changes its queues under it, perhaps without rtnl; a holder's
+ * nested) -> cpus_read_lock -> bindings lock (from the first affinity
+ * write to the binding's commit or drop). The instance lock ranks above
+ * cpus_read_lock: ops-locked drivers set XPS, which takes it, under theirs.
  */
 #include <linux/cpu.h>
 #include <linux/rtnetlink.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 
 #include "nictl.h"
@@ -56,15 +60,15 @@ static int nictl_bind_plan(struct nictl_dev *dev, const struct genl_info *info,
  * another handler (unless allowed) and not held by another device's binding
  * (unless taken over). A claim on an IRQ that no longer serves its holder
  * (its driver freed it; the number may serve this device now) is stale and
- * goes, except in a dry run, which changes nothing.
+ * goes, except in a dry run, which changes nothing. @serves: from
+ * nictl_bind_owners().
  */
-static int nictl_bind_check_irqs(const struct nictl_dev *dev, u32 flags,
+static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, u32 flags,
 				 struct netlink_ext_ack *extack)
 {
 	const struct nictl_qirq *q;
 	struct net_device *owner;
 	unsigned int i;
-	int serves;
 
 	for (i = 0; i < dev->n_irqs; i++) {
 		q = &dev->irqs[i];
@@ -78,17 +82,48 @@ static int nictl_bind_check_irqs(const struct nictl_dev *dev, u32 flags,
 		owner = nictl_binding_owner(q->irq);
 		if (!owner || owner == dev->netdev)
 			continue;
-		serves = nictl_dev_serves(owner, q->irq);
-		if (serves < 0)
-			return serves;
-		if (!serves && !(flags & NICTL_BIND_F_DRY_RUN))
+		if (!serves[i] && !(flags & NICTL_BIND_F_DRY_RUN))
 			nictl_binding_forget_irq(owner, q->irq);
-		if (!serves || (flags & NICTL_BIND_F_TAKE_OVER))
+		if (!serves[i] || (flags & NICTL_BIND_F_TAKE_OVER))
 			continue;
 		NL_SET_ERR_MSG_FMT(extack, "IRQ %u (%.16s) is bound by %s; restore it or take over",
 				   q->irq, q->name, owner->name);
 		return -EBUSY;
 	}
+	return 0;
+}
+
+/*
+ * For each IRQ that another device's binding holds, whether that device
+ * still serves it (1) or not (0), in a new array (kvfree it). Finding out
+ * takes that device's locks, so it is done before cpus_read_lock, for every
+ * such IRQ: the plan that tells which of them move needs the online CPUs.
+ * Context: rtnl and @dev's instance lock held.
+ */
+static int nictl_bind_owners(const struct nictl_dev *dev, s8 **servesp)
+{
+	struct net_device *owner;
+	unsigned int i;
+	s8 *serves;
+	int ret;
+
+	serves = kvcalloc(max(dev->n_irqs, 1U), sizeof(*serves), GFP_KERNEL);
+	if (!serves)
+		return -ENOMEM;
+	for (i = 0; i < dev->n_irqs; i++) {
+		owner = nictl_binding_owner(dev->irqs[i].irq);
+		if (!owner || owner == dev->netdev)
+			continue;
+		nictl_netdev_lock_nested(owner);
+		ret = nictl_dev_serves(owner, dev->irqs[i].irq);
+		netdev_unlock(owner);
+		if (ret < 0) {
+			kvfree(serves);
+			return ret;
+		}
+		serves[i] = ret;
+	}
+	*servesp = serves;
 	return 0;
 }
 
@@ -111,34 +146,26 @@ static int nictl_bind_check_target(const struct genl_info *info)
 	return 0;
 }
 
-/* Under rtnl and cpus_read_lock: everything from discovery to the reply. */
-static int nictl_bind_locked(struct genl_info *info, const struct cpumask *allowed, u32 flags,
-			     struct sk_buff **msg)
+/* Under rtnl, the instance lock and cpus_read_lock: everything from the plan to the reply. */
+static int nictl_bind_locked(struct genl_info *info, struct nictl_dev *dev, const s8 *serves,
+			     const struct cpumask *allowed, u32 flags, struct sk_buff **msg)
 {
 	bool dry_run = flags & NICTL_BIND_F_DRY_RUN;
 	struct nictl_change *changes = NULL;
 	struct nictl_binding *b = NULL;
-	struct net_device *netdev;
-	struct nictl_dev dev;
 	unsigned int i, n = 0;
 	int err;
 
-	netdev = nictl_netdev_lookup(info);
-	if (IS_ERR(netdev))
-		return PTR_ERR(netdev);
-	err = nictl_dev_discover(netdev, &dev);
-	if (err)
-		return err;
-	err = nictl_bind_plan(&dev, info, allowed, flags) ?:
-	      nictl_bind_check_irqs(&dev, flags, info->extack);
+	err = nictl_bind_plan(dev, info, allowed, flags) ?:
+	      nictl_bind_check_irqs(dev, serves, flags, info->extack);
 	if (err)
 		goto out;
 	err = -ENOMEM;
-	changes = nictl_plan_changes(&dev, &n);
+	changes = nictl_plan_changes(dev, &n);
 	if (!changes)
 		goto out;
 	if (!dry_run) {
-		b = nictl_binding_prepare(&dev, changes);
+		b = nictl_binding_prepare(dev, changes);
 		if (!b)
 			goto out;
 	}
@@ -151,18 +178,45 @@ static int nictl_bind_locked(struct genl_info *info, const struct cpumask *allow
 	nictl_bindings_unlock();
 	if (err)
 		goto out;
-	nictl_binding_annotate(&dev);
-	for (i = 0; i < dev.n_irqs; i++)
-		if (dev.irqs[i].plan_cpu >= 0)
-			dev.irqs[i].target_cpu = dev.irqs[i].plan_cpu;
+	nictl_binding_annotate(dev);
+	for (i = 0; i < dev->n_irqs; i++)
+		if (dev->irqs[i].plan_cpu >= 0)
+			dev->irqs[i].target_cpu = dev->irqs[i].plan_cpu;
 	if (!dry_run)
-		nictl_event_affinity(NICTL_EVENT_BOUND, &dev, changes, n, info->snd_portid);
-	*msg = nictl_dev_reply(info, &dev);
+		nictl_event_affinity(NICTL_EVENT_BOUND, dev, changes, n, info->snd_portid);
+	*msg = nictl_dev_reply(info, dev);
 	err = PTR_ERR_OR_ZERO(*msg);
 out:
 	nictl_binding_discard(b);
 	nictl_changes_free(changes, n);
-	nictl_dev_release(&dev);
+	return err;
+}
+
+/* Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock for the rest. */
+static int nictl_bind_dev(struct genl_info *info, const struct cpumask *allowed, u32 flags,
+			  struct sk_buff **msg)
+{
+	struct net_device *netdev;
+	struct nictl_dev dev;
+	s8 *serves = NULL;
+	int err;
+
+	netdev = nictl_netdev_lookup(info);
+	if (IS_ERR(netdev))
+		return PTR_ERR(netdev);
+	netdev_lock(netdev);
+	err = nictl_dev_discover(netdev, &dev);
+	if (!err) {
+		err = nictl_bind_owners(&dev, &serves);
+		if (!err) {
+			cpus_read_lock();
+			err = nictl_bind_locked(info, &dev, serves, allowed, flags, msg);
+			cpus_read_unlock();
+			kvfree(serves);
+		}
+		nictl_dev_release(&dev);
+	}
+	netdev_unlock(netdev);
 	return err;
 }
 
@@ -190,36 +244,23 @@ int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 		err = nictl_nla_get_cpumask(info->attrs[NICTL_A_CPUS], allowed, info->extack);
 	if (!err) {
 		rtnl_lock();
-		cpus_read_lock();
-		err = nictl_bind_locked(info, allowed, flags, &msg);
-		cpus_read_unlock();
+		err = nictl_bind_dev(info, allowed, flags, &msg);
 		rtnl_unlock();
 	}
 	free_cpumask_var(allowed);
 	return err ?: genlmsg_reply(msg, info);
 }
 
-static int nictl_restore_locked(struct genl_info *info, struct sk_buff **msg)
+/* Under rtnl, the instance lock and cpus_read_lock: from the changes to the reply. */
+static int nictl_restore_locked(struct genl_info *info, struct nictl_binding *b,
+				struct nictl_dev *dev, struct sk_buff **msg)
 {
+	struct net_device *netdev = dev->netdev;
 	struct nictl_change *changes = NULL;
-	struct nictl_binding *b;
-	struct net_device *netdev;
-	struct nictl_dev dev;
 	unsigned int n = 0;
 	int err;
 
-	netdev = nictl_netdev_lookup(info);
-	if (IS_ERR(netdev))
-		return PTR_ERR(netdev);
-	b = nictl_binding_find(netdev);
-	if (!b) {
-		NL_SET_ERR_MSG_FMT(info->extack, "nictl has not bound %s", netdev->name);
-		return -ENODATA;
-	}
-	err = nictl_dev_discover(netdev, &dev);
-	if (err)
-		return err;
-	err = nictl_binding_restore_changes(b, &dev, &changes, &n);
+	err = nictl_binding_restore_changes(b, dev, &changes, &n);
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_FMT(info->extack, "no IRQ that nictl bound on %s exists now",
 				   netdev->name);
@@ -231,14 +272,41 @@ static int nictl_restore_locked(struct genl_info *info, struct sk_buff **msg)
 		nictl_bindings_unlock();
 	}
 	if (!err) {
-		nictl_binding_annotate(&dev);
-		nictl_event_affinity(NICTL_EVENT_RESTORED, &dev, changes, n,
+		nictl_binding_annotate(dev);
+		nictl_event_affinity(NICTL_EVENT_RESTORED, dev, changes, n,
 				     info->snd_portid);
-		*msg = nictl_dev_reply(info, &dev);
+		*msg = nictl_dev_reply(info, dev);
 		err = PTR_ERR_OR_ZERO(*msg);
 	}
 	nictl_changes_free(changes, n);
-	nictl_dev_release(&dev);
+	return err;
+}
+
+/* Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock for the rest. */
+static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
+{
+	struct nictl_binding *b;
+	struct net_device *netdev;
+	struct nictl_dev dev;
+	int err;
+
+	netdev = nictl_netdev_lookup(info);
+	if (IS_ERR(netdev))
+		return PTR_ERR(netdev);
+	b = nictl_binding_find(netdev);
+	if (!b) {
+		NL_SET_ERR_MSG_FMT(info->extack, "nictl has not bound %s", netdev->name);
+		return -ENODATA;
+	}
+	netdev_lock(netdev);
+	err = nictl_dev_discover(netdev, &dev);
+	if (!err) {
+		cpus_read_lock();
+		err = nictl_restore_locked(info, b, &dev, msg);
+		cpus_read_unlock();
+		nictl_dev_release(&dev);
+	}
+	netdev_unlock(netdev);
 	return err;
 }
 
@@ -255,9 +323,7 @@ int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	rtnl_lock();
-	cpus_read_lock();
-	err = nictl_restore_locked(info, &msg);
-	cpus_read_unlock();
+	err = nictl_restore_dev(info, &msg);
 	rtnl_unlock();
 	return err ?: genlmsg_reply(msg, info);
 }

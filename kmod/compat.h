@@ -196,8 +196,12 @@ static inline struct msi_desc *nictl_msi_next(struct device *dev, struct msi_des
 	return NULL;
 }
 
-#define msi_lock_descs(dev)			do { } while (0)
-#define msi_unlock_descs(dev)			do { } while (0)
+/*
+ * Nothing to lock, and no scope-based cleanup (linux/cleanup.h) to build
+ * the guard of later kernels from: the one guard nictl takes is a no-op.
+ */
+#define guard(name)				nictl_noguard_##name
+#define nictl_noguard_msi_descs_lock(dev)	do { } while (0)
 /* The filter is 6.1's MSI_DESC_ASSOCIATED: descriptors with IRQs. */
 #define msi_for_each_desc(desc, dev, filter)					\
 	for ((desc) = nictl_msi_next((dev), NULL); (desc);			\
@@ -216,5 +220,70 @@ int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask);
 #endif
 
 /* ---- end of kernels before 6.1 ---- */
+
+/*
+ * ---- Kernels newer than 6.12 (port to 7.2): MSI descriptor lock ----
+ */
+#if !defined(NICTL_HAVE_MSI_DESCS_GUARD) && defined(NICTL_HAVE_MSI_DESC_ITER)
+#include <linux/cleanup.h>
+#include <linux/msi.h>
+
+/*
+ * msi_lock_descs()/msi_unlock_descs() gave way to a guard; the same guard,
+ * made of the older pair, where the kernel has only those (before 6.1 it
+ * has neither: see above).
+ */
+DEFINE_LOCK_GUARD_1(msi_descs_lock, struct device, msi_lock_descs(_T->lock),
+		    msi_unlock_descs(_T->lock));
+#endif /* !NICTL_HAVE_MSI_DESCS_GUARD && NICTL_HAVE_MSI_DESC_ITER */
+
+/*
+ * ---- Kernels newer than 6.12 (port to 7.2): the netdev instance lock ----
+ *
+ * From 6.15 every driver's NAPI -> IRQ link (netif_napi_set_irq()) is written
+ * under the device's instance lock, and so are the queue -> NAPI links
+ * (netif_queue_set_napi()) of an "ops locked" driver (one with the queue or
+ * shaper API, or request_ops_lock), whose ndos and ethtool ops, ethtool -L
+ * among them, run under that lock, perhaps without rtnl. So nictl holds
+ * rtnl, then the instance lock while it works on a device, as netdev-genl
+ * does. Before, rtnl covered all of it: then there is nothing to take.
+ */
+#if __has_include(<net/netdev_lock.h>)
+#include <net/netdev_lock.h>
+#endif
+
+#ifndef NICTL_HAVE_NETDEV_LOCK
+static inline void netdev_lock(struct net_device *dev)
+{
+}
+
+static inline void netdev_unlock(struct net_device *dev)
+{
+}
+#endif /* NICTL_HAVE_NETDEV_LOCK */
+
+#ifndef NICTL_HAVE_NETDEV_OPS_LOCK
+/* No driver's ops run under an instance lock. */
+static inline bool netdev_need_ops_lock(const struct net_device *dev)
+{
+	return false;
+}
+#endif /* NICTL_HAVE_NETDEV_OPS_LOCK */
+
+#ifdef NICTL_HAVE_NETDEV_LOCK
+/*
+ * A second device's instance lock while one is held. Under rtnl any order
+ * is safe (the kernel's netdev_lock_cmp_fn() says so, for the drivers that
+ * set it); lockdep, which sees one class, must be told that they nest.
+ */
+static inline void nictl_netdev_lock_nested(struct net_device *dev)
+{
+	mutex_lock_nested(&dev->lock, SINGLE_DEPTH_NESTING);
+}
+#else
+static inline void nictl_netdev_lock_nested(struct net_device *dev)
+{
+}
+#endif /* NICTL_HAVE_NETDEV_LOCK */
 
 #endif /* _NICTL_COMPAT_H */

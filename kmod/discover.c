@@ -128,25 +128,20 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
 	};
 	struct msi_desc *desc;
 	unsigned int n = 0, i;
-	int err = 0;
 
 	/* A function that never enabled MSI has no descriptor storage. */
 	if (!nictl_has_msi_descs(pci))
 		return 0;
-	msi_lock_descs(pci);
+	guard(msi_descs_lock)(pci);
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		n += desc->nvec_used;
 	dev->irqs = kvcalloc(n + NICTL_FAULT_EXTRA_IRQS, sizeof(*dev->irqs), GFP_KERNEL);
-	if (!dev->irqs) {
-		err = -ENOMEM;
-		goto unlock;
-	}
+	if (!dev->irqs)
+		return -ENOMEM;
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		for (i = 0; i < desc->nvec_used; i++)
 			nictl_add_msi_irq(dev, &id, desc->irq + i);
-unlock:
-	msi_unlock_descs(pci);
-	return err;
+	return 0;
 }
 
 /* Each IRQ once, with the queues it serves and its placement group. */
@@ -173,7 +168,8 @@ static int nictl_dev_merge(struct nictl_dev *dev)
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
  *
- * Context: rtnl held, so the device and its driver's IRQs stay put.
+ * Context: rtnl and the device's instance lock (netdev_lock()) held, so the
+ * device and its driver's IRQs stay put, and its NAPI links can be read.
  * Return: 0 or -ENOMEM. A device without queue IRQs is not an error.
  */
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
@@ -231,7 +227,7 @@ void nictl_dev_release(struct nictl_dev *dev)
  * @netdev: the device
  * @irq: the IRQ
  *
- * Context: rtnl held.
+ * Context: as nictl_dev_discover().
  * Return: 1 when it is, 0 when not, or -ENOMEM.
  */
 int nictl_dev_serves(struct net_device *netdev, unsigned int irq)

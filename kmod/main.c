@@ -16,11 +16,19 @@
  * its binding with it: its IRQs are freed. Dropped under the bindings lock,
  * so the drift check, which holds only that lock, sees registered devices.
  */
+static bool nictl_notifier_leaving;
+
 static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
 
-	nictl_watch_netdev(netdev, event);
+	/*
+	 * Unregistering the notifier replays DOWN and UNREGISTER for every
+	 * device, the DOWN without the ops lock a real one comes with (6.15+).
+	 * Nobody listens by then; a device's end still takes its state with it.
+	 */
+	if (!READ_ONCE(nictl_notifier_leaving) || event == NETDEV_UNREGISTER)
+		nictl_watch_netdev(netdev, event);
 	if (event == NETDEV_UNREGISTER) {
 		nictl_bindings_lock();
 		nictl_binding_drop(netdev);
@@ -54,6 +62,7 @@ static int __init nictl_init(void)
 stop_stats:
 	nictl_stats_exit();
 unregister_notifier:
+	WRITE_ONCE(nictl_notifier_leaving, true);
 	unregister_netdevice_notifier(&nictl_netdev_notifier);
 	return err;
 }
@@ -69,6 +78,7 @@ static void __exit nictl_exit(void)
 	nictl_events_enable(false);
 	nictl_genl_unregister();
 	nictl_stats_exit();
+	WRITE_ONCE(nictl_notifier_leaving, true);
 	unregister_netdevice_notifier(&nictl_netdev_notifier);
 	rtnl_lock();
 	nictl_bindings_drop_all();

@@ -189,7 +189,10 @@ static int nictl_napis_of(struct net_device *netdev, struct nictl_napi **napisp,
 	}
 	rcu_read_unlock();
 	sort(napis, n, sizeof(*napis), nictl_napi_cmp, NULL);
+	/* The queue -> NAPI links and NAPI ids are the instance lock's (6.15+). */
+	netdev_lock(netdev);
 	nictl_napi_queues(netdev, napis, n);
+	netdev_unlock(netdev);
 	*napisp = napis;
 	*np = n;
 	return 0;

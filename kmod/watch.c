@@ -62,16 +62,27 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
  * DOWN, and some re-request them on a reset that shows only as a carrier
  * change (NETDEV_CHANGE).
  *
- * Context: the notifier, under rtnl.
+ * Context: the notifier, under rtnl. On 6.15+ the core holds an ops-locked
+ * device's instance lock around REGISTER, UP, DOWN, CHANGE and CHANGENAME,
+ * not around UNREGISTER (Documentation/networking/netdevices.rst) nor the
+ * DOWN that unregistering a notifier replays (the caller skips that one),
+ * and never another device's.
  */
 void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 {
 	enum nictl_event type = nictl_watch_event_type(event);
+	bool unlocked = !netdev_need_ops_lock(netdev) || event == NETDEV_UNREGISTER;
 	struct nictl_dev dev;
+	int err;
 
 	if ((type == NICTL_EVENT_UNSPEC && event != NETDEV_CHANGE) || !nictl_watch_covers(netdev))
 		return;
-	if (!nictl_dev_discover(netdev, &dev)) {
+	if (unlocked)
+		netdev_lock(netdev);
+	err = nictl_dev_discover(netdev, &dev);
+	if (unlocked)
+		netdev_unlock(netdev);
+	if (!err) {
 		if (type != NICTL_EVENT_UNSPEC)
 			nictl_event_dev(type, &dev, type == NICTL_EVENT_RENAMED ?
 					nictl_snapshot_name(netdev) : NULL);
@@ -108,7 +119,14 @@ static void nictl_watch_look(struct net_device *netdev)
 {
 	struct nictl_dev dev;
 
-	if (!nictl_watch_covers(netdev) || nictl_dev_discover(netdev, &dev))
+	int err;
+
+	if (!nictl_watch_covers(netdev))
+		return;
+	netdev_lock(netdev);
+	err = nictl_dev_discover(netdev, &dev);
+	netdev_unlock(netdev);
+	if (err)
 		return;
 	nictl_snapshot_update(&dev);
 	nictl_dev_release(&dev);
