@@ -62,7 +62,7 @@ host_uris() {
 				}' "$file"
 			;;
 		esac
-	done | tr ' \t' '\n\n' | grep -v '^$' || true
+	done | tr -s ' \t' '\n' | grep -v '^$' || true
 }
 
 mirror() {

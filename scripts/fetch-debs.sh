@@ -28,8 +28,10 @@ if [ -n "$wanted" ]; then
 	# shellcheck disable=SC2086 # one package a word
 	"$top/scripts/apt-suite.sh" "$suite" download "$debs" $wanted
 fi
+# shellcheck disable=SC2086 # one package a word
+fetched=$(printf '%s\n' "$pkg" $wanted)
 for deb in "$debs"/*.deb; do
 	dpkg-deb -x "$deb" "$root"
 	depends "$deb"
-done | sort -u | grep -vxF "$(printf '%s\n' "$pkg" $wanted)" || true
+done | sort -u | grep -vxF "$fetched" || true
 rm -rf "$debs"

@@ -26,6 +26,7 @@ die() {
 # relative to where the Makefile is, so the tree works where it was unpacked.
 relocate_makefile() {
 	makefile=$1
+	# shellcheck disable=SC2016 # make's $(...), not the shell's
 	{
 		echo '# nictl: /usr/src was made relative to this file (scripts/fetch-headers.sh)'
 		echo 'nictl-usr-src := $(realpath $(dir $(lastword $(MAKEFILE_LIST)))..)'

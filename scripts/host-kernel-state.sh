@@ -46,7 +46,9 @@ main() {
 		snapshot "${1:-/}"
 		;;
 	compare)
-		[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: host-kernel-state.sh compare BEFORE [ROOT]"
+		if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+			die "usage: host-kernel-state.sh compare BEFORE [ROOT]"
+		fi
 		[ -f "$1" ] || die "no snapshot $1"
 		now=$(snapshot "${2:-/}")
 		# "-" lines were there before, "+" lines are there now.

@@ -8,6 +8,7 @@
 # the last check here compares the host with it. The checks before it prove
 # on a made-up host that the comparison sees each kind of change and names it.
 # selftests/unit/Makefile fills in the paths of the repository and the build.
+# shellcheck disable=SC2317 # the checks are run through tap_check
 set -u
 
 REPO=@NICTL_REPO@
