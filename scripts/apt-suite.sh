@@ -89,8 +89,13 @@ suite_apt() {
 		-o Acquire::Check-Valid-Until=false "$@"
 }
 
+# Make the suite's directories; then hold its lock until exit: the guests of
+# two kernels of one suite fetch their images at the same time, and apt
+# does not share its lists and cache between two runs.
 setup() {
 	mkdir -p "$DIR/lists/partial" "$DIR/cache/archives/partial"
+	exec 7>"$DIR/.lock"
+	flock 7
 	line="deb [signed-by=$KEYRING] $(mirror) $SUITE main"
 	# Written only when it changes, so a warm cache stays warm.
 	[ "$(cat "$DIR/sources.list" 2>/dev/null)" = "$line" ] ||
