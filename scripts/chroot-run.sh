@@ -9,7 +9,8 @@
 # processes, in a PID namespace of their own, with /proc/sys read-only (7.x's
 # objtool reads its stack limit there). The mounts are made in a mount
 # namespace of CMD's own: they end with it, even when it is killed, and the
-# host never sees them.
+# host never sees them. SIGINT, SIGTERM or SIGHUP to this script kills CMD
+# and every process it started.
 set -eu
 
 die() {
@@ -20,8 +21,18 @@ die() {
 [ $# -ge 3 ] || die "usage: chroot-run.sh ROOT [--ro DIR | --rw DIR]... -- CMD..."
 if [ -z "${NICTL_CHROOT_NS:-}" ]; then
 	root=$(cd "$1" && pwd -P)
-	NICTL_CHROOT_NS=1 exec unshare --mount --propagation private --pid --fork --kill-child \
-		--mount-proc="$root/proc" "$0" "$@"
+	NICTL_CHROOT_NS=1 unshare --mount --propagation private --pid --fork --kill-child \
+		--mount-proc="$root/proc" "$0" "$@" &
+	ns=$!
+	# unshare passes no signal on, and the namespace's first process
+	# ignores those it has no handler for; SIGKILL to unshare kills it
+	# (--kill-child), and with it every process of the namespace.
+	trap 'kill -KILL $ns 2>/dev/null' INT TERM HUP
+	status=0
+	wait $ns || status=$?
+	# A trapped signal ends the first wait early.
+	wait $ns 2>/dev/null || :
+	exit $status
 fi
 unset NICTL_CHROOT_NS
 root=$(cd "$1" && pwd -P)
