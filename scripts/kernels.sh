@@ -13,7 +13,7 @@ list=$(dirname "$0")/kernels.list
 
 # Print the lines of the list without comments, fields separated by a blank.
 entries() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | tr -s ' \t' '  '
+	sed -e 's/#.*//' "$list" | awk 'NF { $1 = $1; print }'
 }
 
 if [ $# -eq 2 ]; then
