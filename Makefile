@@ -55,12 +55,22 @@ selftests:
 
 # Host unit tests: every executable in $(BUILD)/unit is run by the suite.
 # The man page and completion tests ask the built nictlctl for its help.
+# The host test of the host's kernel compares with $(BUILD)/host-kernel.before:
+# `make check` takes it before anything, `make unit` when there is none.
 unit: ctl
 	$(MAKE) -C selftests/unit BUILD=$(BUILD)
 	$(MAKE) -C selftests BUILD=$(BUILD) unit
 	$(MAKE) -C ctl BUILD=$(BUILD) unit
+	[ -f $(BUILD)/host-kernel.before ] || \
+		scripts/host-kernel-state.sh snapshot >$(BUILD)/host-kernel.before
 
-check: deps
+# Kernels, headers and the chroots some kernels build in come from the cache
+# (docs/kernels.md), never from the host's packages: the snapshot of the
+# host's kernel state taken first must still hold at the end.
+check:
+	@mkdir -p $(BUILD)
+	scripts/host-kernel-state.sh snapshot >$(BUILD)/host-kernel.before
+	$(MAKE) deps
 	$(MAKE) test-modules dkms-modules ctl selftests unit
 	selftests/vm/run-suite.sh $(BUILD)
 

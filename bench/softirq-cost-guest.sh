@@ -60,16 +60,19 @@ setup_network() {
 # BCC compiles its programs against /lib/modules/KREL/build, which Debian's
 # linux-headers package links to /usr/src; the guest's module tree is the
 # unpacked image package and has no such link. Give it the links the
-# installed headers package gives a real host.
+# installed headers package gives a real host, to the headers the host's
+# module build unpacked into the cache (docs/kernels.md), seen through the
+# guest's root.
 bcc_headers() {
 	krel=$(uname -r) mods=/tmp/modules-$(uname -r)
-	[ -d "/usr/src/linux-headers-$krel" ] || return 1
+	src=${NICTL_CACHE:-/var/cache/nictl}/kernels/$krel/headers/usr/src
+	[ -d "$src/linux-headers-$krel" ] || return 1
 	mkdir -p "$mods"
 	for f in "/lib/modules/$krel"/*; do
 		ln -s "$f" "$mods/"
 	done
-	ln -s "/usr/src/linux-headers-$krel" "$mods/build"
-	ln -s "/usr/src/linux-headers-${krel%-amd64}-common" "$mods/source"
+	ln -s "$src/linux-headers-$krel" "$mods/build"
+	ln -s "$src/linux-headers-${krel%-amd64}-common" "$mods/source"
 	mount --bind "$mods" "/lib/modules/$krel"
 }
 
@@ -81,7 +84,7 @@ mode_ok() {
 		;;
 	bcc)
 		[ -x /usr/sbin/softirqs-bpfcc ] || { echo "bpfcc-tools is not installed"; return 1; }
-		bcc_headers || { echo "no linux-headers-$(uname -r) for BCC"; return 1; }
+		bcc_headers || { echo "no headers of $(uname -r) in the cache for BCC"; return 1; }
 		;;
 	esac
 }

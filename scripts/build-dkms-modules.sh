@@ -28,18 +28,20 @@ die() {
 }
 
 # dkms_for KREL ACTION [ARG...]: run dkms on OUTDIR's trees for kernel KREL,
-# against its build tree (scripts/kernel-build-dir.sh: Debian's headers, where
-# a host has /lib/modules/KREL/build point; this one may have no /lib/modules
-# at all). dkms takes the signing key and sign-file only from its
-# framework.conf or the environment.
+# against its build tree in the cache (scripts/kernel-build-dir.sh, where a
+# host has /lib/modules/KREL/build point; this one may have no /lib/modules
+# at all), where modules for KREL are built (scripts/krun.sh: the host, or
+# the kernel's chroot with OUTDIR mounted in). dkms takes the signing key
+# and sign-file only from its framework.conf or the environment.
 dkms_for() {
 	krel=$1 action=$2
 	shift 2
 	# The kernels dkms must refuse have no tree; it must not look for one.
 	kdir=$("$top/scripts/kernel-build-dir.sh" "$krel" 2>/dev/null) ||
 		kdir=/usr/src/linux-headers-$krel
-	mok_signing_key=$out/mok.key mok_certificate=$out/mok.pub \
-		sign_file=$kdir/scripts/sign-file \
+	"$top/scripts/krun.sh" "$krel" --rw "$out" -- env \
+		mok_signing_key="$out/mok.key" mok_certificate="$out/mok.pub" \
+		sign_file="$kdir/scripts/sign-file" \
 		dkms "$action" "nictl/$version" -k "$krel" "$@" \
 		--dkmstree "$out/tree" --sourcetree "$out/source" --installtree "$out/install" \
 		--kernelsourcedir "$kdir" --no-depmod

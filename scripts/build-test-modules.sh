@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the test flavour of nictl.ko (W=1, fault injection) once for every
 # suite kernel, each in its own copy of the sources so the builds cannot mix.
-# Any compiler or modpost warning fails the build.
+# Any compiler or modpost warning fails the build. scripts/kmake.sh builds on
+# the host or in the kernel's chroot, against the cache's build tree.
 # Usage: build-test-modules.sh OUTDIR   (OUTDIR/<krel>/nictl.ko)
 set -eu
 out=${1:?usage: build-test-modules.sh OUTDIR}
@@ -12,10 +13,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 build_one() {
 	krel=$1
-	kdir=$("$top/scripts/kernel-build-dir.sh" "$krel") || return 1
 	dir=$out/$krel
 	"$top/scripts/module-source.sh" "$dir/src"
-	if ! make -C "$kdir" M="$dir/src" W=1 NICTL_FAULT_INJECT=y modules \
+	if ! "$top/scripts/kmake.sh" "$krel" M="$dir/src" W=1 NICTL_FAULT_INJECT=y modules \
 		>"$dir/build.log" 2>&1; then
 		cat "$dir/build.log" >&2
 		echo "build of nictl.ko for $krel failed" >&2

@@ -4,14 +4,21 @@
 # Idempotent: when every package is already installed apt is not touched at
 # all, so a warm `make check` needs no network. flex, bison, bc, libelf-dev and
 # libssl-dev build the debug kernel of `make check-debug`.
+# No kernel, headers or modules package: the suite's kernels and their headers
+# are unpacked into the cache (docs/kernels.md). What building on the host
+# against the headers of scripts/kernels.list's "host" kernels needs is here
+# instead: gcc-12 (the compiler they name), dwarves (pahole, for 6.12's module
+# BTF), libelf-dev and libssl-dev (kbuild's tools' libraries); debootstrap
+# makes the chroots the other kernels build in.
 set -eu
 
 PACKAGES="
 	qemu-system-x86
 	busybox-static
-	linux-headers-amd64
-	linux-headers-6.12-amd64
 	linux-source-6.12
+	debootstrap
+	gcc-12
+	dwarves
 	libnl-genl-3-dev
 	libnl-3-dev
 	libmnl-dev

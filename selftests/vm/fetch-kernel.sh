@@ -4,34 +4,47 @@
 #   DIR/vmlinuz              the kernel image
 #   DIR/lib/modules/KREL/    its modules, with modules.dep (so `modprobe -d DIR`
 #                            and `depmod -b DIR` work on it)
-# The image package is downloaded and unpacked, never installed: installing
-# would run update-initramfs and touch the host's /boot.
+# DIR is CACHE/kernels/KREL (CACHE: NICTL_CACHE, default /var/cache/nictl); the
+# kernel's suite is in scripts/kernels.list. The image package is downloaded
+# and unpacked, never installed: installing would run update-initramfs and
+# touch the host's /boot. linux-image-KREL holds both parts up to 6.x; sid's
+# is split into linux-binary-KREL (usr/lib/modules/KREL/vmlinuz),
+# linux-modules-KREL and linux-base-KREL (modules.builtin, modules.order),
+# which it depends on. The same directory holds the
+# headers (scripts/fetch-headers.sh) and the initramfs (mkinitramfs.sh).
 set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+REPO=$(cd "$HERE/../.." && pwd -P)
 
 die() {
 	echo "fetch-kernel: $*" >&2
 	exit 1
 }
 
-# Download linux-image-KREL and leave only vmlinuz and lib/modules in DIR.
+# Unpack KREL's image from SUITE into the new directory $3, then move the
+# modules into DIR $4 and the image last: DIR/vmlinuz says DIR is complete.
 unpack_kernel() {
-	krel=$1 dir=$2
-	pkg=linux-image-$krel
-	# apt drops to the _apt user for downloads; let it write here so it
-	# does not fall back to an unsandboxed download with a warning.
-	mkdir "$dir/deb"
-	chown _apt "$dir/deb" 2>/dev/null || true
-	(cd "$dir/deb" && apt-get download -q "$pkg") ||
-		die "cannot download $pkg (apt-get update? is $krel a Debian kernel?)"
-	dpkg-deb -x "$dir/deb/"*.deb "$dir/pkg"
-	[ -f "$dir/pkg/boot/vmlinuz-$krel" ] || die "$pkg has no boot/vmlinuz-$krel"
-	[ -d "$dir/pkg/lib/modules/$krel" ] || die "$pkg has no lib/modules/$krel"
-	mv "$dir/pkg/boot/vmlinuz-$krel" "$dir/vmlinuz"
+	krel=$1 suite=$2 tmp=$3 dir=$4
+	root=$tmp/root
+	"$REPO/scripts/fetch-debs.sh" "$suite" "$root" '^linux-(binary|modules|base)-[0-9]' \
+		"linux-image-$krel" >/dev/null
+	for image in "$root/boot/vmlinuz-$krel" "$root/usr/lib/modules/$krel/vmlinuz" ''; do
+		[ ! -f "$image" ] || break
+	done
+	[ -n "$image" ] || die "linux-image-$krel has no vmlinuz"
+	mv "$image" "$tmp/vmlinuz"
+	for modules in "$root/lib/modules/$krel" "$root/usr/lib/modules/$krel" ''; do
+		[ ! -d "$modules/kernel" ] || break
+	done
+	[ -n "$modules" ] || die "linux-image-$krel has no lib/modules/$krel/kernel"
+	# Left by a run that stopped before its vmlinuz was in place.
+	rm -rf "$dir/lib/modules/$krel"
 	mkdir -p "$dir/lib/modules"
-	mv "$dir/pkg/lib/modules/$krel" "$dir/lib/modules/"
-	rm -rf "$dir/deb" "$dir/pkg"
+	mv "$modules" "$dir/lib/modules/"
 	# The package leaves modules.dep to its postinst's depmod; make it here.
 	depmod -b "$dir" "$krel"
+	mv "$tmp/vmlinuz" "$dir/vmlinuz"
 }
 
 main() {
@@ -39,17 +52,20 @@ main() {
 	krel=$1
 	cache=${NICTL_CACHE:-/var/cache/nictl}/kernels
 	dest=$cache/$krel
-	# The directory only ever appears complete (renamed into place at the
-	# end), so its existence alone means the cache is warm.
-	if [ ! -d "$dest" ]; then
-		mkdir -p "$cache"
-		tmp=$(mktemp -d "$cache/.$krel.XXXXXX")
+	if [ ! -f "$dest/vmlinuz" ]; then
+		suite=$("$REPO/scripts/kernels.sh" "$krel" suite) ||
+			die "add $krel to scripts/kernels.list to fetch it"
+		mkdir -p "$dest"
+		exec 9>"$cache/.$krel.lock"
+		flock 9
+	fi
+	# Checked again under the lock: another run may have just made it.
+	if [ ! -f "$dest/vmlinuz" ]; then
+		tmp=$(mktemp -d "$dest/.image.XXXXXX")
 		trap 'rm -rf "$tmp"' EXIT
 		# mktemp's 0700 would keep apt's _apt user (and the guest) out.
 		chmod 755 "$tmp"
-		unpack_kernel "$krel" "$tmp" >&2
-		# A concurrent run may have won the race; its copy is as good.
-		mv -T "$tmp" "$dest" 2>/dev/null || rm -rf "$tmp"
+		unpack_kernel "$krel" "$suite" "$tmp" "$dest" >&2
 	fi
 	echo "$dest"
 }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# chroot-suite.sh SUITE: print the directory of a chroot of Debian SUITE in
+# the project's cache, made on first use: CACHE/chroots/SUITE (CACHE:
+# NICTL_CACHE, default /var/cache/nictl), debootstrap's minbase with make and
+# dkms. Modules for kernels whose compiler or kbuild binaries the host cannot
+# run (scripts/kernels.list: BUILD chroot) are built in it (scripts/krun.sh),
+# which installs each kernel's compiler and libraries there. The chroot
+# appears complete or not at all: made next to it and renamed into place.
+# debootstrap mounts /proc and /sys in the chroot while it works; it runs in
+# a mount namespace of its own, so those mounts end with it whatever happens.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+die() {
+	echo "chroot-suite: $*" >&2
+	exit 1
+}
+
+# Make the chroot of SUITE in the new directory $2.
+make_chroot() {
+	suite=$1 dir=$2
+	mirror=$("$top/scripts/apt-suite.sh" "$suite" mirror)
+	unshare --mount --propagation private \
+		debootstrap --variant=minbase "$suite" "$dir" "$mirror" >&2 ||
+		die "debootstrap of $suite from $mirror failed (its log: $dir/debootstrap/debootstrap.log)"
+	# As for the host's private apt (scripts/apt-suite.sh): old suites'
+	# Release files have expired.
+	echo 'Acquire::Check-Valid-Until "false";' >"$dir/etc/apt/apt.conf.d/90nictl"
+	# dkms for DKMS builds there; nothing the kernel does not need.
+	"$top/scripts/chroot-run.sh" "$dir" -- apt-get -q install -y --no-install-recommends \
+		make dkms >&2 || die "cannot install make and dkms in the $suite chroot"
+	"$top/scripts/chroot-run.sh" "$dir" -- apt-get clean
+}
+
+main() {
+	[ $# -eq 1 ] || die "usage: chroot-suite.sh SUITE"
+	suite=$1
+	cache=${NICTL_CACHE:-/var/cache/nictl}/chroots
+	dest=$cache/$suite
+	if [ ! -d "$dest" ]; then
+		mkdir -p "$cache"
+		exec 9>"$cache/.$suite.lock"
+		flock 9
+	fi
+	# Checked again under the lock: another run may have just made it.
+	if [ ! -d "$dest" ]; then
+		tmp=$(mktemp -d "$cache/.$suite.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		chmod 755 "$tmp"
+		echo "chroot-suite: making a $suite chroot in $dest" >&2
+		make_chroot "$suite" "$tmp"
+		mv -T "$tmp" "$dest"
+	fi
+	echo "$dest"
+}
+
+main "$@"

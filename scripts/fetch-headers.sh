@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fetch-headers.sh KREL: print the build tree external modules are built
+# against for suite kernel KREL (scripts/kernels.list), made from Debian's
+# packages in the cache, never installed on the host:
+#   DIR/headers/          linux-headers-KREL, its -common headers and its
+#                         linux-kbuild package, unpacked (dpkg-deb -x) as
+#                         a root: usr/src/linux-headers-*, usr/lib/linux-kbuild-*
+#   DIR/headers/needs     what the packages depend on besides each other
+#                         (compiler, kbuild's libraries): what a system
+#                         that builds with them must have (scripts/kmake.sh)
+#   DIR/build -> headers/usr/src/linux-headers-KREL
+# DIR is CACHE/kernels/KREL (CACHE: NICTL_CACHE, default /var/cache/nictl),
+# the directory selftests/vm/fetch-kernel.sh puts the image in. The headers
+# appear complete or not at all: unpacked next to it and renamed into place.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+die() {
+	echo "fetch-headers: $*" >&2
+	exit 1
+}
+
+# Debian's tree Makefile includes the -common one by its absolute path
+# below /usr/src (and 7.x also names itself there); make those paths
+# relative to where the Makefile is, so the tree works where it was unpacked.
+relocate_makefile() {
+	makefile=$1
+	# shellcheck disable=SC2016 # make's $(...), not the shell's
+	{
+		echo '# nictl: /usr/src was made relative to this file (scripts/fetch-headers.sh)'
+		echo 'nictl-usr-src := $(realpath $(dir $(lastword $(MAKEFILE_LIST)))..)'
+		sed 's|/usr/src/|$(nictl-usr-src)/|g' "$makefile"
+	} >"$makefile.new"
+	mv "$makefile.new" "$makefile"
+}
+
+# Every link of the build tree ("scripts -> ../../lib/linux-kbuild-X/scripts")
+# must resolve inside root $1, or the tree would use the host's files.
+check_links() {
+	root=$(cd "$1" && pwd -P)
+	find "$root/usr/src" "$root/usr/lib"/linux-kbuild-* -type l | while read -r link; do
+		target=$(realpath -e "$link" 2>/dev/null) ||
+			die "$link -> $(readlink "$link") does not resolve"
+		case $target in
+		"$root"/*) ;;
+		*) die "$link -> $(readlink "$link") leaves the unpacked headers" ;;
+		esac
+	done
+}
+
+# Unpack KREL's headers from SUITE into the new directory $3.
+unpack_headers() {
+	krel=$1 suite=$2 root=$3
+	"$top/scripts/fetch-debs.sh" "$suite" "$root" '^linux-(headers|kbuild)-' \
+		"linux-headers-$krel" >"$root/depends"
+	grep -Ev '^linux-(base|image)' "$root/depends" >"$root/needs" || true
+	rm "$root/depends"
+	tree=$root/usr/src/linux-headers-$krel
+	[ -f "$tree/Makefile" ] || die "linux-headers-$krel has no usr/src/linux-headers-$krel/Makefile"
+	relocate_makefile "$tree/Makefile"
+	check_links "$root"
+}
+
+main() {
+	[ $# -eq 1 ] || die "usage: fetch-headers.sh KREL"
+	krel=$1
+	cache=${NICTL_CACHE:-/var/cache/nictl}/kernels
+	dest=$cache/$krel
+	if [ ! -f "$dest/build/Makefile" ]; then
+		suite=$("$top/scripts/kernels.sh" "$krel" suite) ||
+			die "add $krel to scripts/kernels.list to fetch its headers"
+		mkdir -p "$dest"
+		exec 9>"$cache/.$krel.lock"
+		flock 9
+	fi
+	# Checked again under the lock: another run may have just made it.
+	if [ ! -f "$dest/build/Makefile" ]; then
+		# Left by a run that stopped between the two steps below.
+		rm -rf "$dest/headers"
+		tmp=$(mktemp -d "$dest/.headers.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		# mktemp's 0700 would keep apt's _apt user out.
+		chmod 755 "$tmp"
+		unpack_headers "$krel" "$suite" "$tmp" >&2
+		# The link first: it resolves once the headers are in place.
+		ln -sfn "headers/usr/src/linux-headers-$krel" "$dest/.build"
+		mv -T "$dest/.build" "$dest/build"
+		mv -T "$tmp" "$dest/headers"
+	fi
+	echo "$dest/build"
+}
+
+main "$@"

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts/kernels.sh on a made-up scripts/kernels.list (comments, blank lines,
+# tabs and spaces), and the real list's lines against the format
+# docs/kernels.md gives.
+# selftests/unit/Makefile fills in the path of the repository.
+# shellcheck disable=SC2317 # the checks are run through tap_check
+set -u
+
+REPO=@NICTL_REPO@
+
+# shellcheck source=selftests/unit/tap.sh
+. "$REPO/selftests/unit/tap.sh"
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cp "$REPO/scripts/kernels.sh" "$TMP/"
+cat >"$TMP/kernels.list" <<'LIST'
+# KREL		SUITE		BUILD	CHECK
+
+1.0.0-1-amd64	oldsuite	chroot	no
+2.0.0-1-amd64 	stable-security host	yes   # trailing comment
+  3.0.0-1-amd64	stable-security	host	no
+4.0.0-1-amd64	unstable	chroot	yes
+LIST
+
+# Run the copy with the environment given before it; its output must be $1.
+says()
+{
+	local want=$1 got
+
+	shift
+	got=$(env -u NICTL_KERNELS -u NICTL_ALL_KERNELS "$@" 2>&1)
+	[[ $got == "$want" ]] && return 0
+	echo "got:"
+	echo "$got"
+	echo "expected:"
+	echo "$want"
+	return 1
+}
+
+fails_with()
+{
+	local want_status=$1 want=$2 got status=0
+
+	shift 2
+	got=$("$@" 2>&1) || status=$?
+	[[ $status -eq $want_status && $got == *"$want"* ]] && return 0
+	echo "exit status $status (expected $want_status), output: $got"
+	echo "expected it to say: $want"
+	return 1
+}
+
+checked() { says $'2.0.0-1-amd64\n4.0.0-1-amd64' "$TMP/kernels.sh"; }
+all() {
+	says $'1.0.0-1-amd64\n2.0.0-1-amd64\n3.0.0-1-amd64\n4.0.0-1-amd64' \
+		NICTL_ALL_KERNELS=1 "$TMP/kernels.sh"
+}
+named() { says $'9.9-debug\n3.0.0-1-amd64' NICTL_KERNELS='9.9-debug 3.0.0-1-amd64' "$TMP/kernels.sh"; }
+fields() {
+	says stable-security "$TMP/kernels.sh" 3.0.0-1-amd64 suite &&
+		says chroot "$TMP/kernels.sh" 1.0.0-1-amd64 build
+}
+unknown() { fails_with 1 "5.0.0-1-amd64 is not in" "$TMP/kernels.sh" 5.0.0-1-amd64 suite; }
+bad_field() { fails_with 2 "unknown field check" "$TMP/kernels.sh" 1.0.0-1-amd64 check; }
+
+# Every line of the real list: four fields, a suite name, BUILD and CHECK
+# from their sets, no kernel twice.
+real_list()
+{
+	local bad
+
+	bad=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/scripts/kernels.list" | awk '
+		NF != 4 || $2 !~ /^[a-z]+(-security)?$/ || $3 !~ /^(host|chroot)$/ ||
+			$4 !~ /^(yes|no)$/ || seen[$1]++ { print "bad line: " $0 }')
+	[[ -z $bad ]] && return 0
+	echo "$bad"
+	return 1
+}
+
+tap_check "kernels.sh lists the kernels marked CHECK yes, in order" checked
+tap_check "NICTL_ALL_KERNELS=1 lists every kernel" all
+tap_check "NICTL_KERNELS names the kernels, listed or not" named
+tap_check "KREL suite and KREL build print that field" fields
+tap_check "a kernel not in the list fails and says so" unknown
+tap_check "an unknown field is a usage error" bad_field
+tap_check "scripts/kernels.list has four valid fields a line, each kernel once" real_list
+tap_done
