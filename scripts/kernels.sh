@@ -4,10 +4,10 @@
 #   kernels.sh              the release strings `make check` runs on, one per
 #                           line: those NICTL_KERNELS names when set (`make
 #                           check-debug` names its debug kernel), every listed
-#                           one with NICTL_ALL_KERNELS=1, else those marked
-#                           CHECK yes
-#   kernels.sh KREL FIELD   KREL's SUITE or BUILD field (suite, build); fails
-#                           for a kernel the list does not have
+#                           one with NICTL_ALL_KERNELS=1, else those whose
+#                           CHECK is not no
+#   kernels.sh KREL FIELD   KREL's SUITE, BUILD or CHECK field (suite, build,
+#                           check); fails for a kernel the list does not have
 set -eu
 list=$(dirname "$0")/kernels.list
 
@@ -20,8 +20,9 @@ if [ $# -eq 2 ]; then
 	case $2 in
 	suite) field=2 ;;
 	build) field=3 ;;
+	check) field=4 ;;
 	*)
-		echo "kernels: unknown field $2 (suite, build)" >&2
+		echo "kernels: unknown field $2 (suite, build, check)" >&2
 		exit 2
 		;;
 	esac
@@ -34,7 +35,7 @@ if [ $# -eq 2 ]; then
 	exit 0
 fi
 [ $# -eq 0 ] || {
-	echo "usage: kernels.sh [KREL suite|build]" >&2
+	echo "usage: kernels.sh [KREL suite|build|check]" >&2
 	exit 2
 }
 if [ -n "${NICTL_KERNELS:-}" ]; then
@@ -43,5 +44,5 @@ if [ -n "${NICTL_KERNELS:-}" ]; then
 elif [ "${NICTL_ALL_KERNELS:-0}" = 1 ]; then
 	entries | cut -d' ' -f1
 else
-	entries | awk '$4 == "yes" { print $1 }'
+	entries | awk '$4 != "no" { print $1 }'
 fi

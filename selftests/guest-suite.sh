@@ -9,8 +9,9 @@
 # everything the tests need, so a skip means a broken guest or test, never
 # a pass.
 #
-# Usage: guest-suite.sh [--half 1|2 | BINARY...] (default: all, in the order
-# below; --half: the first or second half of it, as defined below)
+# Usage: guest-suite.sh [--half 1|2 | --core | BINARY...] (default: all, in
+# the order below; --half: the first or second half of it; --core: the core
+# every suite kernel runs; both as defined below)
 # Environment: NICTL_KREL, NICTL_KO, NICTL_CTL, NICTL_RESULTS, NICTL_REPO;
 # NICTL_BUILD (default $NICTL_REPO/build) holds selftests/.
 set -u
@@ -25,6 +26,11 @@ set -u
 FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security nictl_fuzz \
 	nictl_rollback nictl_shared nictl_stats"
 SECOND_HALF="nictl_cli nictl_ynl nictl_genl nictl_events nictl_daemon nictl_stress nictl_lifecycle"
+# What every suite kernel runs, where the whole suite runs on the oldest and
+# newest only (scripts/kernels.list, CHECK core): the module as DKMS builds
+# it, finding and binding queue IRQs, the accounting, events, the daemon and
+# the security rules.
+CORE="nictl_dkms nictl_discovery nictl_bind nictl_security nictl_stats nictl_events nictl_daemon"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -39,8 +45,12 @@ case ${1:-} in
 "")
 	TESTS="$FIRST_HALF $SECOND_HALF"
 	;;
+--core)
+	[ $# -eq 1 ] || die "usage: guest-suite.sh [--half 1|2 | --core | BINARY...]"
+	TESTS=$CORE
+	;;
 --half)
-	[ $# -eq 2 ] || die "usage: guest-suite.sh [--half 1|2 | BINARY...]"
+	[ $# -eq 2 ] || die "usage: guest-suite.sh [--half 1|2 | --core | BINARY...]"
 	case $2 in
 	1) TESTS=$FIRST_HALF ;;
 	2) TESTS=$SECOND_HALF ;;

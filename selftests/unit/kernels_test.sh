@@ -19,9 +19,9 @@ cat >"$TMP/kernels.list" <<'LIST'
 # KREL		SUITE		BUILD	CHECK
 
 1.0.0-1-amd64	oldsuite	chroot	no
-2.0.0-1-amd64 	stable-security host	yes   # trailing comment
+2.0.0-1-amd64 	stable-security host	full   # trailing comment
   3.0.0-1-amd64	stable-security	host	no
-4.0.0-1-amd64	unstable	chroot	yes
+4.0.0-1-amd64	unstable	chroot	core
 LIST
 
 # Run the copy with the environment given before it; its output must be $1.
@@ -59,10 +59,11 @@ all() {
 named() { says $'9.9-debug\n3.0.0-1-amd64' NICTL_KERNELS='9.9-debug 3.0.0-1-amd64' "$TMP/kernels.sh"; }
 fields() {
 	says stable-security "$TMP/kernels.sh" 3.0.0-1-amd64 suite &&
-		says chroot "$TMP/kernels.sh" 1.0.0-1-amd64 build
+		says chroot "$TMP/kernels.sh" 1.0.0-1-amd64 build &&
+		says core "$TMP/kernels.sh" 4.0.0-1-amd64 check
 }
 unknown() { fails_with 1 "5.0.0-1-amd64 is not in" "$TMP/kernels.sh" 5.0.0-1-amd64 suite; }
-bad_field() { fails_with 2 "unknown field check" "$TMP/kernels.sh" 1.0.0-1-amd64 check; }
+bad_field() { fails_with 2 "unknown field flavour" "$TMP/kernels.sh" 1.0.0-1-amd64 flavour; }
 
 # Every line of the real list: four fields, a suite name, BUILD and CHECK
 # from their sets, no kernel twice.
@@ -72,13 +73,13 @@ real_list()
 
 	bad=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/scripts/kernels.list" | awk '
 		NF != 4 || $2 !~ /^[a-z]+(-security)?$/ || $3 !~ /^(host|chroot)$/ ||
-			$4 !~ /^(yes|no)$/ || seen[$1]++ { print "bad line: " $0 }')
+			$4 !~ /^(full|core|no)$/ || seen[$1]++ { print "bad line: " $0 }')
 	[[ -z $bad ]] && return 0
 	echo "$bad"
 	return 1
 }
 
-tap_check "kernels.sh lists the kernels marked CHECK yes, in order" checked
+tap_check "kernels.sh lists the kernels whose CHECK is not no, in order" checked
 tap_check "NICTL_ALL_KERNELS=1 lists every kernel" all
 tap_check "NICTL_KERNELS names the kernels, listed or not" named
 tap_check "KREL suite and KREL build print that field" fields

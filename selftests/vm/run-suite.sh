@@ -5,10 +5,11 @@
 #     BUILD/results/host/NAME.tap (not with NICTL_HOST_TESTS=0: `make
 #     check-debug` is about the kernel)
 #   - selftests/guest-suite.sh in a guest per kernel of scripts/kernels.sh,
-#     results in BUILD/results/KREL/; with NICTL_GUEST_HALVES=1 (`make
-#     check-debug`: one kernel, and a slow one) two guests per kernel, each
-#     running one half of the suite, results in BUILD/results/KREL.half1/
-#     and .half2/
+#     results in BUILD/results/KREL/: the whole suite, or its core where
+#     scripts/kernels.list says CHECK core; with NICTL_GUEST_HALVES=1 (`make
+#     check-debug`: one kernel, and a slow one) two guests per kernel that
+#     runs the whole suite, each running one half of it, results in
+#     BUILD/results/KREL.half1/ and .half2/
 # then summarize.sh over all of them; its verdict is the exit status.
 # A guest keeps one host core busy (QEMU's single-threaded TCG), so at most
 # NICTL_GUEST_JOBS guests (default: one per host core) run at a time, the
@@ -96,7 +97,12 @@ main() {
 	# shellcheck disable=SC2086 # one pid per word
 	trap 'kill $pids 2>/dev/null; exit 130' INT TERM
 	for krel in $kernels; do
-		if [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
+		# A kernel named by NICTL_KERNELS but not listed (the debug
+		# kernel) runs the whole suite.
+		plan=$("$REPO/scripts/kernels.sh" "$krel" check 2>/dev/null) || plan=full
+		if [ "$plan" = core ]; then
+			queue_guest "$krel" "$results/$krel" --core
+		elif [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
 			queue_guest "$krel" "$results/$krel.half1" --half 1
 			queue_guest "$krel" "$results/$krel.half2" --half 2
 		else
