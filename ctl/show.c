@@ -109,6 +109,7 @@ static const char *const source_names[] = {
 	[NICTL_IRQ_SOURCE_NONE]	= "none",
 	[NICTL_IRQ_SOURCE_NAPI]	= "napi",
 	[NICTL_IRQ_SOURCE_MSI]	= "msi",
+	[NICTL_IRQ_SOURCE_MSI_NAPI] = "msi+napi",
 };
 
 static const char *kind_name(unsigned int kind)

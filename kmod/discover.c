@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Finding a device's queue IRQs. The kernel's own queue -> NAPI -> IRQ link
- * is used where the driver fills it (6.8+). Otherwise the vectors of the
- * parent PCI function are read and classified by name (classify.c), since
- * that is the only place most drivers record which queue a vector serves.
- * Either way one entry per queue found is noted, then qirq.c lists each IRQ
- * once with the queues it serves.
+ * Finding a device's queue IRQs, from two sources. The vectors of the
+ * parent PCI function, classified by name (classify.c), come first: a
+ * vector named after a queue is the one that interrupts for it. The
+ * kernel's own queue -> NAPI -> IRQ links (6.8+) then fill in the queues no
+ * name covers. A link only says which IRQ schedules the queue's NAPI:
+ * e1000e links its TX queue to the NAPI of its RX vector, while its TX
+ * completions come on a vector of their own, named e1k-tx-0. One entry per
+ * queue found is noted, then qirq.c lists each IRQ once with the queues it
+ * serves.
  */
 #include <linux/msi.h>
 #include <linux/pci.h>
@@ -77,19 +80,35 @@ static void nictl_add_napi_irq(struct nictl_dev *dev, int irq, unsigned int queu
 	nictl_dev_add(dev, irq, queue, kind, name, managed, shared);
 }
 
-static int nictl_discover_napi(struct nictl_dev *dev)
+/* Does an entry found by name already cover @queue's @kind? */
+static bool nictl_named(const struct nictl_dev *dev, unsigned int n_named, unsigned int queue,
+			enum nictl_queue_kind kind)
+{
+	const struct nictl_qirq *q;
+	unsigned int i;
+
+	for (i = 0; i < n_named; i++) {
+		q = &dev->irqs[i];
+		if (q->queue == queue &&
+		    (q->kind == kind || q->kind == NICTL_QUEUE_KIND_COMBINED))
+			return true;
+	}
+	return false;
+}
+
+/* The linked IRQs of the queues that the first @n_named entries do not cover. */
+static void nictl_discover_links(struct nictl_dev *dev, unsigned int n_named)
 {
 	struct net_device *netdev = dev->netdev;
 	unsigned int nrx = netdev->real_num_rx_queues, ntx = netdev->real_num_tx_queues;
 	unsigned int q, nq = max(nrx, ntx);
 	int rx, tx;
 
-	dev->irqs = kvcalloc(2 * nq + NICTL_FAULT_EXTRA_IRQS, sizeof(*dev->irqs), GFP_KERNEL);
-	if (!dev->irqs)
-		return -ENOMEM;
 	for (q = 0; q < nq; q++) {
-		rx = q < nrx ? nictl_queue_napi_irq(netdev, q, true) : -1;
-		tx = q < ntx ? nictl_queue_napi_irq(netdev, q, false) : -1;
+		rx = q < nrx && !nictl_named(dev, n_named, q, NICTL_QUEUE_KIND_RX) ?
+		     nictl_queue_napi_irq(netdev, q, true) : -1;
+		tx = q < ntx && !nictl_named(dev, n_named, q, NICTL_QUEUE_KIND_TX) ?
+		     nictl_queue_napi_irq(netdev, q, false) : -1;
 		if (rx > 0 && rx == tx) {
 			nictl_add_napi_irq(dev, rx, q, NICTL_QUEUE_KIND_COMBINED);
 			continue;
@@ -97,7 +116,6 @@ static int nictl_discover_napi(struct nictl_dev *dev)
 		nictl_add_napi_irq(dev, rx, q, NICTL_QUEUE_KIND_RX);
 		nictl_add_napi_irq(dev, tx, q, NICTL_QUEUE_KIND_TX);
 	}
-	return 0;
 }
 
 static void nictl_add_msi_irq(struct nictl_dev *dev, const struct nictl_irq_ident *id,
@@ -116,32 +134,48 @@ static void nictl_add_msi_irq(struct nictl_dev *dev, const struct nictl_irq_iden
 		nictl_dev_add(dev, irq, queue, kind, name, managed, shared);
 }
 
-static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci)
+/*
+ * The named queue vectors of @pci, if any, into a new dev->irqs with room
+ * for @room more entries (the links, the test build's extra IRQ).
+ */
+static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigned int room)
 {
 	struct device *parent = dev->netdev->dev.parent;
 	struct nictl_irq_ident id = {
 		.ifname = dev->netdev->name,
 		.driver = dev->driver,
-		.parent = dev_name(parent),
+		.parent = parent ? dev_name(parent) : "",
 		.bus_addr = dev->bus_addr,
 		.rx_queues = dev->netdev->real_num_rx_queues,
 	};
+	bool names = pci && parent && nictl_fault_discovery_source() != NICTL_FAULT_LINKS_ONLY;
 	struct msi_desc *desc;
 	unsigned int n = 0, i;
 
 	/* A function that never enabled MSI has no descriptor storage. */
-	if (!nictl_has_msi_descs(pci))
-		return 0;
+	if (!names || !nictl_has_msi_descs(pci)) {
+		dev->irqs = kvcalloc(room, sizeof(*dev->irqs), GFP_KERNEL);
+		return dev->irqs ? 0 : -ENOMEM;
+	}
 	guard(msi_descs_lock)(pci);
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		n += desc->nvec_used;
-	dev->irqs = kvcalloc(n + NICTL_FAULT_EXTRA_IRQS, sizeof(*dev->irqs), GFP_KERNEL);
+	dev->irqs = kvcalloc(n + room, sizeof(*dev->irqs), GFP_KERNEL);
 	if (!dev->irqs)
 		return -ENOMEM;
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		for (i = 0; i < desc->nvec_used; i++)
 			nictl_add_msi_irq(dev, &id, desc->irq + i);
 	return 0;
+}
+
+static enum nictl_irq_source nictl_irq_source(unsigned int named, unsigned int linked)
+{
+	if (named && linked)
+		return NICTL_IRQ_SOURCE_MSI_NAPI;
+	if (named)
+		return NICTL_IRQ_SOURCE_MSI;
+	return linked ? NICTL_IRQ_SOURCE_NAPI : NICTL_IRQ_SOURCE_NONE;
 }
 
 /* Each IRQ once, with the queues it serves and its placement group. */
@@ -176,6 +210,7 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 {
 	struct device *parent = netdev->dev.parent;
 	struct device *pci = nictl_pci_function(netdev);
+	unsigned int nq, n_named;
 	int err;
 
 	ASSERT_RTNL();
@@ -186,15 +221,13 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 	dev->bus_addr = pci ? dev_name(pci) : NULL;
 	dev->node = nictl_numa_node(netdev);
 
-	err = nictl_discover_napi(dev);
-	if (!err && dev->n_irqs) {
-		dev->source = NICTL_IRQ_SOURCE_NAPI;
-	} else if (!err && pci && parent) {
-		kvfree(dev->irqs);
-		dev->irqs = NULL;
-		err = nictl_discover_msi(dev, pci);
-		if (dev->n_irqs)
-			dev->source = NICTL_IRQ_SOURCE_MSI;
+	nq = max(netdev->real_num_rx_queues, netdev->real_num_tx_queues);
+	err = nictl_discover_msi(dev, pci, 2 * nq + NICTL_FAULT_EXTRA_IRQS);
+	if (!err) {
+		n_named = dev->n_irqs;
+		if (nictl_fault_discovery_source() != NICTL_FAULT_NAMES_ONLY)
+			nictl_discover_links(dev, n_named);
+		dev->source = nictl_irq_source(n_named, dev->n_irqs - n_named);
 	}
 	if (!err && dev->irqs) {
 		nictl_fault_discovery(dev);

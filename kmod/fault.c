@@ -97,6 +97,21 @@ void nictl_fault_discovery(struct nictl_dev *dev)
 		dev->irqs[i].shared |= dev->irqs[i].irq == shared;
 }
 
+static unsigned int fault_discovery_source;
+module_param(fault_discovery_source, uint, 0600);
+MODULE_PARM_DESC(fault_discovery_source,
+		 "test build only: find queue IRQs by 0: names and links, 1: links only, 2: names only");
+
+/**
+ * nictl_fault_discovery_source() - the sources discovery may use
+ *
+ * Return: the knob, as &enum nictl_fault_source.
+ */
+enum nictl_fault_source nictl_fault_discovery_source(void)
+{
+	return READ_ONCE(fault_discovery_source);
+}
+
 static DECLARE_WAIT_QUEUE_HEAD(nictl_fault_stall_wq);
 static atomic_t nictl_fault_stalled = ATOMIC_INIT(0);
 static bool fault_stall;

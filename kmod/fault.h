@@ -3,7 +3,8 @@
  * Fault injection for the test build: fail the k-th affinity write of an
  * apply so that the suite can prove the rollback at every k; make a device's
  * queues share IRQs the way drivers the guests lack do (ice with fewer
- * vectors than rings, an mlx5 sub-function on its parent's vectors); hold a
+ * vectors than rings, an mlx5 sub-function on its parent's vectors); find
+ * queue IRQs through one source only, to compare the two; hold a
  * stats operation until released, so the suite can prove that nothing else
  * waits for it; split NAPI_GET and DEV_GET dumps early; and make the raw TSC
  * look trusted or unstable. Production builds compile it away.
@@ -15,12 +16,20 @@
 
 struct nictl_dev;
 
+/* fault_discovery_source: which of discovery's two sources to use. */
+enum nictl_fault_source {
+	NICTL_FAULT_BOTH,
+	NICTL_FAULT_LINKS_ONLY,
+	NICTL_FAULT_NAMES_ONLY,
+};
+
 #ifdef NICTL_FAULT_INJECT
 /* Room discovery leaves for the IRQ nictl_fault_discovery() may add. */
 #define NICTL_FAULT_EXTRA_IRQS	1
 
 int nictl_fault_write(unsigned int nth);
 void nictl_fault_discovery(struct nictl_dev *dev);
+enum nictl_fault_source nictl_fault_discovery_source(void);
 void nictl_fault_stall(void);
 unsigned int nictl_fault_dump_items(void);
 bool nictl_fault_tsc_trusted(void);
@@ -35,6 +44,11 @@ static inline int nictl_fault_write(unsigned int nth)
 
 static inline void nictl_fault_discovery(struct nictl_dev *dev)
 {
+}
+
+static inline enum nictl_fault_source nictl_fault_discovery_source(void)
+{
+	return NICTL_FAULT_BOTH;
 }
 
 static inline void nictl_fault_stall(void)

@@ -13,6 +13,7 @@
 #include "env.h"
 #include "irqs.h"
 #include "main.h"
+#include "module.h"
 #include "netdev.h"
 #include "nictl.h"
 #include "sys.h"
@@ -85,8 +86,86 @@ TEST_F_TIMEOUT(discovery, device_attributes_match_sysfs, 120)
 	EXPECT_EQ(info->tx_queues, dev->tx_queues);
 	ASSERT_TRUE(info->up);
 	EXPECT_EQ((uint32_t)NICTL_DEV_F_UP, dev->dev_flags);
-	EXPECT_TRUE(dev->source == NICTL_IRQ_SOURCE_NAPI || dev->source == NICTL_IRQ_SOURCE_MSI)
+	EXPECT_TRUE(dev->source == NICTL_IRQ_SOURCE_NAPI || dev->source == NICTL_IRQ_SOURCE_MSI ||
+		    dev->source == NICTL_IRQ_SOURCE_MSI_NAPI)
 		TH_LOG("source %u for an up device with queue IRQs", dev->source);
+}
+
+/* DEV_GET of the fixture's device with discovery limited to @source (fault_discovery_source). */
+static int dev_by_source(struct __test_metadata *_metadata, const char *ifname,
+			 const char *source, struct nictl_dev *dev)
+{
+	struct nl_client nl;
+	struct nl_result res;
+	int ret;
+
+	if (nictl_param_write("fault_discovery_source", source))
+		return -EIO;
+	ret = nictl_open(&nl);
+	if (!ret) {
+		ret = nictl_dev_get(&nl, ifname, dev, &res);
+		nl_close(&nl);
+	}
+	if (ret)
+		TH_LOG("DEV_GET %s by source %s: %s", ifname, source, res.msg);
+	nictl_param_write("fault_discovery_source", "0");
+	return ret;
+}
+
+/* Does @dev have IRQ @num serving @queue's receive side? */
+static bool named_rx(const struct nictl_dev *dev, uint32_t num, uint32_t queue)
+{
+	const struct nictl_irq *irq = nictl_dev_irq(dev, num);
+	unsigned int i;
+
+	for (i = 0; irq && i < irq->n_queues; i++)
+		if (irq->queues[i].queue == queue && irq->queues[i].kind != NICTL_QUEUE_KIND_TX)
+			return true;
+	return false;
+}
+
+/*
+ * Every queue of the guests' NICs has a vector named after it, so the
+ * links (where the driver sets them: e1000e on 7.2, not virtio_net) add
+ * nothing; and where a link names a receive queue's IRQ, it is the one the
+ * names say. A link of a TX queue may differ: e1000e links it to the NAPI
+ * of its RX vector, while its TX completions come on e1k-tx-0.
+ */
+TEST_F_TIMEOUT(discovery, links_agree_with_names_and_add_nothing, 120)
+{
+	struct nictl_dev *names = malloc(sizeof(*names)), *links = malloc(sizeof(*links));
+	const struct nictl_irq *irq;
+	unsigned int i, j;
+
+	ASSERT_NE(NULL, names);
+	ASSERT_NE(NULL, links);
+	ASSERT_EQ(0, dev_by_source(_metadata, variant->ifname, "2", names));
+	ASSERT_EQ(0, dev_by_source(_metadata, variant->ifname, "1", links));
+	EXPECT_EQ((uint32_t)NICTL_IRQ_SOURCE_MSI, names->source);
+	EXPECT_EQ((uint32_t)(links->n_irqs ? NICTL_IRQ_SOURCE_NAPI : NICTL_IRQ_SOURCE_NONE),
+		  links->source);
+	TH_LOG("%s: %u IRQs by name, %u by NAPI link", variant->ifname, names->n_irqs,
+	       links->n_irqs);
+
+	EXPECT_EQ((uint32_t)NICTL_IRQ_SOURCE_MSI, self->dev.source);
+	ASSERT_EQ(names->n_irqs, self->dev.n_irqs);
+	for (i = 0; i < names->n_irqs; i++) {
+		EXPECT_EQ(names->irqs[i].num, self->dev.irqs[i].num);
+		EXPECT_EQ(names->irqs[i].n_queues, self->dev.irqs[i].n_queues)
+			TH_LOG("IRQ %u serves other queues with links", names->irqs[i].num);
+	}
+	for (i = 0; i < links->n_irqs; i++) {
+		irq = &links->irqs[i];
+		for (j = 0; j < irq->n_queues; j++) {
+			if (irq->queues[j].kind == NICTL_QUEUE_KIND_TX)
+				continue;
+			EXPECT_TRUE(named_rx(names, irq->num, irq->queues[j].queue))
+				TH_LOG("queue %u: linked to IRQ %u, which its name does not serve",
+				       irq->queues[j].queue, irq->num);
+		}
+	}
+	free(names);
+	free(links);
 }
 
 TEST_F_TIMEOUT(discovery, queue_irqs_match_proc_interrupts, 120)

@@ -455,11 +455,14 @@ enum nictl_queue_kind {
  * @NICTL_IRQ_SOURCE_NAPI: from the kernel's queue -> NAPI -> IRQ links
  * @NICTL_IRQ_SOURCE_MSI: from the parent PCI function's MSI/MSI-X vectors,
  *	classified by IRQ name
+ * @NICTL_IRQ_SOURCE_MSI_NAPI: from both: the named vectors, and the links
+ *	of the queues no vector is named after
  */
 enum nictl_irq_source {
 	NICTL_IRQ_SOURCE_NONE,
 	NICTL_IRQ_SOURCE_NAPI,
 	NICTL_IRQ_SOURCE_MSI,
+	NICTL_IRQ_SOURCE_MSI_NAPI,
 };
 
 /**
