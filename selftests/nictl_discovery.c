@@ -92,20 +92,15 @@ TEST_F_TIMEOUT(discovery, device_attributes_match_sysfs, 120)
 }
 
 /* DEV_GET of the fixture's device with discovery limited to @source (fault_discovery_source). */
-static int dev_by_source(struct __test_metadata *_metadata, const char *ifname,
-			 const char *source, struct nictl_dev *dev)
+static int dev_by_source(struct __test_metadata *_metadata, struct nl_client *nl,
+			 const char *ifname, const char *source, struct nictl_dev *dev)
 {
-	struct nl_client nl;
 	struct nl_result res;
 	int ret;
 
 	if (nictl_param_write("fault_discovery_source", source))
 		return -EIO;
-	ret = nictl_open(&nl);
-	if (!ret) {
-		ret = nictl_dev_get(&nl, ifname, dev, &res);
-		nl_close(&nl);
-	}
+	ret = nictl_dev_get(nl, ifname, dev, &res);
 	if (ret)
 		TH_LOG("DEV_GET %s by source %s: %s", ifname, source, res.msg);
 	nictl_param_write("fault_discovery_source", "0");
@@ -139,8 +134,8 @@ TEST_F_TIMEOUT(discovery, links_agree_with_names_and_add_nothing, 120)
 
 	ASSERT_NE(NULL, names);
 	ASSERT_NE(NULL, links);
-	ASSERT_EQ(0, dev_by_source(_metadata, variant->ifname, "2", names));
-	ASSERT_EQ(0, dev_by_source(_metadata, variant->ifname, "1", links));
+	ASSERT_EQ(0, dev_by_source(_metadata, &self->env.nl, variant->ifname, "2", names));
+	ASSERT_EQ(0, dev_by_source(_metadata, &self->env.nl, variant->ifname, "1", links));
 	EXPECT_EQ((uint32_t)NICTL_IRQ_SOURCE_MSI, names->source);
 	EXPECT_EQ((uint32_t)(links->n_irqs ? NICTL_IRQ_SOURCE_NAPI : NICTL_IRQ_SOURCE_NONE),
 		  links->source);
