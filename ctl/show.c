@@ -18,7 +18,7 @@
  *
  * Header: "<ifname> (ifindex <n>): driver <driver>, bus <bus address>,
  * node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
- * irqs from <napi|msi|none>", where a missing driver or bus address is "-"
+ * irqs from <msi|napi|msi+napi|none>", where a missing driver or bus address is "-"
  * and an unknown node "?".
  * Columns are left-aligned and separated by at least two spaces. QUEUE is
  * the queues the IRQ serves, as a list such as 0 or 0,4 or 0-1. KIND is rx,
@@ -27,7 +27,10 @@
  * empty. NODE is "?" when unknown. TARGET is the CPU nictl placed the IRQ
  * on, "-" if none. FLAGS joins with commas those of "managed", "bound",
  * "pending" (the IRQ moves at its next interrupt; EFFECTIVE is still the
- * old CPU), "shared" (other handlers share the IRQ), "held:<ifname>" (the
+ * old CPU), "shared" (other handlers share the IRQ), "off-target" (nictl
+ * placed the IRQ on TARGET, but CPUS is not that CPU alone now: something
+ * moved it, or its driver requested it anew, and nothing has put it back
+ * yet), "held:<ifname>" (the
  * binding of that other device holds the IRQ), "drifts:<n>" (something
  * else moved the bound IRQ off its target n times) and "fighting" (it did
  * so at least twice, the last time less than FIGHT_WINDOW_S ago: irqbalance
@@ -53,7 +56,9 @@
  *   tx_queues  integer
  *   up         boolean
  *   bound      boolean, nictl holds affinities to restore
- *   source     "none", "napi" or "msi": how the queue IRQs were found
+ *   source     "none", "napi", "msi" or "msi+napi": how the queue IRQs
+ *              were found (IRQ names, NAPI links, or names first and links
+ *              for the queues no name covers)
  *   irqs       array of objects, one per queue IRQ, in table order:
  *     queue           integer, the lowest queue it serves
  *     kind            "rx", "tx" or "combined"
@@ -73,6 +78,7 @@
  *     bound           boolean
  *     pending         boolean, the IRQ moves at its next interrupt
  *     shared          boolean, other handlers share the IRQ
+ *     off_target      boolean, as the flag
  *     owner_ifindex   integer, the other device whose binding holds the
  *                     IRQ, or null
  *     drifts          integer, times moved off its target
@@ -169,6 +175,13 @@ static bool irq_fighting(const struct nictl_irq *irq)
 	       FIGHT_WINDOW_S * 1000000000ULL;
 }
 
+/* Placed by nictl, but its affinity is not its target CPU alone now. */
+static bool irq_off_target(const struct nictl_irq *irq)
+{
+	return irq->target_cpu >= 0 && (cpuset_weight(&irq->affinity) != 1 ||
+					!cpuset_has(&irq->affinity, irq->target_cpu));
+}
+
 /* QUEUE: the distinct queues an IRQ serves, as "0", "0,4" or "0-3". */
 static char *queues_cell(const struct nictl_irq *irq)
 {
@@ -219,6 +232,8 @@ static char *flags_cell(const struct nictl_irq *irq)
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (irq->flags & names[i].flag)
 			fprintf(f, "%s%s", ftell(f) ? "," : "", names[i].name);
+	if (irq_off_target(irq))
+		fprintf(f, "%soff-target", ftell(f) ? "," : "");
 	if (irq->owner_ifindex && if_indextoname(irq->owner_ifindex, owner))
 		fprintf(f, "%sheld:%s", ftell(f) ? "," : "", owner);
 	else if (irq->owner_ifindex)
@@ -372,6 +387,7 @@ int show_json_irq_fields(struct json *j, const struct nictl_irq *irq)
 	json_bool(j, "bound", irq->flags & NICTL_IRQ_F_BOUND);
 	json_bool(j, "pending", irq->flags & NICTL_IRQ_F_PENDING);
 	json_bool(j, "shared", irq->flags & NICTL_IRQ_F_SHARED);
+	json_bool(j, "off_target", irq_off_target(irq));
 	if (irq->owner_ifindex)
 		json_int(j, "owner_ifindex", irq->owner_ifindex);
 	else

@@ -92,6 +92,13 @@ static void flat_cpus(FILE *f, const char *irq, const char *key, const struct cp
 	fprintf(f, "%s.%s_list \"%s\"\n", irq, key, list);
 }
 
+/* Placed by nictl, but not on its target CPU alone now. */
+static bool off_target(const struct nictl_irq *irq)
+{
+	return (irq->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU)) &&
+	       (cpus_count(&irq->affinity) != 1 || !cpus_test(&irq->affinity, irq->target_cpu));
+}
+
 static void flat_irq(FILE *f, unsigned int i, const struct nictl_irq *irq)
 {
 	unsigned int k;
@@ -111,6 +118,7 @@ static void flat_irq(FILE *f, unsigned int i, const struct nictl_irq *irq)
 		yes_no(irq->flags & NICTL_IRQ_F_MANAGED), p, yes_no(irq->flags & NICTL_IRQ_F_BOUND),
 		p, yes_no(irq->flags & NICTL_IRQ_F_PENDING));
 	fprintf(f, "%s.shared %s\n", p, yes_no(irq->flags & NICTL_IRQ_F_SHARED));
+	fprintf(f, "%s.off_target %s\n", p, yes_no(off_target(irq)));
 	if (irq->owner)
 		fprintf(f, "%s.owner_ifindex %u\n", p, irq->owner);
 	else
@@ -154,14 +162,22 @@ static void table_cpus(FILE *f, const struct cpus *s)
 	fprintf(f, " %s", list[0] ? list : "-");
 }
 
-static const char *flags_text(uint32_t flags)
+/* FLAGS as nictlctl prints them, for the flags the guests' NICs can have. */
+static void table_flags(FILE *f, const struct nictl_irq *irq)
 {
 	static const char *const texts[] = {
 		"-", "managed", "bound", "managed,bound",
 		"pending", "managed,pending", "bound,pending", "managed,bound,pending",
 	};
+	uint32_t flags = irq->flags & (NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND |
+				       NICTL_IRQ_F_PENDING);
 
-	return texts[flags & (NICTL_IRQ_F_MANAGED | NICTL_IRQ_F_BOUND | NICTL_IRQ_F_PENDING)];
+	if (!off_target(irq))
+		fprintf(f, " %s\n", texts[flags]);
+	else if (flags)
+		fprintf(f, " %s,off-target\n", texts[flags]);
+	else
+		fprintf(f, " off-target\n");
 }
 
 /*
@@ -202,7 +218,7 @@ static char *table(const struct nictl_dev *d)
 			fprintf(f, " %u", irq->target_cpu);
 		else
 			fprintf(f, " -");
-		fprintf(f, " %s\n", flags_text(irq->flags));
+		table_flags(f, irq);
 	}
 	fclose(f);
 	return buf;

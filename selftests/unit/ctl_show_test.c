@@ -103,10 +103,10 @@ TEST_F(devs, table)
 		"queues rx 2 tx 2, up, bound, irqs from napi\n"
 		"  QUEUE  KIND      IRQ  NAME             CPUS   EFFECTIVE  NODE  TARGET  FLAGS\n"
 		"  0      combined  45   virtio0-input.0  4-5,7  4          1     4       "
-		"bound,pending,drifts:3\n"
+		"bound,pending,off-target,drifts:3\n"
 		"  1      rx        146  q\"1              -      -          ?     -       managed\n"
 		"  1-3    unknown   147  -                0-15   12         0     12      "
-		"managed,bound,shared,held:ifindex-999999\n"
+		"managed,bound,shared,off-target,held:ifindex-999999\n"
 		"\n"
 		"eth0 (ifindex 12): driver -, bus -, node ?, queues rx 0 tx 0, down, not bound, "
 		"irqs from none\n"
@@ -124,14 +124,27 @@ TEST_F(devs, recent_drifts_are_fighting)
 	self->list.nr = 1;
 	ASSERT_EQ(0, show_table(self->f, &self->list));
 	fflush(self->f);
-	EXPECT_NE(NULL, strstr(self->text, "bound,pending,drifts:3,fighting\n")) TH_LOG("%s",
+	EXPECT_NE(NULL, strstr(self->text, "bound,pending,off-target,drifts:3,fighting\n")) TH_LOG("%s",
 											 self->text);
 	/* One drift is a move, not a fight. */
 	self->irqs[0].drifts = 1;
 	rewind(self->f);
 	ASSERT_EQ(0, show_table(self->f, &self->list));
 	fclose(self->f);
-	EXPECT_NE(NULL, strstr(self->text, "bound,pending,drifts:1\n")) TH_LOG("%s", self->text);
+	EXPECT_NE(NULL, strstr(self->text, "bound,pending,off-target,drifts:1\n")) TH_LOG("%s", self->text);
+}
+
+/* On its target CPU alone, a bound IRQ is not off target, pending or not. */
+TEST_F(devs, on_target_is_not_flagged)
+{
+	cpuset_free(&self->irqs[0].affinity);
+	set_cpus(&self->irqs[0].affinity, "4");
+	self->list.nr = 1;
+	ASSERT_EQ(0, show_table(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_NE(NULL, strstr(self->text,
+			       "  4     4          1     4       bound,pending,drifts:3\n"))
+		TH_LOG("%s", self->text);
 }
 
 TEST_F(devs, table_of_an_up_device_without_irqs)
@@ -160,20 +173,23 @@ TEST_F(devs, json)
 		"\"irq\":45,\"name\":\"virtio0-input.0\","
 		"\"affinity\":[4,5,7],\"affinity_list\":\"4-5,7\",\"effective\":[4],"
 		"\"effective_list\":\"4\",\"node\":1,\"managed\":false,\"bound\":true,"
-		"\"pending\":true,\"shared\":false,\"owner_ifindex\":null,\"drifts\":3,"
+		"\"pending\":true,\"shared\":false,\"off_target\":true,\"owner_ifindex\":null,"
+		"\"drifts\":3,"
 		"\"fighting\":false,\"target_cpu\":4},"
 		"{\"queue\":1,\"kind\":\"rx\",\"queues\":[{\"queue\":1,\"kind\":\"rx\"}],"
 		"\"group\":1,\"irq\":146,\"name\":\"q\\\"1\","
 		"\"affinity\":[],\"affinity_list\":\"\",\"effective\":[],"
 		"\"effective_list\":\"\",\"node\":-1,\"managed\":true,\"bound\":false,"
-		"\"pending\":false,\"shared\":false,\"owner_ifindex\":null,\"drifts\":0,"
+		"\"pending\":false,\"shared\":false,\"off_target\":false,\"owner_ifindex\":null,"
+		"\"drifts\":0,"
 		"\"fighting\":false,\"target_cpu\":null},"
 		"{\"queue\":1,\"kind\":\"unknown\",\"queues\":[{\"queue\":1,\"kind\":\"unknown\"},"
 		"{\"queue\":2,\"kind\":\"rx\"},{\"queue\":3,\"kind\":\"rx\"}],\"group\":2,"
 		"\"irq\":147,\"name\":null,"
 		"\"affinity\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],\"affinity_list\":\"0-15\","
 		"\"effective\":[12],\"effective_list\":\"12\",\"node\":0,\"managed\":true,"
-		"\"bound\":true,\"pending\":false,\"shared\":true,\"owner_ifindex\":999999,"
+		"\"bound\":true,\"pending\":false,\"shared\":true,\"off_target\":true,"
+		"\"owner_ifindex\":999999,"
 		"\"drifts\":0,\"fighting\":false,\"target_cpu\":12}]},"
 		"{\"ifname\":\"eth0\",\"ifindex\":12,\"driver\":null,\"bus_addr\":null,"
 		"\"numa_node\":-1,\"rx_queues\":0,\"tx_queues\":0,\"up\":false,\"bound\":false,"
