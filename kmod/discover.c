@@ -242,6 +242,25 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 }
 
 /**
+ * nictl_dev_discover_locking() - nictl_dev_discover() for a caller that does
+ *	not hold the device's instance lock
+ * @netdev: the device
+ * @dev: filled in; release with nictl_dev_release()
+ *
+ * Context: rtnl held; takes and drops the instance lock.
+ * Return: as nictl_dev_discover().
+ */
+int nictl_dev_discover_locking(struct net_device *netdev, struct nictl_dev *dev)
+{
+	int err;
+
+	netdev_lock(netdev);
+	err = nictl_dev_discover(netdev, dev);
+	netdev_unlock(netdev);
+	return err;
+}
+
+/**
  * nictl_dev_release() - free what nictl_dev_discover() allocated
  * @dev: the description
  */

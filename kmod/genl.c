@@ -117,11 +117,8 @@ static int nictl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	rtnl_lock();
 	netdev = nictl_netdev_lookup(info);
 	err = PTR_ERR_OR_ZERO(netdev);
-	if (!err) {
-		netdev_lock(netdev);
-		err = nictl_dev_discover(netdev, &dev);
-		netdev_unlock(netdev);
-	}
+	if (!err)
+		err = nictl_dev_discover_locking(netdev, &dev);
 	if (!err) {
 		msg = nictl_dev_reply(info, &dev);
 		err = PTR_ERR_OR_ZERO(msg);
@@ -165,9 +162,7 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	for_each_netdev_dump(&init_net, netdev, ifindex) {
 		if (!netdev->dev.parent)
 			continue;
-		netdev_lock(netdev);
-		err = nictl_dev_discover(netdev, &dev);
-		netdev_unlock(netdev);
+		err = nictl_dev_discover_locking(netdev, &dev);
 		if (err)
 			break;
 		hash = nictl_dev_irqs_hash(&dev);

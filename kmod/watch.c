@@ -118,14 +118,11 @@ bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex)
 static void nictl_watch_look(struct net_device *netdev)
 {
 	struct nictl_dev dev;
-
 	int err;
 
 	if (!nictl_watch_covers(netdev))
 		return;
-	netdev_lock(netdev);
-	err = nictl_dev_discover(netdev, &dev);
-	netdev_unlock(netdev);
+	err = nictl_dev_discover_locking(netdev, &dev);
 	if (err)
 		return;
 	nictl_snapshot_update(&dev);

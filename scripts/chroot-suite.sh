@@ -11,6 +11,8 @@
 # a mount namespace of its own, so those mounts end with it whatever happens.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/cache-make.sh
+. "$top/scripts/cache-make.sh"
 
 die() {
 	echo "chroot-suite: $*" >&2
@@ -33,25 +35,21 @@ make_chroot() {
 	"$top/scripts/chroot-run.sh" "$dir" -- apt-get clean
 }
 
+# Make the chroot of SUITE in the new directory $3, then rename it to $2.
+install_chroot() {
+	suite=$1 dest=$2 tmp=$3
+	echo "chroot-suite: making a $suite chroot in $dest" >&2
+	make_chroot "$suite" "$tmp"
+	mv -T "$tmp" "$dest"
+}
+
 main() {
 	[ $# -eq 1 ] || die "usage: chroot-suite.sh SUITE"
 	suite=$1
 	cache=${NICTL_CACHE:-/var/cache/nictl}/chroots
 	dest=$cache/$suite
-	if [ ! -d "$dest" ]; then
-		mkdir -p "$cache"
-		exec 9>"$cache/.$suite.lock"
-		flock 9
-	fi
-	# Checked again under the lock: another run may have just made it.
-	if [ ! -d "$dest" ]; then
-		tmp=$(mktemp -d "$cache/.$suite.XXXXXX")
-		trap 'rm -rf "$tmp"' EXIT
-		chmod 755 "$tmp"
-		echo "chroot-suite: making a $suite chroot in $dest" >&2
-		make_chroot "$suite" "$tmp"
-		mv -T "$tmp" "$dest"
-	fi
+	cache_make "$dest" "$cache/.$suite.lock" "$cache/.$suite.XXXXXX" \
+		install_chroot "$suite" "$dest"
 	echo "$dest"
 }
 

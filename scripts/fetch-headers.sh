@@ -12,9 +12,11 @@
 #   DIR/build -> headers/usr/src/linux-headers-KREL
 # DIR is CACHE/kernels/KREL (CACHE: NICTL_CACHE, default /var/cache/nictl),
 # the directory selftests/vm/fetch-kernel.sh puts the image in. The headers
-# appear complete or not at all: unpacked next to it and renamed into place.
+# appear complete or not at all (scripts/cache-make.sh).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/cache-make.sh
+. "$top/scripts/cache-make.sh"
 
 die() {
 	echo "fetch-headers: $*" >&2
@@ -62,32 +64,28 @@ unpack_headers() {
 	check_links "$root"
 }
 
+# Unpack KREL's headers into the new directory $3 and put them in place at
+# $2: DIR/build/Makefile, which says they are complete, resolves only once
+# both the link and the headers are there.
+install_headers() {
+	krel=$1 dest=$2 tmp=$3
+	suite=$("$top/scripts/kernels.sh" "$krel" suite) ||
+		die "add $krel to scripts/kernels.list to fetch its headers"
+	# Left by a run that stopped before its build link resolved.
+	rm -rf "$dest/headers"
+	unpack_headers "$krel" "$suite" "$tmp" >&2
+	ln -sfn "headers/usr/src/linux-headers-$krel" "$dest/.build"
+	mv -T "$dest/.build" "$dest/build"
+	mv -T "$tmp" "$dest/headers"
+}
+
 main() {
 	[ $# -eq 1 ] || die "usage: fetch-headers.sh KREL"
 	krel=$1
 	cache=${NICTL_CACHE:-/var/cache/nictl}/kernels
 	dest=$cache/$krel
-	if [ ! -f "$dest/build/Makefile" ]; then
-		suite=$("$top/scripts/kernels.sh" "$krel" suite) ||
-			die "add $krel to scripts/kernels.list to fetch its headers"
-		mkdir -p "$dest"
-		exec 9>"$cache/.$krel.lock"
-		flock 9
-	fi
-	# Checked again under the lock: another run may have just made it.
-	if [ ! -f "$dest/build/Makefile" ]; then
-		# Left by a run that stopped between the two steps below.
-		rm -rf "$dest/headers"
-		tmp=$(mktemp -d "$dest/.headers.XXXXXX")
-		trap 'rm -rf "$tmp"' EXIT
-		# mktemp's 0700 would keep apt's _apt user out.
-		chmod 755 "$tmp"
-		unpack_headers "$krel" "$suite" "$tmp" >&2
-		# The link first: it resolves once the headers are in place.
-		ln -sfn "headers/usr/src/linux-headers-$krel" "$dest/.build"
-		mv -T "$dest/.build" "$dest/build"
-		mv -T "$tmp" "$dest/headers"
-	fi
+	cache_make "$dest/build/Makefile" "$cache/.$krel.lock" "$dest/.headers.XXXXXX" \
+		install_headers "$krel" "$dest"
 	echo "$dest/build"
 }
 

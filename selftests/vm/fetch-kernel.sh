@@ -16,6 +16,8 @@ set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(cd "$HERE/../.." && pwd -P)
+# shellcheck source=scripts/cache-make.sh
+. "$REPO/scripts/cache-make.sh"
 
 die() {
 	echo "fetch-kernel: $*" >&2
@@ -47,26 +49,21 @@ unpack_kernel() {
 	mv "$tmp/vmlinuz" "$dir/vmlinuz"
 }
 
+# Look up KREL's suite, then unpack its image with the new directory $3.
+install_kernel() {
+	krel=$1 dest=$2 tmp=$3
+	suite=$("$REPO/scripts/kernels.sh" "$krel" suite) ||
+		die "add $krel to scripts/kernels.list to fetch it"
+	unpack_kernel "$krel" "$suite" "$tmp" "$dest" >&2
+}
+
 main() {
 	[ $# -eq 1 ] || die "usage: fetch-kernel.sh KREL"
 	krel=$1
 	cache=${NICTL_CACHE:-/var/cache/nictl}/kernels
 	dest=$cache/$krel
-	if [ ! -f "$dest/vmlinuz" ]; then
-		suite=$("$REPO/scripts/kernels.sh" "$krel" suite) ||
-			die "add $krel to scripts/kernels.list to fetch it"
-		mkdir -p "$dest"
-		exec 9>"$cache/.$krel.lock"
-		flock 9
-	fi
-	# Checked again under the lock: another run may have just made it.
-	if [ ! -f "$dest/vmlinuz" ]; then
-		tmp=$(mktemp -d "$dest/.image.XXXXXX")
-		trap 'rm -rf "$tmp"' EXIT
-		# mktemp's 0700 would keep apt's _apt user (and the guest) out.
-		chmod 755 "$tmp"
-		unpack_kernel "$krel" "$suite" "$tmp" "$dest" >&2
-	fi
+	cache_make "$dest/vmlinuz" "$cache/.$krel.lock" "$dest/.image.XXXXXX" \
+		install_kernel "$krel" "$dest"
 	echo "$dest"
 }
 
