@@ -241,22 +241,61 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 	return 0;
 }
 
+/*
+ * Drop the claims other devices' bindings hold on @dev's IRQs where those
+ * devices no longer serve the IRQ: their driver freed the vector (igb
+ * re-requests its vectors when VFs are created) and the number went to @dev.
+ * Such an IRQ is then nobody's, in this reply and from now on, and the old
+ * holder's restore leaves it alone. Finding out discovers the holder, under
+ * its own instance lock, so @dev's must not be held.
+ */
+static int nictl_dev_drop_stale_claims(struct nictl_dev *dev)
+{
+	struct nictl_qirq *q;
+	struct net_device *owner;
+	unsigned int i;
+	int serves;
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		q = &dev->irqs[i];
+		owner = q->owner_ifindex ? nictl_binding_owner(q->irq) : NULL;
+		if (!owner || owner == dev->netdev)
+			continue;
+		netdev_lock(owner);
+		serves = nictl_dev_serves(owner, q->irq);
+		netdev_unlock(owner);
+		if (serves < 0)
+			return serves;
+		if (!serves) {
+			nictl_binding_forget_irq(owner, q->irq);
+			q->owner_ifindex = 0;
+		}
+	}
+	return 0;
+}
+
 /**
- * nictl_dev_discover_locking() - nictl_dev_discover() for a caller that does
- *	not hold the device's instance lock
+ * nictl_dev_look() - discover a device for a reader that does not hold its
+ *	instance lock, and settle stale claims on its IRQs
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
  *
- * Context: rtnl held; takes and drops the instance lock.
+ * Context: rtnl held; takes and drops the instance locks of @netdev and of
+ * the devices whose bindings claim its IRQs.
  * Return: as nictl_dev_discover().
  */
-int nictl_dev_discover_locking(struct net_device *netdev, struct nictl_dev *dev)
+int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev)
 {
 	int err;
 
 	netdev_lock(netdev);
 	err = nictl_dev_discover(netdev, dev);
 	netdev_unlock(netdev);
+	if (!err) {
+		err = nictl_dev_drop_stale_claims(dev);
+		if (err)
+			nictl_dev_release(dev);
+	}
 	return err;
 }
 

@@ -118,7 +118,7 @@ static int nictl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	netdev = nictl_netdev_lookup(info);
 	err = PTR_ERR_OR_ZERO(netdev);
 	if (!err)
-		err = nictl_dev_discover_locking(netdev, &dev);
+		err = nictl_dev_look(netdev, &dev);
 	if (!err) {
 		msg = nictl_dev_reply(info, &dev);
 		err = PTR_ERR_OR_ZERO(msg);
@@ -162,7 +162,7 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	for_each_netdev_dump(&init_net, netdev, ifindex) {
 		if (!netdev->dev.parent)
 			continue;
-		err = nictl_dev_discover_locking(netdev, &dev);
+		err = nictl_dev_look(netdev, &dev);
 		if (err)
 			break;
 		hash = nictl_dev_irqs_hash(&dev);

@@ -57,7 +57,7 @@ struct nictl_dev {
 
 /* discover.c */
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
-int nictl_dev_discover_locking(struct net_device *netdev, struct nictl_dev *dev);
+int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev);
 void nictl_dev_release(struct nictl_dev *dev);
 int nictl_dev_serves(struct net_device *netdev, unsigned int irq);
 

@@ -122,7 +122,7 @@ static void nictl_watch_look(struct net_device *netdev)
 
 	if (!nictl_watch_covers(netdev))
 		return;
-	err = nictl_dev_discover_locking(netdev, &dev);
+	err = nictl_dev_look(netdev, &dev);
 	if (err)
 		return;
 	nictl_snapshot_update(&dev);

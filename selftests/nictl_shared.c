@@ -12,7 +12,8 @@
  *  - fault_shared_irq: the IRQ looks shared with another handler.
  * Each IRQ must then be listed once with all its queues, placed once (the
  * reply and /proc agree), owned by one binding, and the daemon must not
- * fight itself over it.
+ * fight itself over it; a claim on an IRQ its holder no longer serves must
+ * not outlive the next look at the IRQ's device.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +276,64 @@ TEST_F(shared, take_over_moves_the_irq_and_its_original)
 	EXPECT_TRUE(cpus_equal(&orig, &now));
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, "vnode1", &self->reply, &self->res))
 		TH_LOG("%s", self->res.msg);
+}
+
+/*
+ * vnode0's binding claims vnode1's first IRQ, which then stops serving
+ * vnode0 (its driver freed the vector and the number went to vnode1, as igb's
+ * do when VFs are created); return vnode1 as @look then finds it, by DEV_GET
+ * or in a dump.
+ */
+static void stale_claim_look(FIXTURE_DATA(shared) *self, struct __test_metadata *_metadata,
+			     bool dump, struct nictl_irq *found)
+{
+	uint32_t irq = self->vnode1.irqs[0].num;
+	const struct nictl_irq *q = NULL;
+	const struct nictl_dev *dev;
+	struct nictl_devs *devs;
+	int ret;
+
+	share_vnode1_irq(self, _metadata);
+	ASSERT_EQ(0, bind_cpus(self, "vnode0", &self->node0, 0)) TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, nictl_set_param("fault_extra_ifindex", 0));
+	devs = calloc(1, sizeof(*devs));
+	ASSERT_NE(NULL, devs);
+	if (dump) {
+		ret = nictl_dev_dump(&self->env.nl, devs, &self->res);
+	} else {
+		ret = nictl_dev_get(&self->env.nl, "vnode1", &devs->dev[0], &self->res);
+		devs->n = 1;
+	}
+	dev = ret ? NULL : nictl_devs_find(devs, "vnode1");
+	if (dev)
+		q = nictl_dev_irq(dev, irq);
+	if (q)
+		*found = *q;
+	free(devs);
+	ASSERT_EQ(0, ret) TH_LOG("%s", self->res.msg);
+	ASSERT_NE(NULL, q) TH_LOG("%s does not list vnode1's IRQ %u", dump ? "the dump" : "DEV_GET",
+				  irq);
+}
+
+/* The next look at the device that has the IRQ now shows it as nobody's. */
+TEST_F(shared, stale_claim_is_dropped_by_dev_get)
+{
+	struct nictl_irq q;
+
+	stale_claim_look(self, _metadata, false, &q);
+	EXPECT_EQ(0U, q.owner) TH_LOG("IRQ %u shown as held by ifindex %u (vnode0 is %u), which "
+				       "no longer serves it", q.num, q.owner, self->vnode0.ifindex);
+	EXPECT_FALSE(q.flags & NICTL_IRQ_F_BOUND);
+}
+
+TEST_F(shared, stale_claim_is_dropped_by_a_dump)
+{
+	struct nictl_irq q;
+
+	stale_claim_look(self, _metadata, true, &q);
+	EXPECT_EQ(0U, q.owner) TH_LOG("IRQ %u shown as held by ifindex %u (vnode0 is %u), which "
+				       "no longer serves it", q.num, q.owner, self->vnode0.ifindex);
+	EXPECT_FALSE(q.flags & NICTL_IRQ_F_BOUND);
 }
 
 /*
