@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,10 +70,60 @@ static int note_cpus(struct cpu_choice *choice, const char *what, const struct c
 	return err;
 }
 
-static int node_cpus(int node, struct cpu_choice *choice)
+/*
+ * Into @choice, the online CPUs of the nodes nearest to @node that have any
+ * (the node of a device on a node with memory and no CPUs, or with its CPUs
+ * offline), by the distances the firmware reports; the nodes and their
+ * distance go into the reasons.
+ */
+static int nearest_cpus(int node, const struct cpuset *online, struct cpu_choice *choice)
+{
+	struct cpuset nodes = CPUSET_INIT, near = CPUSET_INIT, cpus = CPUSET_INIT;
+	unsigned int distance, best = UINT_MAX;
+	char *list = NULL;
+	int n, err, ret;
+
+	err = topo_online_nodes(&nodes);
+	cpuset_for_each(n, &nodes) {
+		if (err)
+			break;
+		cpuset_free(&cpus);
+		err = topo_node_cpus(n, &cpus);
+		cpuset_and(&cpus, online);
+		if (err || n == node || cpuset_empty(&cpus))
+			continue;
+		err = topo_node_distance(node, n, &distance);
+		if (err || distance > best)
+			continue;
+		if (distance < best) {
+			cpuset_free(&near);
+			cpuset_free(&choice->cpus);
+			best = distance;
+		}
+		err = cpuset_add(&near, n) ?: cpuset_or(&choice->cpus, &cpus);
+	}
+	if (err) {
+		ret = failed(err);
+	} else if (cpuset_empty(&choice->cpus)) {
+		ctl_msg("NUMA node %d has no online CPUs, and no other node has any", node);
+		ret = -1;
+	} else if (!(list = cpuset_format(&near))) {
+		ret = failed(-ENOMEM);
+	} else {
+		ret = note(choice, "node %d has no online CPUs: nearest node%s %s (distance %u)",
+			   node, cpuset_weight(&near) > 1 ? "s" : "", list, best);
+	}
+	free(list);
+	cpuset_free(&cpus);
+	cpuset_free(&near);
+	cpuset_free(&nodes);
+	return ret;
+}
+
+static int node_cpus(const struct cpu_request *req, struct cpu_choice *choice)
 {
 	struct cpuset online = CPUSET_INIT;
-	int err;
+	int node = req->node, err;
 
 	err = topo_node_cpus(node, &choice->cpus);
 	if (err == -ENOENT) {
@@ -83,6 +134,11 @@ static int node_cpus(int node, struct cpu_choice *choice)
 	if (!err)
 		err = topo_online_cpus(&online);
 	cpuset_and(&choice->cpus, &online);
+	if (!err && cpuset_empty(&choice->cpus) && req->nearest) {
+		err = nearest_cpus(node, &online, choice);
+		cpuset_free(&online);
+		return err;
+	}
 	cpuset_free(&online);
 	if (err)
 		return failed(err);
@@ -99,7 +155,7 @@ static int source_cpus(const struct cpu_request *req, struct cpu_choice *choice)
 
 	switch (req->source) {
 	case CPUS_NODE:
-		return node_cpus(req->node, choice);
+		return node_cpus(req, choice);
 	case CPUS_GIVEN:
 		err = cpuset_or(&choice->cpus, &req->given);
 		break;

@@ -18,6 +18,7 @@ enum cpu_source {
 struct cpu_request {
 	enum cpu_source source;
 	int node;		/* CPUS_NODE */
+	bool nearest;		/* CPUS_NODE without online CPUs: the nearest that have some */
 	struct cpuset given;	/* CPUS_GIVEN */
 	struct cpuset exclude;
 };

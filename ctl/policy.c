@@ -68,6 +68,7 @@ int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bin
 			return -1;
 		}
 		req.node = dev->numa_node;
+		req.nearest = true;
 	}
 	err = cpus_choose(&req, choice);
 	if (err)

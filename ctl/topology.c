@@ -19,32 +19,47 @@ const char *topo_root(void)
 	return root && *root ? root : "/sys";
 }
 
+/* Read the first line of the file at @rel (relative to the sysfs root). */
+static int read_line(const char *rel, char **line)
+{
+	char path[4096];
+	size_t size = 0;
+	FILE *f;
+	int err = 0;
+
+	*line = NULL;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", topo_root(), rel) >= sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (getline(line, &size, f) < 0) {
+		err = ferror(f) ? -EIO : 0;	/* an empty file is an empty line */
+		free(*line);
+		*line = NULL;
+	}
+	fclose(f);
+	return err;
+}
+
 /* Add the cpulist in the file at @fmt (relative to the sysfs root) to @out. */
 static __printf(2, 3) int read_cpulist(struct cpuset *out, const char *fmt, ...)
 {
-	char rel[256], path[4096], *line = NULL;
-	size_t size = 0;
+	char rel[256], *line;
 	va_list ap;
-	FILE *f;
 	int err;
 
 	va_start(ap, fmt);
 	vsnprintf(rel, sizeof(rel), fmt, ap);
 	va_end(ap);
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", topo_root(), rel) >= sizeof(path))
-		return -ENAMETOOLONG;
-
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	if (getline(&line, &size, f) < 0)
-		err = ferror(f) ? -EIO : 0;	/* an empty file is an empty list */
-	else if (!strcmp(line + strspn(line, " "), "(null)\n"))
+	err = read_line(rel, &line);
+	if (err || !line)
+		return err;
+	if (!strcmp(line + strspn(line, " "), "(null)\n"))
 		err = 0;	/* nohz_full ("  (null)") when the boot set none */
 	else
 		err = cpuset_parse(out, line);
 	free(line);
-	fclose(f);
 	return err;
 }
 
@@ -57,6 +72,51 @@ int topo_online_cpus(struct cpuset *out)
 int topo_node_cpus(int node, struct cpuset *out)
 {
 	return read_cpulist(out, "devices/system/node/node%d/cpulist", node);
+}
+
+/* The online NUMA nodes, as a set of node numbers. */
+int topo_online_nodes(struct cpuset *out)
+{
+	return read_cpulist(out, "devices/system/node/online");
+}
+
+/*
+ * The distance from node @from to node @to, as the firmware reports it (10
+ * to itself): nodeN/distance lists it to every online node, in the order of
+ * their numbers. -ENOENT when either node is not online.
+ */
+int topo_node_distance(int from, int to, unsigned int *distance)
+{
+	struct cpuset nodes = CPUSET_INIT;
+	char rel[64], *line, *p, *end;
+	int node, err;
+
+	err = topo_online_nodes(&nodes);
+	if (!err && (!cpuset_has(&nodes, from) || !cpuset_has(&nodes, to)))
+		err = -ENOENT;
+	snprintf(rel, sizeof(rel), "devices/system/node/node%d/distance", from);
+	if (!err)
+		err = read_line(rel, &line);
+	if (err) {
+		cpuset_free(&nodes);
+		return err;
+	}
+	err = -EINVAL;
+	p = line;
+	cpuset_for_each(node, &nodes) {
+		errno = 0;
+		*distance = p ? strtoul(p, &end, 10) : 0;
+		if (!p || end == p || errno)
+			break;
+		if (node == to) {
+			err = 0;
+			break;
+		}
+		p = end;
+	}
+	free(line);
+	cpuset_free(&nodes);
+	return err;
 }
 
 /*

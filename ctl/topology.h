@@ -11,6 +11,8 @@
 const char *topo_root(void);
 int topo_online_cpus(struct cpuset *out);
 int topo_node_cpus(int node, struct cpuset *out);
+int topo_online_nodes(struct cpuset *out);
+int topo_node_distance(int from, int to, unsigned int *distance);
 int topo_isolated_cpus(struct cpuset *out);
 int topo_count_cores(const struct cpuset *cpus, unsigned int *cores);
 

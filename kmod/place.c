@@ -12,19 +12,47 @@
 
 #include "nictl.h"
 
+/*
+ * The node @cpu must be on for a NUMA-strict bind of a device on @node:
+ * @node while it has an online CPU, else every node with one at the least
+ * distance from @node (a node with memory and no CPUs, or whose CPUs are
+ * all offline, is served by its neighbours, never by nothing). Fills @near.
+ */
+static void nictl_near_nodes(int node, nodemask_t *near)
+{
+	int n, d, best = INT_MAX;
+
+	nodes_clear(*near);
+	for_each_online_node(n) {
+		if (!cpumask_intersects(cpumask_of_node(n), cpu_online_mask))
+			continue;
+		d = node_distance(node, n);
+		if (d < best) {
+			nodes_clear(*near);
+			best = d;
+		}
+		if (d == best)
+			node_set(n, *near);
+	}
+}
+
 /**
  * nictl_check_cpu() - may a bind use this CPU?
  * @cpu: the CPU
  * @dev: the device being bound
- * @numa_strict: refuse a CPU off the device's node
+ * @numa_strict: refuse a CPU off the device's node, or, when that node has
+ *	no online CPU, off the nearest nodes that have one
  * @attr: the attribute that named the CPU, for extack
  * @extack: where to say why not
  *
+ * Context: cpus_read_lock held, so the online CPUs stay as checked.
  * Return: 0 or -EINVAL.
  */
 int nictl_check_cpu(unsigned int cpu, const struct nictl_dev *dev, bool numa_strict,
 		    const struct nlattr *attr, struct netlink_ext_ack *extack)
 {
+	nodemask_t near;
+
 	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
 		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "CPU %u does not exist", cpu);
 		return -EINVAL;
@@ -33,12 +61,21 @@ int nictl_check_cpu(unsigned int cpu, const struct nictl_dev *dev, bool numa_str
 		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "CPU %u is offline", cpu);
 		return -EINVAL;
 	}
-	if (numa_strict && dev->node != NUMA_NO_NODE && cpu_to_node(cpu) != dev->node) {
+	if (!numa_strict || dev->node == NUMA_NO_NODE || cpu_to_node(cpu) == dev->node)
+		return 0;
+	nictl_near_nodes(dev->node, &near);
+	if (node_isset(cpu_to_node(cpu), near) && !node_isset(dev->node, near))
+		return 0;
+	if (node_isset(dev->node, near))
 		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "CPU %u is on node %d, %s is on node %d",
 					cpu, cpu_to_node(cpu), dev->netdev->name, dev->node);
-		return -EINVAL;
-	}
-	return 0;
+	else
+		/* Within the 80 characters of a formatted extack. */
+		NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
+					"CPU %u is on node %d; %s's node %d has no CPU, nearest: %*pbl",
+					cpu, cpu_to_node(cpu), dev->netdev->name, dev->node,
+					nodemask_pr_args(&near));
+	return -EINVAL;
 }
 
 /* How many allowed siblings of @cpu come before it: 0 for a core's first. */

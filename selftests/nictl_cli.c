@@ -407,6 +407,28 @@ TEST_F_TIMEOUT(cli, bind_numa_local, 300)
 	EXPECT_TRUE(bound_as(self, "vnode1", &node1, true));
 }
 
+/*
+ * vnode1's node with every CPU offline, as a node with memory and no CPUs:
+ * --numa-local takes the CPUs of the nearest node, says which, and the
+ * kernel's NUMA check (NUMA_STRICT) accepts them. Teardown brings the CPUs
+ * back.
+ */
+TEST_F_TIMEOUT(cli, numa_local_without_cpus_takes_the_nearest_node, 300)
+{
+	struct cpus node0, node1;
+	int cpu;
+
+	ASSERT_EQ(0, node_cpus(0, &node0));
+	ASSERT_EQ(0, node_cpus(1, &node1));
+	for_each_cpu(cpu, &node1)
+		ASSERT_EQ(0, cpu_set_online(cpu, false)) TH_LOG("CPU %d", cpu);
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local")) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "node 1 has no online CPUs: nearest node 0"))
+		TH_LOG("stderr: %s", self->run.err);
+	cpus_clear(&node0, 0);
+	EXPECT_TRUE(bound_as(self, "vnode1", &node0, true));
+}
+
 TEST_F_TIMEOUT(cli, dry_run_shows_the_bind, 300)
 {
 	const char *map = "[.[0].irqs[] | [.irq, .target_cpu]] | tojson";

@@ -26,6 +26,11 @@ FIXTURE_SETUP(sys)
 	fakesys_write(&self->fs, "0-3\n", "devices/system/node/node0/cpulist");
 	fakesys_write(&self->fs, "4-7\n", "devices/system/node/node1/cpulist");
 	fakesys_write(&self->fs, "\n", "devices/system/node/node2/cpulist");
+	/* Node 2 has memory only; it is nearer node 0 than node 1. */
+	fakesys_write(&self->fs, "0-2\n", "devices/system/node/online");
+	fakesys_write(&self->fs, "10 20 20\n", "devices/system/node/node0/distance");
+	fakesys_write(&self->fs, "20 10 30\n", "devices/system/node/node1/distance");
+	fakesys_write(&self->fs, "20 30 10\n", "devices/system/node/node2/distance");
 	fakesys_write(&self->fs, "\n", "devices/system/cpu/isolated");
 	fakesys_smt_pairs(&self->fs, 8);
 	self->req = (struct cpu_request){
@@ -140,12 +145,66 @@ TEST_F(sys, missing_node_fails)
 			     self->err, 62));
 }
 
+/* --node N names the node: no fallback. */
 TEST_F(sys, node_without_cpus_fails)
 {
 	self->req.source = CPUS_NODE;
 	self->req.node = 2;
 	ASSERT_EQ(-1, choose(self));
 	EXPECT_STREQ("nictlctl: NUMA node 2 has no online CPUs; use --node N or --cpus LIST\n",
+		     self->err);
+}
+
+/* --numa-local of a device on a node with memory and no CPUs: its neighbour's. */
+TEST_F(sys, node_without_cpus_takes_the_nearest_when_asked)
+{
+	self->req.source = CPUS_NODE;
+	self->req.node = 2;
+	self->req.nearest = true;
+	ASSERT_EQ(0, choose(self)) TH_LOG("%s", self->err);
+	EXPECT_STREQ("1-3", self->list);
+	EXPECT_STREQ("node 2 has no online CPUs: nearest node 0 (distance 20), kept off CPU 0",
+		     self->choice.why);
+	cpu_choice_free(&self->choice);
+}
+
+/* Nodes at the same least distance all serve. */
+TEST_F(sys, equally_near_nodes_all_serve)
+{
+	fakesys_write(&self->fs, "20 20 10\n", "devices/system/node/node2/distance");
+	self->req.source = CPUS_NODE;
+	self->req.node = 2;
+	self->req.nearest = true;
+	ASSERT_EQ(0, choose(self)) TH_LOG("%s", self->err);
+	EXPECT_STREQ("1-7", self->list);
+	EXPECT_STREQ("node 2 has no online CPUs: nearest nodes 0-1 (distance 20), kept off CPU 0",
+		     self->choice.why);
+	cpu_choice_free(&self->choice);
+}
+
+/* A node whose CPUs are all offline counts as one without CPUs. */
+TEST_F(sys, node_with_its_cpus_offline_takes_the_nearest)
+{
+	fakesys_write(&self->fs, "0-3\n", "devices/system/cpu/online");
+	self->req.source = CPUS_NODE;
+	self->req.node = 1;
+	self->req.nearest = true;
+	ASSERT_EQ(0, choose(self)) TH_LOG("%s", self->err);
+	EXPECT_STREQ("1-3", self->list);
+	EXPECT_STREQ("node 1 has no online CPUs: nearest node 0 (distance 20), kept off CPU 0",
+		     self->choice.why);
+	cpu_choice_free(&self->choice);
+}
+
+/* No node with online CPUs but the one asked for would be an empty set: refused. */
+TEST_F(sys, nearest_never_is_an_empty_set)
+{
+	fakesys_write(&self->fs, "2\n", "devices/system/node/online");
+	self->req.source = CPUS_NODE;
+	self->req.node = 2;
+	self->req.nearest = true;
+	ASSERT_EQ(-1, choose(self));
+	EXPECT_STREQ("nictlctl: NUMA node 2 has no online CPUs, and no other node has any\n",
 		     self->err);
 }
 

@@ -57,6 +57,28 @@ TEST_F(sys, online_and_node_cpus)
 	EXPECT_EQ(-ENOENT, topo_node_cpus(2, &self->cpus));
 }
 
+/* nodeN/distance lists the distance to each online node, by node number. */
+TEST_F(sys, node_distance_by_online_node)
+{
+	unsigned int d = 0;
+
+	/* Nodes 0, 2 and 5 online: the third number is node 5's. */
+	fakesys_write(&self->fs, "0,2,5\n", "devices/system/node/online");
+	fakesys_write(&self->fs, "10 21 32\n", "devices/system/node/node0/distance");
+	fakesys_write(&self->fs, "10 21\n", "devices/system/node/node2/distance");
+	ASSERT_EQ(0, topo_online_nodes(&self->cpus));
+	EXPECT_STREQ("0,2,5", list_of(&self->cpus));
+	EXPECT_EQ(0, topo_node_distance(0, 5, &d));
+	EXPECT_EQ(32U, d);
+	EXPECT_EQ(0, topo_node_distance(0, 0, &d));
+	EXPECT_EQ(10U, d);
+	/* Node 1 is not online; node 2's file is one number short. */
+	EXPECT_EQ(-ENOENT, topo_node_distance(0, 1, &d));
+	EXPECT_EQ(-EINVAL, topo_node_distance(2, 5, &d));
+	/* Node 5 has no file. */
+	EXPECT_EQ(-ENOENT, topo_node_distance(5, 0, &d));
+}
+
 TEST_F(sys, garbage_is_an_error)
 {
 	fakesys_write(&self->fs, "zero\n", "devices/system/cpu/online");

@@ -498,7 +498,9 @@ enum nictl_dev_flags {
 /**
  * enum nictl_bind_flags - options of %NICTL_CMD_BIND
  * @NICTL_BIND_F_NUMA_STRICT: refuse any CPU that is not on the device's
- *	NUMA node (no effect when the node is unknown)
+ *	NUMA node (no effect when the node is unknown); when that node has no
+ *	online CPU (memory only, or its CPUs offline), refuse any CPU that is
+ *	not on the nodes with an online CPU nearest to it (node distance)
  * @NICTL_BIND_F_SMT_EXCLUSIVE: refuse a placement that puts two queues of
  *	the device on one physical core (SMT siblings)
  * @NICTL_BIND_F_DRY_RUN: compute and validate the placement and reply with
