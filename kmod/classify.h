@@ -38,6 +38,12 @@
  */
 #define NICTL_CLASSIFY_NAME_MAX	256
 
+/*
+ * NICTL_KERNEL - a kernel release as the version code of its first
+ * release, KERNEL_VERSION(@major, @minor, 0), for &struct nictl_irq_ident
+ */
+#define NICTL_KERNEL(major, minor)	(((major) << 16) + ((minor) << 8))
+
 /**
  * struct nictl_irq_ident - what identifies a NIC in its vectors' names
  * @ifname: netdev name, e.g. "eth0"
@@ -49,6 +55,9 @@
  * @bus_addr: PCI BDF of the function ("0000:3b:00.0"), or NULL
  * @rx_queues: active receive queues of the netdev (real_num_rx_queues),
  *	for drivers that number their tx vectors after the rx ones
+ * @kernel: the kernel whose drivers named the vectors, as NICTL_KERNEL()
+ *	(LINUX_VERSION_CODE in the module); 0 when unknown, which counts as
+ *	older than every kernel a rule names
  *
  * A NULL or empty member never matches: a rule that needs it does not
  * apply.
@@ -59,6 +68,7 @@ struct nictl_irq_ident {
 	const char *parent;
 	const char *bus_addr;
 	unsigned int rx_queues;
+	unsigned int kernel;
 };
 
 /**
@@ -81,7 +91,14 @@ struct nictl_irq_ident {
  *    completion ring: "<if>-rx-0".."<if>-rx-(R-1)", then "<if>-tx-R"..
  *    (bnxt.c:bnxt_setup_msix), so the tx queue is the number minus R,
  *    @id->rx_queues; a tx number below R is no queue.
- * One caveat for the caller:
+ * A name that its driver's buffer may have cut short (bnxt_en before 6.12:
+ * 17 characters) is no queue, by @id->kernel: its number may have lost
+ * digits. Two caveats for the caller:
+ *  - i40e, ice, iavf, ixgbe, ixgbevf, fm10k and idpf number the vectors
+ *    that have rings, not the queues: vector N serves queue N while the
+ *    device has a vector per queue (pair), their default; with fewer
+ *    vectors than queues each serves several (i40e and ice: a block of
+ *    consecutive queues, so vector N may not serve queue N at all).
  *  - mlx5_core's "mlx5_compN" is completion vector N, which channel N uses
  *    unless Socket Direct remaps it (en_main.c:mlx5e_open_channel,
  *    mlx5_sd_ch_ix_get_vec_ix()); the PCI function may have more comp

@@ -14,6 +14,7 @@
 #include <linux/pci.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 
 #include "classify.h"
 #include "fault.h"
@@ -147,6 +148,7 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigne
 		.parent = parent ? dev_name(parent) : "",
 		.bus_addr = dev->bus_addr,
 		.rx_queues = dev->netdev->real_num_rx_queues,
+		.kernel = LINUX_VERSION_CODE,
 	};
 	bool names = pci && parent && nictl_fault_discovery_source() != NICTL_FAULT_LINKS_ONLY;
 	struct msi_desc *desc;
