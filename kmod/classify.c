@@ -85,6 +85,7 @@ static const char * const nictl_intel_drivers[] = {
 };
 
 static const char * const nictl_e1000e_drivers[] = { "e1000e", NULL };
+static const char * const nictl_idpf_drivers[] = { "idpf", NULL };
 static const char * const nictl_mlx5_drivers[] = { "mlx5_core", NULL };
 static const char * const nictl_bnxt_drivers[] = { "bnxt_en", NULL };
 static const char * const nictl_ena_drivers[] = { "ena", NULL };
@@ -182,6 +183,18 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_intel_drivers, "%d-%b:ctrl",		NICTL_NOT_QUEUE },
 	{ nictl_intel_drivers, "%d-%b:ctrl-%*",		NICTL_NOT_QUEUE },
 	{ nictl_intel_drivers, "%d-%b:%*",		NICTL_NOT_QUEUE },
+
+	/*
+	 * idpf (6.12, 7.2; not in 5.10 or 6.1): idpf_txrx.c:
+	 * idpf_vport_intr_req_irq, kasprintf "%s-%s-%s-%d" with the driver,
+	 * the vport's ifname, "TxRx", "Rx" or "Tx" (capitalised, unlike the
+	 * other Intel drivers) and the vport's vector index, at open.
+	 */
+	{ nictl_idpf_drivers, "%d-%i-TxRx-%q",		NICTL_Q_COMBINED },
+	{ nictl_idpf_drivers, "%d-%i-Rx-%q",		NICTL_Q_RX },
+	{ nictl_idpf_drivers, "%d-%i-Tx-%q",		NICTL_Q_TX },
+	/* idpf_lib.c:idpf_mb_intr_req_irq: "%s-%s-%d", driver, "Mailbox", 0 */
+	{ nictl_idpf_drivers, "%d-Mailbox-%q",		NICTL_NOT_QUEUE },
 
 	/*
 	 * mlx5_core: the vectors belong to the PCI function, not to a netdev.

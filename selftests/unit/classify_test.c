@@ -64,6 +64,8 @@
 #define BNXT12_ANY	ID("enp94s0f0np0", "bnxt_en", "0000:5e:00.0", "0000:5e:00.0")
 #define ENA		ID("ens5", "ena", "0000:00:05.0", "0000:00:05.0")
 #define ENA_NOBUS	ID("ens5", "ena", "0000:00:05.0", NULL)
+#define IDPF		ID("ens6", "idpf", "0000:18:00.0", "0000:18:00.0")
+#define IDPF_LONG	ID("enx525400123456", "idpf", "0000:18:00.0", "0000:18:00.0")
 #define OTHER		ID("eth2", "other_nic", "0000:06:00.0", "0000:06:00.0")
 #define NODRIVER	ID("eth3", NULL, "0000:07:00.0", "0000:07:00.0")
 #define NOIFNAME	ID(NULL, "ixgbe", "0000:01:00.0", "0000:01:00.0")
@@ -370,6 +372,24 @@ FIXTURE_VARIANT_ADD(classify, ena_mgmnt_no_bus_addr) {
 	.id = ENA_NOBUS, .name = "ena-mgmnt@pci:0000:00:05.0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, ena_other_interface) {
 	.id = ENA, .name = "ens50-Tx-Rx-0", NOT_QUEUE };
+
+/*
+ * idpf (6.12, 7.2): idpf_txrx.c:idpf_vport_intr_req_irq "%s-%s-%s-%d",
+ * driver, ifname, "TxRx"/"Rx"/"Tx", vector; kasprintf, never cut
+ */
+FIXTURE_VARIANT_ADD(classify, idpf_txrx_0) {
+	.id = IDPF, .name = "idpf-ens6-TxRx-0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, idpf_rx_2) {
+	.id = IDPF, .name = "idpf-ens6-Rx-2", QUEUE(RX, 2) };
+FIXTURE_VARIANT_ADD(classify, idpf_tx_3) {
+	.id = IDPF, .name = "idpf-ens6-Tx-3", QUEUE(TX, 3) };
+FIXTURE_VARIANT_ADD(classify, idpf_long_ifname) {
+	.id = IDPF_LONG, .name = "idpf-enx525400123456-TxRx-127", QUEUE(COMBINED, 127) };
+FIXTURE_VARIANT_ADD(classify, idpf_other_vport) {
+	.id = IDPF, .name = "idpf-ens7-TxRx-0", NOT_QUEUE };
+/* idpf_lib.c:idpf_mb_intr_req_irq "%s-%s-%d", driver, "Mailbox", 0 */
+FIXTURE_VARIANT_ADD(classify, idpf_mailbox) {
+	.id = IDPF, .name = "idpf-Mailbox-0", NOT_QUEUE };
 
 /* Generic rules, any driver: "<ifname>-N", "<ifname>-<middle>-N" */
 FIXTURE_VARIANT_ADD(classify, generic_number_only) {
