@@ -89,6 +89,8 @@ static const char * const nictl_idpf_drivers[] = { "idpf", NULL };
 static const char * const nictl_mlx5_drivers[] = { "mlx5_core", NULL };
 static const char * const nictl_bnxt_drivers[] = { "bnxt_en", NULL };
 static const char * const nictl_ena_drivers[] = { "ena", NULL };
+static const char * const nictl_gve_drivers[] = { "gve", NULL };
+static const char * const nictl_mana_drivers[] = { "mana", NULL };
 
 /*
  * bnxt.h:struct bnxt_irq has name[IFNAMSIZ + 2] in 5.10 and 6.1, filled by
@@ -236,6 +238,29 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_ena_drivers, "%i-Tx-Rx-%q",		NICTL_Q_COMBINED },
 	/* ena_netdev.c:ena_setup_mgmnt_intr, "ena-mgmnt@pci:%s" */
 	{ nictl_ena_drivers, "ena-mgmnt@pci:%b",	NICTL_NOT_QUEUE },
+
+	/*
+	 * gve: gve_main.c:gve_alloc_notify_blocks, at probe: "%s-mgmnt" and
+	 * "%s-ntfy-block.%d" with dev->name (5.10, 6.1: before
+	 * register_netdev, so the template "eth%d" itself, the ifname only
+	 * after a reset), then "gve-mgmnt@pci:%s" and "gve-ntfy-blk%d@pci:%s"
+	 * (6.12, 7.2). Block N is tx queue N below num_ntfy_blks / 2 and rx
+	 * queue N - num_ntfy_blks / 2 above (gve.h:gve_tx_idx_to_ntfy,
+	 * gve_rx_idx_to_ntfy), a split the name does not tell: no name is a
+	 * queue.
+	 */
+	{ nictl_gve_drivers, "%*",			NICTL_NOT_QUEUE },
+
+	/*
+	 * mana (6.1 on; not in 5.10): gdma_main.c:mana_gd_setup_irqs
+	 * "mana_hwc@pci:%s", "mana_q%d@pci:%s" (6.1, 6.12), gdma_main.c:
+	 * mana_gd_get_gic "mana_msi%d@pci:%s" (7.2), at probe or on demand.
+	 * In 6.1 and 6.12 the function's EQ i serves queue i of every vPort
+	 * (netdev) (mana_en.c:mana_create_eq); in 7.2 each vPort has EQs of
+	 * its own, on vectors numbered by MSI-X index. No name says which
+	 * netdev, nor (7.2) which queue: no name is a queue.
+	 */
+	{ nictl_mana_drivers, "%*",			NICTL_NOT_QUEUE },
 
 	/*
 	 * Generic, every driver: "<ifname>-N" and "<ifname>-<middle>-N", the

@@ -66,6 +66,10 @@
 #define ENA_NOBUS	ID("ens5", "ena", "0000:00:05.0", NULL)
 #define IDPF		ID("ens6", "idpf", "0000:18:00.0", "0000:18:00.0")
 #define IDPF_LONG	ID("enx525400123456", "idpf", "0000:18:00.0", "0000:18:00.0")
+/* gve before register_netdev is "eth%d"; the netdev is named later */
+#define GVE		ID("ens4", "gve", "0000:00:04.0", "0000:00:04.0")
+/* An Azure VF: domain of four digits */
+#define MANA		ID("enP30832s1", "mana", "7870:00:00.0", "7870:00:00.0")
 #define OTHER		ID("eth2", "other_nic", "0000:06:00.0", "0000:06:00.0")
 #define NODRIVER	ID("eth3", NULL, "0000:07:00.0", "0000:07:00.0")
 #define NOIFNAME	ID(NULL, "ixgbe", "0000:01:00.0", "0000:01:00.0")
@@ -390,6 +394,40 @@ FIXTURE_VARIANT_ADD(classify, idpf_other_vport) {
 /* idpf_lib.c:idpf_mb_intr_req_irq "%s-%s-%d", driver, "Mailbox", 0 */
 FIXTURE_VARIANT_ADD(classify, idpf_mailbox) {
 	.id = IDPF, .name = "idpf-Mailbox-0", NOT_QUEUE };
+
+/*
+ * gve: gve_main.c:gve_alloc_notify_blocks, at probe, "%s-mgmnt" and
+ * "%s-ntfy-block.%d" with dev->name: "eth%d" before register_netdev, the
+ * ifname after a reset (5.10, 6.1); "gve-mgmnt@pci:%s" and
+ * "gve-ntfy-blk%d@pci:%s" (6.12, 7.2). A block is a tx or an rx queue by a
+ * split no name tells: never a queue.
+ */
+FIXTURE_VARIANT_ADD(classify, gve_61_block_template) {
+	.id = GVE, .name = "eth%d-ntfy-block.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_61_mgmnt_template) {
+	.id = GVE, .name = "eth%d-mgmnt", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_61_block_after_reset) {
+	.id = GVE, .name = "ens4-ntfy-block.3", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_61_mgmnt_after_reset) {
+	.id = GVE, .name = "ens4-mgmnt", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_612_block) {
+	.id = GVE, .name = "gve-ntfy-blk3@pci:0000:00:04.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_612_mgmnt) {
+	.id = GVE, .name = "gve-mgmnt@pci:0000:00:04.0", NOT_QUEUE };
+/* Not a gve name: the generic rules would take it, the gve entry does not */
+FIXTURE_VARIANT_ADD(classify, gve_generic_shape) {
+	.id = GVE, .name = "ens4-rx-3", NOT_QUEUE };
+
+/*
+ * mana: gdma_main.c:mana_gd_setup_irqs "mana_hwc@pci:%s", "mana_q%d@pci:%s"
+ * (6.1, 6.12); gdma_main.c:mana_gd_get_gic "mana_msi%d@pci:%s" (7.2)
+ */
+FIXTURE_VARIANT_ADD(classify, mana_hwc) {
+	.id = MANA, .name = "mana_hwc@pci:7870:00:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mana_61_q0) {
+	.id = MANA, .name = "mana_q0@pci:7870:00:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mana_72_msi1) {
+	.id = MANA, .name = "mana_msi1@pci:7870:00:00.0", NOT_QUEUE };
 
 /* Generic rules, any driver: "<ifname>-N", "<ifname>-<middle>-N" */
 FIXTURE_VARIANT_ADD(classify, generic_number_only) {
