@@ -9,7 +9,6 @@
  *   %i   the interface name (id->ifname)
  *   %d   the parent's driver name (id->driver)
  *   %b   the PCI address of the function (id->bus_addr)
- *   %.Ni the first N characters of one of the above (like printf's "%.Ns")
  *   %q   the queue number: decimal digits, no sign, no leading zero, at
  *        most UINT_MAX; the run of digits is taken whole
  *   %*   any non-empty run of characters (at most one per pattern)
@@ -84,7 +83,6 @@ static const char * const nictl_intel_drivers[] = {
 	"igb", "igbvf", "igc", "ixgbe", "ixgbevf", NULL
 };
 
-static const char * const nictl_e1000e_drivers[] = { "e1000e", NULL };
 static const char * const nictl_idpf_drivers[] = { "idpf", NULL };
 static const char * const nictl_mlx5_drivers[] = { "mlx5_core", NULL };
 static const char * const nictl_bnxt_drivers[] = { "bnxt_en", NULL };
@@ -140,23 +138,16 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	 * "%s-TxRx-%u", "%s-rx-%u", "%s-tx-%u" with the ifname:
 	 * ixgbe_main.c:ixgbe_request_msix_irqs, igb_main.c:igb_request_msix,
 	 * igc_main.c:igc_request_msix, ixgbevf_main.c:ixgbevf_request_msix_irqs,
-	 * fm10k_pci.c:fm10k_qv_request_irq; "%s-rx-0"/"%s-tx-0":
-	 * igbvf/netdev.c:igbvf_request_msix; "%.14s-rx-0"/"%.14s-tx-0":
-	 * e1000e/netdev.c:e1000_request_msix (ifnames of 10 characters or
-	 * fewer, which the precision does not cut).
+	 * fm10k_pci.c:fm10k_qv_request_irq. igbvf/netdev.c:igbvf_request_msix
+	 * "%s-tx-0"/"%s-rx-0" and e1000e/netdev.c:e1000_request_msix
+	 * "%.14s-rx-0"/"%.14s-tx-0", both only for ifnames shorter than
+	 * IFNAMSIZ - 5 (so the precision never cuts), in all four kernels:
+	 * with 11 characters or more, both vectors are named plain "<ifname>"
+	 * like the misc one, and are no queue by the next entry.
 	 */
 	{ nictl_intel_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_intel_drivers, "%i-rx-%q",		NICTL_Q_RX },
 	{ nictl_intel_drivers, "%i-tx-%q",		NICTL_Q_TX },
-	/*
-	 * e1000e/netdev.c:e1000_request_msix: the format cuts the ifname to
-	 * 14 characters. (6.1 and 6.12 only print it for ifnames shorter
-	 * than IFNAMSIZ - 5 and otherwise name the rx and tx vectors plain
-	 * "<ifname>", which the next entry catches; this entry keeps the
-	 * format string's meaning should that guard go.)
-	 */
-	{ nictl_e1000e_drivers, "%.14i-rx-%q",		NICTL_Q_RX },
-	{ nictl_e1000e_drivers, "%.14i-tx-%q",		NICTL_Q_TX },
 	/*
 	 * The "other" vector (link, mailbox, ...) and MSI / INTx: plain
 	 * netdev->name. ixgbe_main.c:ixgbe_request_msix_irqs,
@@ -401,7 +392,6 @@ static bool nictl_match_token(const struct nictl_irq_ident *id,
 			      size_t *pos, struct nictl_match *m)
 {
 	const char *p = *pat;
-	size_t prec = NICTL_CLASSIFY_NAME_MAX;
 	const char *field;
 	size_t flen;
 
@@ -427,14 +417,6 @@ static bool nictl_match_token(const struct nictl_irq_ident *id,
 		m->has_queue = true;
 		*pat = p + 1;
 		return true;
-	case '.':
-		/* "%.N" + field: N of 1 to 3 digits */
-		prec = 0;
-		for (p++; nictl_is_digit(*p) && prec < 100; p++)
-			prec = prec * 10 + (size_t)(*p - '0');
-		if (!prec || nictl_is_digit(*p))
-			return false;
-		break;
 	default:
 		break;
 	}
@@ -445,8 +427,6 @@ static bool nictl_match_token(const struct nictl_irq_ident *id,
 	flen = strnlen(field, NICTL_CLASSIFY_NAME_MAX);
 	if (!flen || flen == NICTL_CLASSIFY_NAME_MAX)
 		return false;
-	if (flen > prec)
-		flen = prec;
 	if (len - *pos < flen || memcmp(s + *pos, field, flen))
 		return false;
 	*pos += flen;
