@@ -24,6 +24,11 @@
  * Matching is one pass over the name for a pattern without %*, and one
  * pass per possible end of the %* run otherwise (names are shorter than
  * NICTL_CLASSIFY_NAME_MAX), without recursion or allocation.
+ *
+ * The citations name the kernels whose sources were read: 5.10 (Debian
+ * 5.10.223), 6.1 (6.1.192), 6.12 (6.12.117) and 7.2 (7.2.13); a format
+ * cited without kernels is the same in all four. docs/irq-names.md has the
+ * table of every driver's names per kernel.
  */
 #include "classify.h"
 
@@ -106,10 +111,11 @@ static const struct nictl_cut_name nictl_cut_names[] = {
 static const struct nictl_irq_rule nictl_irq_rules[] = {
 	/*
 	 * virtio_net: the vectors carry the name of the virtio device, not of
-	 * the netdev. virtio_net.c:virtnet_find_vqs names the virtqueues
-	 * "input.%u", "output.%u" and "control"; virtio_pci_common.c:
-	 * vp_find_one_vq_msix (6.12; vp_find_vqs_msix in 6.1) requests each
-	 * per-vq vector as "%s-%s", dev_name(&vdev->dev), vq name.
+	 * the netdev, so renaming the netdev changes none of them.
+	 * virtio_net.c:virtnet_find_vqs names the virtqueues "input.%u",
+	 * "output.%u" and "control"; virtio_pci_common.c requests each
+	 * per-vq vector as "%s-%s", dev_name(&vdev->dev), vq name, in
+	 * vp_find_vqs_msix (5.10, 6.1) or vp_find_one_vq_msix (6.12, 7.2).
 	 */
 	{ nictl_virtio_drivers, "%p-input.%q",		NICTL_Q_RX },
 	{ nictl_virtio_drivers, "%p-output.%q",		NICTL_Q_TX },
@@ -128,22 +134,25 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	 * i40e, ice, iavf: "%s-%s-%d" with basename "<driver>-<ifname>"
 	 * (i40e_main.c:i40e_vsi_request_irq_msix, basename from
 	 * i40e_vsi_open; ice_main.c:ice_vsi_req_irq_msix, basename from
-	 * ice_vsi_open) and "iavf-%s-TxRx-%u" with the ifname
-	 * (iavf_main.c:iavf_request_traffic_irqs).
+	 * ice_vsi_open) and "iavf-%s-TxRx-%d" (5.10; "%u" from 6.1) with the
+	 * ifname (iavf_main.c:iavf_request_traffic_irqs). The number counts
+	 * the vectors that have rings. Written at open into buffers of 30
+	 * characters or more: never cut.
 	 */
 	{ nictl_intel_drivers, "%d-%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_intel_drivers, "%d-%i-rx-%q",		NICTL_Q_RX },
 	{ nictl_intel_drivers, "%d-%i-tx-%q",		NICTL_Q_TX },
 	/*
 	 * "%s-TxRx-%u", "%s-rx-%u", "%s-tx-%u" with the ifname:
-	 * ixgbe_main.c:ixgbe_request_msix_irqs, igb_main.c:igb_request_msix,
-	 * igc_main.c:igc_request_msix, ixgbevf_main.c:ixgbevf_request_msix_irqs,
-	 * fm10k_pci.c:fm10k_qv_request_irq. igbvf/netdev.c:igbvf_request_msix
-	 * "%s-tx-0"/"%s-rx-0" and e1000e/netdev.c:e1000_request_msix
-	 * "%.14s-rx-0"/"%.14s-tx-0", both only for ifnames shorter than
-	 * IFNAMSIZ - 5 (so the precision never cuts), in all four kernels:
-	 * with 11 characters or more, both vectors are named plain "<ifname>"
-	 * like the misc one, and are no queue by the next entry.
+	 * ixgbe_main.c:ixgbe_request_msix_irqs, igb_main.c:igb_request_msix
+	 * (the ring's queue_index), igc_main.c:igc_request_msix,
+	 * ixgbevf_main.c:ixgbevf_request_msix_irqs,
+	 * fm10k_pci.c:fm10k_qv_request_irq; buffers of IFNAMSIZ + 9, never
+	 * cut. igbvf/netdev.c:igbvf_request_msix "%s-tx-0"/"%s-rx-0" and
+	 * e1000e/netdev.c:e1000_request_msix "%.14s-rx-0"/"%.14s-tx-0", both
+	 * only for ifnames shorter than IFNAMSIZ - 5 (so the precision never
+	 * cuts): with 11 characters or more, both vectors are named plain
+	 * "<ifname>" like the misc one, and are no queue by the next entries.
 	 */
 	{ nictl_intel_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_intel_drivers, "%i-rx-%q",		NICTL_Q_RX },
@@ -152,7 +161,10 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	 * The "other" vector (link, mailbox, ...) and MSI / INTx: plain
 	 * netdev->name. ixgbe_main.c:ixgbe_request_msix_irqs,
 	 * igb_main.c:igb_request_msix, igc_main.c:igc_request_msix,
-	 * e1000e/netdev.c:e1000_request_msix and e1000_request_irq.
+	 * igbvf/netdev.c:igbvf_request_msix,
+	 * ixgbevf_main.c:ixgbevf_request_msix_irqs, fm10k_pci.c:
+	 * fm10k_mbx_request_irq_pf/_vf, e1000e/netdev.c:e1000_request_msix
+	 * and e1000_request_irq.
 	 */
 	{ nictl_intel_drivers, "%i",			NICTL_NOT_QUEUE },
 	/* igb_main.c:igb_request_msix, igc_main.c:igc_request_msix: a
@@ -162,11 +174,11 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	/*
 	 * Per-function vectors "<driver>-<bdf>:<what>":
 	 * i40e_main.c:i40e_probe ":misc"; ice_main.c:ice_req_irq_msix_misc
-	 * ":misc" and ":ll_ts"; iavf_main.c:iavf_request_misc_irq "iavf-%s:mbx".
-	 * The flow-director VSI (i40e_main.c:i40e_vsi_open, ":fdir") and the
-	 * ice control VSI (ice_main.c:ice_vsi_open_ctrl, ":ctrl") pass that
-	 * name as the basename of their queue vectors, which thus end in
-	 * "-TxRx-0": queues, but not of the netdev.
+	 * ":misc", and ":ll_ts" (6.12, 7.2); iavf_main.c:iavf_request_misc_irq
+	 * "iavf-%s:mbx". The flow-director VSI (i40e_main.c:i40e_vsi_open,
+	 * ":fdir") and the ice control VSI (ice_main.c:ice_vsi_open_ctrl,
+	 * ":ctrl") pass that name as the basename of their queue vectors,
+	 * which thus end in "-TxRx-0": queues, but not of the netdev.
 	 */
 	{ nictl_intel_drivers, "%d-%b:misc",		NICTL_NOT_QUEUE },
 	{ nictl_intel_drivers, "%d-%b:ll_ts",		NICTL_NOT_QUEUE },
@@ -190,31 +202,36 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_idpf_drivers, "%d-Mailbox-%q",		NICTL_NOT_QUEUE },
 
 	/*
-	 * mlx5_core: the vectors belong to the PCI function, not to a netdev.
-	 * mlx5 pci_irq.c:mlx5_irq_alloc names them MLX5_IRQ_NAME_FORMAT_STR
-	 * "%s@pci:%s" with pci_name(); pci_irq.c:irq_set_name gives
-	 * "mlx5_comp%d" for completion vector N (eq.c:comp_irq_request_pci),
-	 * which channel N's queues use (en_main.c:mlx5e_open_channel).
+	 * mlx5_core: the vectors belong to the PCI function, not to a netdev,
+	 * and are named with pci_name(), "%s@pci:%s", when requested (5.10,
+	 * 6.1: at probe; 6.12, 7.2: each completion vector on first use,
+	 * eq.c:comp_irq_request_pci). Completion vector N is "mlx5_comp<N>",
+	 * which channel N's queues use (en_main.c:mlx5e_open_channel):
+	 * pci_irq.c:irq_set_name from request_irqs (5.10) or mlx5_irq_alloc
+	 * (6.1, 6.12, 7.2). Its MSI-X index differs (5.10, 6.12, 7.2: N + 1;
+	 * 6.1: N), the name does not.
 	 */
 	{ nictl_mlx5_drivers, "mlx5_comp%q@pci:%b",	NICTL_Q_COMBINED },
-	/* pci_irq.c:irq_set_name: vector 0, the async EQ (commands, page
-	 * requests, port and health events)
+	/* pci_irq.c:irq_set_name: the async EQ (commands, page requests,
+	 * port and health events): "mlx5_async" in 5.10, "mlx5_async%d"
+	 * with its MSI-X index after (6.1: the last; 6.12, 7.2: 0)
 	 */
+	{ nictl_mlx5_drivers, "mlx5_async@pci:%b",	NICTL_NOT_QUEUE },
 	{ nictl_mlx5_drivers, "mlx5_async%q@pci:%b",	NICTL_NOT_QUEUE },
-	/* pci_irq.c:irq_set_name: a function with a single vector, shared
-	 * by the async EQ and every completion EQ: moving it moves control
-	 * traffic too, and it is no one queue's
+	/* pci_irq.c:irq_set_name (6.1, 6.12, 7.2): a function with a single
+	 * vector, shared by the async EQ and every completion EQ: moving it
+	 * moves control traffic too, and it is no one queue's
 	 */
 	{ nictl_mlx5_drivers, "mlx5_combined%q@pci:%b",	NICTL_NOT_QUEUE },
-	/* pci_irq.c:irq_sf_set_name, pools "mlx5_sf_ctrl"/"mlx5_sf_comp":
-	 * vectors shared by the function's subfunctions (which are netdevs
-	 * of their own, with driver "mlx5_core.sf"); the number is a pool
-	 * index, not a queue
+	/* pci_irq.c:irq_sf_set_name (6.1, 6.12, 7.2), pools "mlx5_sf_ctrl"
+	 * and "mlx5_sf_comp": vectors shared by the function's subfunctions
+	 * (netdevs of their own, whose driver "mlx5_core.sf" no entry
+	 * names); the number is a pool index, not a queue
 	 */
 	{ nictl_mlx5_drivers, "mlx5_sf_%*",		NICTL_NOT_QUEUE },
 
 	/*
-	 * bnxt_en: bnxt.c:bnxt_setup_msix (6.12: lines 10904-10916),
+	 * bnxt_en: bnxt.c:bnxt_setup_msix (6.12: lines 10904-10916), at open,
 	 * "%s-%s-%d" with the ifname, "TxRx" (shared rings), "rx" or "tx",
 	 * and the completion ring index i over all cp_nr_rings: "rx" for
 	 * i < rx_nr_rings, "tx" after them, so tx queue = i - rx_nr_rings,
@@ -225,9 +242,12 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_bnxt_drivers, "%i-rx-%q",		NICTL_Q_RX },
 	{ nictl_bnxt_drivers, "%i-tx-%q",		NICTL_Q_TX_AFTER_RX },
 
-	/* ena: ena_netdev.c:ena_setup_io_intr, "%s-Tx-Rx-%d" */
+	/* ena: ena_netdev.c:ena_setup_io_intr, "%s-Tx-Rx-%d" at open; the
+	 * XDP queues' vectors follow the io queues' (nictl drops them as
+	 * beyond the active queues)
+	 */
 	{ nictl_ena_drivers, "%i-Tx-Rx-%q",		NICTL_Q_COMBINED },
-	/* ena_netdev.c:ena_setup_mgmnt_intr, "ena-mgmnt@pci:%s" */
+	/* ena_netdev.c:ena_setup_mgmnt_intr, "ena-mgmnt@pci:%s" at probe */
 	{ nictl_ena_drivers, "ena-mgmnt@pci:%b",	NICTL_NOT_QUEUE },
 
 	/*
