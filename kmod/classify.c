@@ -17,9 +17,7 @@
  * Every other character matches itself, case included, and a pattern must
  * match the whole name. The entries are tried in order; the first one that
  * matches decides, whether it says "queue" or "not a queue". Driver entries
- * come first, the generic entries (for every driver) last. Before any entry,
- * a name that a driver's buffer may have cut short (nictl_cut_names[]) is
- * no queue: its number may have lost digits.
+ * come first, the generic entries (for every driver) last.
  *
  * Matching is one pass over the name for a pattern without %*, and one
  * pass per possible end of the %* run otherwise (names are shorter than
@@ -66,20 +64,6 @@ struct nictl_irq_rule {
 	enum nictl_verdict verdict;
 };
 
-/**
- * struct nictl_cut_name - a driver whose name buffer can cut names short
- * @drivers: NULL-terminated list of the drivers; NULL ends the table
- * @len: the most characters the buffer holds: snprintf() keeps the first
- *	@len of a longer name, so a name of @len characters may have lost
- *	the tail of its number ("eth0-rx-12" cut to "eth0-rx-1")
- * @until: the first kernel (NICTL_KERNEL()) whose buffer holds every name
- */
-struct nictl_cut_name {
-	const char * const *drivers;
-	unsigned int len;
-	unsigned int until;
-};
-
 static const char * const nictl_virtio_drivers[] = { "virtio_net", NULL };
 
 /* The Intel drivers share their naming scheme (and often code history). */
@@ -94,18 +78,6 @@ static const char * const nictl_bnxt_drivers[] = { "bnxt_en", NULL };
 static const char * const nictl_ena_drivers[] = { "ena", NULL };
 static const char * const nictl_gve_drivers[] = { "gve", NULL };
 static const char * const nictl_mana_drivers[] = { "mana", NULL };
-
-/*
- * bnxt.h:struct bnxt_irq has name[IFNAMSIZ + 2] in 5.10 and 6.1, filled by
- * bnxt.c:bnxt_setup_msix with snprintf(): 17 characters at most, so
- * "enp94s0f0np0-rx-12" is "enp94s0f0np0-rx-1" there. 6.12 and 7.2 have
- * name[IFNAMSIZ + BNXT_IRQ_NAME_EXTRA], 32 characters, room for every name
- * (net-next, September 2024: first in 6.12).
- */
-static const struct nictl_cut_name nictl_cut_names[] = {
-	{ nictl_bnxt_drivers, 17, NICTL_KERNEL(6, 12) },
-	{ NULL, 0, 0 }
-};
 
 /* File names are relative to drivers/ (virtio) or drivers/net/ethernet/. */
 static const struct nictl_irq_rule nictl_irq_rules[] = {
@@ -236,7 +208,8 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	 * and the completion ring index i over all cp_nr_rings: "rx" for
 	 * i < rx_nr_rings, "tx" after them, so tx queue = i - rx_nr_rings,
 	 * and rx_nr_rings is what the netdev has as real_num_rx_queues.
-	 * 5.10 and 6.1 cut the names to 17 characters: nictl_cut_names[].
+	 * 5.10 and 6.1 cut the names to 17 characters (name[IFNAMSIZ + 2]; 6.12
+	 * and 7.2: 32): nictl_qirqs_drop_contested() drops what that confuses.
 	 */
 	{ nictl_bnxt_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_bnxt_drivers, "%i-rx-%q",		NICTL_Q_RX },
@@ -509,18 +482,6 @@ static bool nictl_driver_in(const char * const *drivers, const char *driver)
 	return false;
 }
 
-/* Whether @id's driver may have cut a name of @len characters short. */
-static bool nictl_maybe_cut(const struct nictl_irq_ident *id, size_t len)
-{
-	const struct nictl_cut_name *cut;
-
-	for (cut = nictl_cut_names; cut->drivers; cut++)
-		if (len == cut->len && id->kernel < cut->until &&
-		    nictl_driver_in(cut->drivers, id->driver))
-			return true;
-	return false;
-}
-
 bool nictl_classify_irq(const struct nictl_irq_ident *id, const char *name,
 			enum nictl_queue_kind *kind, unsigned int *queue)
 {
@@ -530,7 +491,7 @@ bool nictl_classify_irq(const struct nictl_irq_ident *id, const char *name,
 	if (!id || !name)
 		return false;
 	len = strnlen(name, NICTL_CLASSIFY_NAME_MAX);
-	if (!len || len == NICTL_CLASSIFY_NAME_MAX || nictl_maybe_cut(id, len))
+	if (!len || len == NICTL_CLASSIFY_NAME_MAX)
 		return false;
 
 	for (rule = nictl_irq_rules; rule->pattern; rule++) {

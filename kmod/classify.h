@@ -38,12 +38,6 @@
  */
 #define NICTL_CLASSIFY_NAME_MAX	256
 
-/*
- * NICTL_KERNEL - a kernel release as the version code of its first
- * release, KERNEL_VERSION(@major, @minor, 0), for &struct nictl_irq_ident
- */
-#define NICTL_KERNEL(major, minor)	(((major) << 16) + ((minor) << 8))
-
 /**
  * struct nictl_irq_ident - what identifies a NIC in its vectors' names
  * @ifname: netdev name, e.g. "eth0"
@@ -55,9 +49,6 @@
  * @bus_addr: PCI BDF of the function ("0000:3b:00.0"), or NULL
  * @rx_queues: active receive queues of the netdev (real_num_rx_queues),
  *	for drivers that number their tx vectors after the rx ones
- * @kernel: the kernel whose drivers named the vectors, as NICTL_KERNEL()
- *	(LINUX_VERSION_CODE in the module); 0 when unknown, which counts as
- *	older than every kernel a rule names
  *
  * A NULL or empty member never matches: a rule that needs it does not
  * apply.
@@ -68,7 +59,6 @@ struct nictl_irq_ident {
 	const char *parent;
 	const char *bus_addr;
 	unsigned int rx_queues;
-	unsigned int kernel;
 };
 
 /**
@@ -91,9 +81,12 @@ struct nictl_irq_ident {
  *    completion ring: "<if>-rx-0".."<if>-rx-(R-1)", then "<if>-tx-R"..
  *    (bnxt.c:bnxt_setup_msix), so the tx queue is the number minus R,
  *    @id->rx_queues; a tx number below R is no queue.
- * A name that its driver's buffer may have cut short (bnxt_en before 6.12:
- * 17 characters) is no queue, by @id->kernel: its number may have lost
- * digits. Two caveats for the caller:
+ * Three caveats for the caller:
+ *  - a name its driver's buffer cut short reads as another queue's (bnxt_en
+ *    before 6.12 keeps 17 characters: "enp94s0f0np0-rx-12" is
+ *    "enp94s0f0np0-rx-1"); the classifier sees one name, so discovery drops
+ *    every queue that the names of several IRQs claim
+ *    (nictl_qirqs_drop_contested()).
  *  - i40e, ice, iavf, ixgbe, ixgbevf, fm10k and idpf number the vectors
  *    that have rings, not the queues: vector N serves queue N while the
  *    device has a vector per queue (pair), their default; with fewer

@@ -14,7 +14,6 @@
 #include <linux/pci.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 
 #include "classify.h"
 #include "fault.h"
@@ -148,7 +147,6 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigne
 		.parent = parent ? dev_name(parent) : "",
 		.bus_addr = dev->bus_addr,
 		.rx_queues = dev->netdev->real_num_rx_queues,
-		.kernel = LINUX_VERSION_CODE,
 	};
 	bool names = pci && parent && nictl_fault_discovery_source() != NICTL_FAULT_LINKS_ONLY;
 	struct msi_desc *desc;
@@ -168,6 +166,7 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigne
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		for (i = 0; i < desc->nvec_used; i++)
 			nictl_add_msi_irq(dev, &id, desc->irq + i);
+	dev->n_irqs = nictl_qirqs_drop_contested(dev->irqs, dev->n_irqs);
 	return 0;
 }
 

@@ -21,12 +21,6 @@
 #define ID(_ifname, _driver, _parent, _bus_addr)			\
 	{ .ifname = (_ifname), .driver = (_driver),			\
 	  .parent = (_parent), .bus_addr = (_bus_addr) }
-/* A device on one kernel, for names that differ between kernels */
-#define IDK(_ifname, _driver, _parent, _bus_addr, _major, _minor)	\
-	{ .ifname = (_ifname), .driver = (_driver),			\
-	  .parent = (_parent), .bus_addr = (_bus_addr),			\
-	  .kernel = NICTL_KERNEL(_major, _minor) }
-
 /* The devices of the table */
 #define VIRTIO3		ID("eth0", "virtio_net", "virtio3", "0000:00:03.0")
 #define VIRTIO1		ID("eth0", "virtio_net", "virtio1", "0000:00:02.0")
@@ -55,18 +49,9 @@
 /* With 8 active rx queues: its tx vectors are numbered from 8 */
 #define BNXT_RX8	{ .ifname = "ens4f0np0", .driver = "bnxt_en", .parent = "0000:17:00.0", \
 			  .bus_addr = "0000:17:00.0", .rx_queues = 8 }
-/* 9 and 12 characters, on the kernels that cut at 17 and those that do not */
-#define BNXT9_510	IDK("ens4f0np0", "bnxt_en", "0000:17:00.0", "0000:17:00.0", 5, 10)
-#define BNXT9_61	IDK("ens4f0np0", "bnxt_en", "0000:17:00.0", "0000:17:00.0", 6, 1)
-#define BNXT9_612	IDK("ens4f0np0", "bnxt_en", "0000:17:00.0", "0000:17:00.0", 6, 12)
-#define BNXT12_61	IDK("enp94s0f0np0", "bnxt_en", "0000:5e:00.0", "0000:5e:00.0", 6, 1)
-#define BNXT12_612	IDK("enp94s0f0np0", "bnxt_en", "0000:5e:00.0", "0000:5e:00.0", 6, 12)
-#define BNXT12_72	IDK("enp94s0f0np0", "bnxt_en", "0000:5e:00.0", "0000:5e:00.0", 7, 2)
-/* 11 characters: "<ifname>-TxRx-" alone is 17 */
-#define BNXT11_61	IDK("enp4s0f0np0", "bnxt_en", "0000:04:00.0", "0000:04:00.0", 6, 1)
-#define BNXT11_72	IDK("enp4s0f0np0", "bnxt_en", "0000:04:00.0", "0000:04:00.0", 7, 2)
-/* Kernel unknown: taken as older than 6.12 */
-#define BNXT12_ANY	ID("enp94s0f0np0", "bnxt_en", "0000:5e:00.0", "0000:5e:00.0")
+/* 9, 12 and 11 characters: 17-character names, whole or cut (5.10, 6.1) */
+#define BNXT12		ID("enp94s0f0np0", "bnxt_en", "0000:5e:00.0", "0000:5e:00.0")
+#define BNXT11		ID("enp4s0f0np0", "bnxt_en", "0000:04:00.0", "0000:04:00.0")
 #define ENA		ID("ens5", "ena", "0000:00:05.0", "0000:00:05.0")
 #define ENA_NOBUS	ID("ens5", "ena", "0000:00:05.0", NULL)
 #define ENA_LONG	ID("enx525400123456", "ena", "0000:00:05.0", "0000:00:05.0")
@@ -438,34 +423,27 @@ FIXTURE_VARIANT_ADD(classify, bnxt_other_interface) {
 	.id = BNXT, .name = "ens4f1np1-TxRx-0", NOT_QUEUE };
 /*
  * bnxt.h:struct bnxt_irq name[IFNAMSIZ + 2] (5.10, 6.1): bnxt_setup_msix's
- * snprintf keeps 17 characters. A 17-character name may have lost digits:
- * "enp94s0f0np0-rx-1" is what rx queues 1 and 10 to 19 are all named.
+ * snprintf keeps 17 characters, so rx queues 1 and 10 to 19 of an
+ * "enp94s0f0np0" are all "enp94s0f0np0-rx-1". One name reads as one queue;
+ * telling the cut ones apart is discovery's (nictl_qirqs_drop_contested(),
+ * qirq_test). name[IFNAMSIZ + BNXT_IRQ_NAME_EXTRA] (6.12, 7.2): 32
+ * characters, never cut.
  */
-FIXTURE_VARIANT_ADD(classify, bnxt_61_cut_rx) {
-	.id = BNXT12_61, .name = "enp94s0f0np0-rx-1", NOT_QUEUE };
-FIXTURE_VARIANT_ADD(classify, bnxt_unknown_kernel_cut_rx) {
-	.id = BNXT12_ANY, .name = "enp94s0f0np0-rx-1", NOT_QUEUE };
-FIXTURE_VARIANT_ADD(classify, bnxt_510_cut_txrx_12) {
-	.id = BNXT9_510, .name = "ens4f0np0-TxRx-12", NOT_QUEUE };
-FIXTURE_VARIANT_ADD(classify, bnxt_61_cut_txrx_12) {
-	.id = BNXT9_61, .name = "ens4f0np0-TxRx-12", NOT_QUEUE };
-/* 16 characters or fewer were not cut */
-FIXTURE_VARIANT_ADD(classify, bnxt_61_uncut_txrx_9) {
-	.id = BNXT9_61, .name = "ens4f0np0-TxRx-9", QUEUE(COMBINED, 9) };
-FIXTURE_VARIANT_ADD(classify, bnxt_510_uncut_rx_99) {
-	.id = BNXT9_510, .name = "ens4f0np0-rx-99", QUEUE(RX, 99) };
-/* 11 characters: every TxRx vector is "enp4s0f0np0-TxRx-" (5.10, 6.1) */
-FIXTURE_VARIANT_ADD(classify, bnxt_61_cut_txrx_no_number) {
-	.id = BNXT11_61, .name = "enp4s0f0np0-TxRx-", NOT_QUEUE };
-/* name[IFNAMSIZ + BNXT_IRQ_NAME_EXTRA] (6.12, 7.2): 32 characters, never cut */
-FIXTURE_VARIANT_ADD(classify, bnxt_612_txrx_12) {
-	.id = BNXT9_612, .name = "ens4f0np0-TxRx-12", QUEUE(COMBINED, 12) };
-FIXTURE_VARIANT_ADD(classify, bnxt_612_rx_1) {
-	.id = BNXT12_612, .name = "enp94s0f0np0-rx-1", QUEUE(RX, 1) };
-FIXTURE_VARIANT_ADD(classify, bnxt_72_rx_12) {
-	.id = BNXT12_72, .name = "enp94s0f0np0-rx-12", QUEUE(RX, 12) };
-FIXTURE_VARIANT_ADD(classify, bnxt_72_txrx_0) {
-	.id = BNXT11_72, .name = "enp4s0f0np0-TxRx-0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, bnxt_17_chars_rx_1) {
+	.id = BNXT12, .name = "enp94s0f0np0-rx-1", QUEUE(RX, 1) };
+FIXTURE_VARIANT_ADD(classify, bnxt_17_chars_txrx_12) {
+	.id = BNXT, .name = "ens4f0np0-TxRx-12", QUEUE(COMBINED, 12) };
+FIXTURE_VARIANT_ADD(classify, bnxt_uncut_txrx_9) {
+	.id = BNXT, .name = "ens4f0np0-TxRx-9", QUEUE(COMBINED, 9) };
+FIXTURE_VARIANT_ADD(classify, bnxt_uncut_rx_99) {
+	.id = BNXT, .name = "ens4f0np0-rx-99", QUEUE(RX, 99) };
+FIXTURE_VARIANT_ADD(classify, bnxt_18_chars_rx_12) {
+	.id = BNXT12, .name = "enp94s0f0np0-rx-12", QUEUE(RX, 12) };
+/* 11 characters: cut, every TxRx vector is "enp4s0f0np0-TxRx-" (5.10, 6.1) */
+FIXTURE_VARIANT_ADD(classify, bnxt_cut_txrx_no_number) {
+	.id = BNXT11, .name = "enp4s0f0np0-TxRx-", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, bnxt_11_chars_txrx_0) {
+	.id = BNXT11, .name = "enp4s0f0np0-TxRx-0", QUEUE(COMBINED, 0) };
 
 /* ena: ena_netdev.c:ena_setup_io_intr "%s-Tx-Rx-%d" */
 FIXTURE_VARIANT_ADD(classify, ena_txrx_0) {
