@@ -39,7 +39,10 @@
  * (if the driver put some in the IRQ name).
  * A device without queue IRQs has, instead of heading and rows, the line
  * "  no queue IRQs", or "  no queue IRQs; is the device down?" when it is
- * down. When a dump finds no device at all, show prints the line
+ * down, or, when it is up and its driver is one whose IRQs nictl cannot
+ * tell by name (docs/irq-names.md), "  no queue IRQs: <driver> <why>", e.g.
+ * "  no queue IRQs: gve names no IRQ after a queue, and the kernel links
+ * no queue to one". When a dump finds no device at all, show prints the line
  * "no network devices with a bus parent".
  *
  * JSON (-j; on stdout, one line)
@@ -126,6 +129,34 @@ static const char *kind_name(unsigned int kind)
 static const char *source_name(unsigned int source)
 {
 	return source < ARRAY_SIZE(source_names) ? source_names[source] : "unknown";
+}
+
+/*
+ * Drivers whose IRQ names do not tell one queue of one netdev from another
+ * (the module's classifier says "not a queue" for all of them), with why,
+ * for the line of a device that is up and has no queue IRQs: nictl finds
+ * its queues only where the kernel links them to IRQs.
+ */
+static const struct {
+	const char *driver;
+	const char *why;
+} nameless_drivers[] = {
+	{ "gve", "names no IRQ after a queue, and the kernel links no queue to one" },
+	{ "mana", "shares its IRQs between its netdevs, and the kernel links no queue to one" },
+	{ "hv_netvsc", "has no IRQ of its own: its channels interrupt through VMBus" },
+	{ "mlx5_core.sf", "shares its IRQs between subfunctions, and the kernel links no queue "
+			  "to one" },
+};
+
+/* Why an up device of @driver has no queue IRQs, if nictl knows; NULL if not. */
+static const char *no_irqs_why(const char *driver)
+{
+	unsigned int i;
+
+	for (i = 0; driver && i < ARRAY_SIZE(nameless_drivers); i++)
+		if (!strcmp(driver, nameless_drivers[i].driver))
+			return nameless_drivers[i].why;
+	return NULL;
 }
 
 enum column {
@@ -321,7 +352,12 @@ static int print_dev(FILE *f, const struct nictl_dev *dev)
 		up ? "up" : "down", dev->flags & NICTL_DEV_F_BOUND ? "bound" : "not bound",
 		source_name(dev->source));
 	if (!dev->nr_irqs) {
-		fprintf(f, "  no queue IRQs%s\n", up ? "" : "; is the device down?");
+		const char *why = up ? no_irqs_why(dev->driver) : NULL;
+
+		if (why)
+			fprintf(f, "  no queue IRQs: %s %s\n", dev->driver, why);
+		else
+			fprintf(f, "  no queue IRQs%s\n", up ? "" : "; is the device down?");
 		return 0;
 	}
 	return print_irqs(f, dev);

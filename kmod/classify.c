@@ -9,7 +9,6 @@
  *   %i   the interface name (id->ifname)
  *   %d   the parent's driver name (id->driver)
  *   %b   the PCI address of the function (id->bus_addr)
- *   %.Ni the first N characters of one of the above (like printf's "%.Ns")
  *   %q   the queue number: decimal digits, no sign, no leading zero, at
  *        most UINT_MAX; the run of digits is taken whole
  *   %*   any non-empty run of characters (at most one per pattern)
@@ -23,6 +22,11 @@
  * Matching is one pass over the name for a pattern without %*, and one
  * pass per possible end of the %* run otherwise (names are shorter than
  * NICTL_CLASSIFY_NAME_MAX), without recursion or allocation.
+ *
+ * The citations name the kernels whose sources were read: 5.10 (Debian
+ * 5.10.223), 6.1 (6.1.192), 6.12 (6.12.117) and 7.2 (7.2.13); a format
+ * cited without kernels is the same in all four. docs/irq-names.md has the
+ * table of every driver's names per kernel.
  */
 #include "classify.h"
 
@@ -68,19 +72,22 @@ static const char * const nictl_intel_drivers[] = {
 	"igb", "igbvf", "igc", "ixgbe", "ixgbevf", NULL
 };
 
-static const char * const nictl_e1000e_drivers[] = { "e1000e", NULL };
+static const char * const nictl_idpf_drivers[] = { "idpf", NULL };
 static const char * const nictl_mlx5_drivers[] = { "mlx5_core", NULL };
 static const char * const nictl_bnxt_drivers[] = { "bnxt_en", NULL };
 static const char * const nictl_ena_drivers[] = { "ena", NULL };
+static const char * const nictl_gve_drivers[] = { "gve", NULL };
+static const char * const nictl_mana_drivers[] = { "mana", NULL };
 
 /* File names are relative to drivers/ (virtio) or drivers/net/ethernet/. */
 static const struct nictl_irq_rule nictl_irq_rules[] = {
 	/*
 	 * virtio_net: the vectors carry the name of the virtio device, not of
-	 * the netdev. virtio_net.c:virtnet_find_vqs names the virtqueues
-	 * "input.%u", "output.%u" and "control"; virtio_pci_common.c:
-	 * vp_find_one_vq_msix (6.12; vp_find_vqs_msix in 6.1) requests each
-	 * per-vq vector as "%s-%s", dev_name(&vdev->dev), vq name.
+	 * the netdev, so renaming the netdev changes none of them.
+	 * virtio_net.c:virtnet_find_vqs names the virtqueues "input.%u",
+	 * "output.%u" and "control"; virtio_pci_common.c requests each
+	 * per-vq vector as "%s-%s", dev_name(&vdev->dev), vq name, in
+	 * vp_find_vqs_msix (5.10, 6.1) or vp_find_one_vq_msix (6.12, 7.2).
 	 */
 	{ nictl_virtio_drivers, "%p-input.%q",		NICTL_Q_RX },
 	{ nictl_virtio_drivers, "%p-output.%q",		NICTL_Q_TX },
@@ -99,38 +106,37 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	 * i40e, ice, iavf: "%s-%s-%d" with basename "<driver>-<ifname>"
 	 * (i40e_main.c:i40e_vsi_request_irq_msix, basename from
 	 * i40e_vsi_open; ice_main.c:ice_vsi_req_irq_msix, basename from
-	 * ice_vsi_open) and "iavf-%s-TxRx-%u" with the ifname
-	 * (iavf_main.c:iavf_request_traffic_irqs).
+	 * ice_vsi_open) and "iavf-%s-TxRx-%d" (5.10; "%u" from 6.1) with the
+	 * ifname (iavf_main.c:iavf_request_traffic_irqs). The number counts
+	 * the vectors that have rings. Written at open into buffers of 30
+	 * characters or more: never cut.
 	 */
 	{ nictl_intel_drivers, "%d-%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_intel_drivers, "%d-%i-rx-%q",		NICTL_Q_RX },
 	{ nictl_intel_drivers, "%d-%i-tx-%q",		NICTL_Q_TX },
 	/*
 	 * "%s-TxRx-%u", "%s-rx-%u", "%s-tx-%u" with the ifname:
-	 * ixgbe_main.c:ixgbe_request_msix_irqs, igb_main.c:igb_request_msix,
-	 * igc_main.c:igc_request_msix, ixgbevf_main.c:ixgbevf_request_msix_irqs,
-	 * fm10k_pci.c:fm10k_qv_request_irq; "%s-rx-0"/"%s-tx-0":
-	 * igbvf/netdev.c:igbvf_request_msix; "%.14s-rx-0"/"%.14s-tx-0":
-	 * e1000e/netdev.c:e1000_request_msix (ifnames of 10 characters or
-	 * fewer, which the precision does not cut).
+	 * ixgbe_main.c:ixgbe_request_msix_irqs, igb_main.c:igb_request_msix
+	 * (the ring's queue_index), igc_main.c:igc_request_msix,
+	 * ixgbevf_main.c:ixgbevf_request_msix_irqs,
+	 * fm10k_pci.c:fm10k_qv_request_irq; buffers of IFNAMSIZ + 9, never
+	 * cut. igbvf/netdev.c:igbvf_request_msix "%s-tx-0"/"%s-rx-0" and
+	 * e1000e/netdev.c:e1000_request_msix "%.14s-rx-0"/"%.14s-tx-0", both
+	 * only for ifnames shorter than IFNAMSIZ - 5 (so the precision never
+	 * cuts): with 11 characters or more, both vectors are named plain
+	 * "<ifname>" like the misc one, and are no queue by the next entries.
 	 */
 	{ nictl_intel_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_intel_drivers, "%i-rx-%q",		NICTL_Q_RX },
 	{ nictl_intel_drivers, "%i-tx-%q",		NICTL_Q_TX },
 	/*
-	 * e1000e/netdev.c:e1000_request_msix: the format cuts the ifname to
-	 * 14 characters. (6.1 and 6.12 only print it for ifnames shorter
-	 * than IFNAMSIZ - 5 and otherwise name the rx and tx vectors plain
-	 * "<ifname>", which the next entry catches; this entry keeps the
-	 * format string's meaning should that guard go.)
-	 */
-	{ nictl_e1000e_drivers, "%.14i-rx-%q",		NICTL_Q_RX },
-	{ nictl_e1000e_drivers, "%.14i-tx-%q",		NICTL_Q_TX },
-	/*
 	 * The "other" vector (link, mailbox, ...) and MSI / INTx: plain
 	 * netdev->name. ixgbe_main.c:ixgbe_request_msix_irqs,
 	 * igb_main.c:igb_request_msix, igc_main.c:igc_request_msix,
-	 * e1000e/netdev.c:e1000_request_msix and e1000_request_irq.
+	 * igbvf/netdev.c:igbvf_request_msix,
+	 * ixgbevf_main.c:ixgbevf_request_msix_irqs, fm10k_pci.c:
+	 * fm10k_mbx_request_irq_pf/_vf, e1000e/netdev.c:e1000_request_msix
+	 * and e1000_request_irq.
 	 */
 	{ nictl_intel_drivers, "%i",			NICTL_NOT_QUEUE },
 	/* igb_main.c:igb_request_msix, igc_main.c:igc_request_msix: a
@@ -140,11 +146,11 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	/*
 	 * Per-function vectors "<driver>-<bdf>:<what>":
 	 * i40e_main.c:i40e_probe ":misc"; ice_main.c:ice_req_irq_msix_misc
-	 * ":misc" and ":ll_ts"; iavf_main.c:iavf_request_misc_irq "iavf-%s:mbx".
-	 * The flow-director VSI (i40e_main.c:i40e_vsi_open, ":fdir") and the
-	 * ice control VSI (ice_main.c:ice_vsi_open_ctrl, ":ctrl") pass that
-	 * name as the basename of their queue vectors, which thus end in
-	 * "-TxRx-0": queues, but not of the netdev.
+	 * ":misc", and ":ll_ts" (6.12, 7.2); iavf_main.c:iavf_request_misc_irq
+	 * "iavf-%s:mbx". The flow-director VSI (i40e_main.c:i40e_vsi_open,
+	 * ":fdir") and the ice control VSI (ice_main.c:ice_vsi_open_ctrl,
+	 * ":ctrl") pass that name as the basename of their queue vectors,
+	 * which thus end in "-TxRx-0": queues, but not of the netdev.
 	 */
 	{ nictl_intel_drivers, "%d-%b:misc",		NICTL_NOT_QUEUE },
 	{ nictl_intel_drivers, "%d-%b:ll_ts",		NICTL_NOT_QUEUE },
@@ -156,44 +162,89 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_intel_drivers, "%d-%b:%*",		NICTL_NOT_QUEUE },
 
 	/*
-	 * mlx5_core: the vectors belong to the PCI function, not to a netdev.
-	 * mlx5 pci_irq.c:mlx5_irq_alloc names them MLX5_IRQ_NAME_FORMAT_STR
-	 * "%s@pci:%s" with pci_name(); pci_irq.c:irq_set_name gives
-	 * "mlx5_comp%d" for completion vector N (eq.c:comp_irq_request_pci),
-	 * which channel N's queues use (en_main.c:mlx5e_open_channel).
+	 * idpf (6.12, 7.2; not in 5.10 or 6.1): idpf_txrx.c:
+	 * idpf_vport_intr_req_irq, kasprintf "%s-%s-%s-%d" with the driver,
+	 * the vport's ifname, "TxRx", "Rx" or "Tx" (capitalised, unlike the
+	 * other Intel drivers) and the vport's vector index, at open.
+	 */
+	{ nictl_idpf_drivers, "%d-%i-TxRx-%q",		NICTL_Q_COMBINED },
+	{ nictl_idpf_drivers, "%d-%i-Rx-%q",		NICTL_Q_RX },
+	{ nictl_idpf_drivers, "%d-%i-Tx-%q",		NICTL_Q_TX },
+	/* idpf_lib.c:idpf_mb_intr_req_irq: "%s-%s-%d", driver, "Mailbox", 0 */
+	{ nictl_idpf_drivers, "%d-Mailbox-%q",		NICTL_NOT_QUEUE },
+
+	/*
+	 * mlx5_core: the vectors belong to the PCI function, not to a netdev,
+	 * and are named with pci_name(), "%s@pci:%s", when requested (5.10,
+	 * 6.1: at probe; 6.12, 7.2: each completion vector on first use,
+	 * eq.c:comp_irq_request_pci). Completion vector N is "mlx5_comp<N>",
+	 * which channel N's queues use (en_main.c:mlx5e_open_channel):
+	 * pci_irq.c:irq_set_name from request_irqs (5.10) or mlx5_irq_alloc
+	 * (6.1, 6.12, 7.2). Its MSI-X index differs (5.10, 6.12, 7.2: N + 1;
+	 * 6.1: N), the name does not.
 	 */
 	{ nictl_mlx5_drivers, "mlx5_comp%q@pci:%b",	NICTL_Q_COMBINED },
-	/* pci_irq.c:irq_set_name: vector 0, the async EQ (commands, page
-	 * requests, port and health events)
+	/* pci_irq.c:irq_set_name: the async EQ (commands, page requests,
+	 * port and health events): "mlx5_async" in 5.10, "mlx5_async%d"
+	 * with its MSI-X index after (6.1: the last; 6.12, 7.2: 0)
 	 */
+	{ nictl_mlx5_drivers, "mlx5_async@pci:%b",	NICTL_NOT_QUEUE },
 	{ nictl_mlx5_drivers, "mlx5_async%q@pci:%b",	NICTL_NOT_QUEUE },
-	/* pci_irq.c:irq_set_name: a function with a single vector, shared
-	 * by the async EQ and every completion EQ: moving it moves control
-	 * traffic too, and it is no one queue's
+	/* pci_irq.c:irq_set_name (6.1, 6.12, 7.2): a function with a single
+	 * vector, shared by the async EQ and every completion EQ: moving it
+	 * moves control traffic too, and it is no one queue's
 	 */
 	{ nictl_mlx5_drivers, "mlx5_combined%q@pci:%b",	NICTL_NOT_QUEUE },
-	/* pci_irq.c:irq_sf_set_name, pools "mlx5_sf_ctrl"/"mlx5_sf_comp":
-	 * vectors shared by the function's subfunctions (which are netdevs
-	 * of their own, with driver "mlx5_core.sf"); the number is a pool
-	 * index, not a queue
+	/* pci_irq.c:irq_sf_set_name (6.1, 6.12, 7.2), pools "mlx5_sf_ctrl"
+	 * and "mlx5_sf_comp": vectors shared by the function's subfunctions
+	 * (netdevs of their own, whose driver "mlx5_core.sf" no entry
+	 * names); the number is a pool index, not a queue
 	 */
 	{ nictl_mlx5_drivers, "mlx5_sf_%*",		NICTL_NOT_QUEUE },
 
 	/*
-	 * bnxt_en: bnxt.c:bnxt_setup_msix (6.12: lines 10904-10916),
+	 * bnxt_en: bnxt.c:bnxt_setup_msix (6.12: lines 10904-10916), at open,
 	 * "%s-%s-%d" with the ifname, "TxRx" (shared rings), "rx" or "tx",
 	 * and the completion ring index i over all cp_nr_rings: "rx" for
 	 * i < rx_nr_rings, "tx" after them, so tx queue = i - rx_nr_rings,
 	 * and rx_nr_rings is what the netdev has as real_num_rx_queues.
+	 * 5.10 and 6.1 cut the names to 17 characters (name[IFNAMSIZ + 2]; 6.12
+	 * and 7.2: 32): nictl_qirqs_drop_contested() drops what that confuses.
 	 */
 	{ nictl_bnxt_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_bnxt_drivers, "%i-rx-%q",		NICTL_Q_RX },
 	{ nictl_bnxt_drivers, "%i-tx-%q",		NICTL_Q_TX_AFTER_RX },
 
-	/* ena: ena_netdev.c:ena_setup_io_intr, "%s-Tx-Rx-%d" */
+	/* ena: ena_netdev.c:ena_setup_io_intr, "%s-Tx-Rx-%d" at open; the
+	 * XDP queues' vectors follow the io queues' (nictl drops them as
+	 * beyond the active queues)
+	 */
 	{ nictl_ena_drivers, "%i-Tx-Rx-%q",		NICTL_Q_COMBINED },
-	/* ena_netdev.c:ena_setup_mgmnt_intr, "ena-mgmnt@pci:%s" */
+	/* ena_netdev.c:ena_setup_mgmnt_intr, "ena-mgmnt@pci:%s" at probe */
 	{ nictl_ena_drivers, "ena-mgmnt@pci:%b",	NICTL_NOT_QUEUE },
+
+	/*
+	 * gve: gve_main.c:gve_alloc_notify_blocks, at probe: "%s-mgmnt" and
+	 * "%s-ntfy-block.%d" with dev->name (5.10, 6.1: before
+	 * register_netdev, so the template "eth%d" itself, the ifname only
+	 * after a reset), then "gve-mgmnt@pci:%s" and "gve-ntfy-blk%d@pci:%s"
+	 * (6.12, 7.2). Block N is tx queue N below num_ntfy_blks / 2 and rx
+	 * queue N - num_ntfy_blks / 2 above (gve.h:gve_tx_idx_to_ntfy,
+	 * gve_rx_idx_to_ntfy), a split the name does not tell: no name is a
+	 * queue.
+	 */
+	{ nictl_gve_drivers, "%*",			NICTL_NOT_QUEUE },
+
+	/*
+	 * mana (6.1 on; not in 5.10): gdma_main.c:mana_gd_setup_irqs
+	 * "mana_hwc@pci:%s", "mana_q%d@pci:%s" (6.1, 6.12), gdma_main.c:
+	 * mana_gd_get_gic "mana_msi%d@pci:%s" (7.2), at probe or on demand.
+	 * In 6.1 and 6.12 the function's EQ i serves queue i of every vPort
+	 * (netdev) (mana_en.c:mana_create_eq); in 7.2 each vPort has EQs of
+	 * its own, on vectors numbered by MSI-X index. No name says which
+	 * netdev, nor (7.2) which queue: no name is a queue.
+	 */
+	{ nictl_mana_drivers, "%*",			NICTL_NOT_QUEUE },
 
 	/*
 	 * Generic, every driver: "<ifname>-N" and "<ifname>-<middle>-N", the
@@ -334,7 +385,6 @@ static bool nictl_match_token(const struct nictl_irq_ident *id,
 			      size_t *pos, struct nictl_match *m)
 {
 	const char *p = *pat;
-	size_t prec = NICTL_CLASSIFY_NAME_MAX;
 	const char *field;
 	size_t flen;
 
@@ -360,14 +410,6 @@ static bool nictl_match_token(const struct nictl_irq_ident *id,
 		m->has_queue = true;
 		*pat = p + 1;
 		return true;
-	case '.':
-		/* "%.N" + field: N of 1 to 3 digits */
-		prec = 0;
-		for (p++; nictl_is_digit(*p) && prec < 100; p++)
-			prec = prec * 10 + (size_t)(*p - '0');
-		if (!prec || nictl_is_digit(*p))
-			return false;
-		break;
 	default:
 		break;
 	}
@@ -378,8 +420,6 @@ static bool nictl_match_token(const struct nictl_irq_ident *id,
 	flen = strnlen(field, NICTL_CLASSIFY_NAME_MAX);
 	if (!flen || flen == NICTL_CLASSIFY_NAME_MAX)
 		return false;
-	if (flen > prec)
-		flen = prec;
 	if (len - *pos < flen || memcmp(s + *pos, field, flen))
 		return false;
 	*pos += flen;
@@ -427,17 +467,16 @@ static bool nictl_match(const struct nictl_irq_ident *id, const char *pattern,
 	return false;
 }
 
-/* Whether @rule applies to @driver. */
-static bool nictl_rule_applies(const struct nictl_irq_rule *rule,
-			       const char *driver)
+/* Whether @driver is one of @drivers (NULL: every driver). */
+static bool nictl_driver_in(const char * const *drivers, const char *driver)
 {
 	const char * const *d;
 
-	if (!rule->drivers)
+	if (!drivers)
 		return true;
 	if (!driver)
 		return false;
-	for (d = rule->drivers; *d; d++)
+	for (d = drivers; *d; d++)
 		if (!strcmp(*d, driver))
 			return true;
 	return false;
@@ -460,7 +499,7 @@ bool nictl_classify_irq(const struct nictl_irq_ident *id, const char *name,
 		enum nictl_verdict verdict = rule->verdict;
 		enum nictl_queue_kind k;
 
-		if (!nictl_rule_applies(rule, id->driver) ||
+		if (!nictl_driver_in(rule->drivers, id->driver) ||
 		    !nictl_match(id, rule->pattern, name, len, &m))
 			continue;
 

@@ -81,7 +81,17 @@ struct nictl_irq_ident {
  *    completion ring: "<if>-rx-0".."<if>-rx-(R-1)", then "<if>-tx-R"..
  *    (bnxt.c:bnxt_setup_msix), so the tx queue is the number minus R,
  *    @id->rx_queues; a tx number below R is no queue.
- * One caveat for the caller:
+ * Three caveats for the caller:
+ *  - a name its driver's buffer cut short reads as another queue's (bnxt_en
+ *    before 6.12 keeps 17 characters: "enp94s0f0np0-rx-12" is
+ *    "enp94s0f0np0-rx-1"); the classifier sees one name, so discovery drops
+ *    every queue that the names of several IRQs claim
+ *    (nictl_qirqs_drop_contested()).
+ *  - i40e, ice, iavf, ixgbe, ixgbevf, fm10k and idpf number the vectors
+ *    that have rings, not the queues: vector N serves queue N while the
+ *    device has a vector per queue (pair), their default; with fewer
+ *    vectors than queues each serves several (i40e and ice: a block of
+ *    consecutive queues, so vector N may not serve queue N at all).
  *  - mlx5_core's "mlx5_compN" is completion vector N, which channel N uses
  *    unless Socket Direct remaps it (en_main.c:mlx5e_open_channel,
  *    mlx5_sd_ch_ix_get_vec_ix()); the PCI function may have more comp

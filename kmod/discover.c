@@ -166,6 +166,7 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigne
 	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
 		for (i = 0; i < desc->nvec_used; i++)
 			nictl_add_msi_irq(dev, &id, desc->irq + i);
+	dev->n_irqs = nictl_qirqs_drop_contested(dev->irqs, dev->n_irqs);
 	return 0;
 }
 

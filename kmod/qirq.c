@@ -91,6 +91,52 @@ static unsigned int nictl_collapse(struct nictl_qirq *irqs, unsigned int n, stru
 	return u;
 }
 
+/* Whether an entry of @kind serves the rx (@tx false) or tx direction. */
+static bool nictl_serves(unsigned int kind, bool tx)
+{
+	return kind == NICTL_QUEUE_KIND_COMBINED ||
+	       kind == (tx ? NICTL_QUEUE_KIND_TX : NICTL_QUEUE_KIND_RX);
+}
+
+/* Whether two IRQs among the @n entries of one queue serve its @tx direction. */
+static bool nictl_contested(const struct nictl_qirq *q, unsigned int n, bool tx)
+{
+	const struct nictl_qirq *first = NULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!nictl_serves(q[i].kind, tx))
+			continue;
+		if (first && q[i].irq != first->irq)
+			return true;
+		first = first ?: &q[i];
+	}
+	return false;
+}
+
+unsigned int nictl_qirqs_drop_contested(struct nictl_qirq *irqs, unsigned int n)
+{
+	unsigned int i, j, end, kept = 0;
+	bool rx, tx;
+
+	nictl_sort(irqs, n, sizeof(*irqs), nictl_cmp_shown);
+	for (i = 0; i < n; i = end) {
+		for (end = i + 1; end < n && irqs[end].queue == irqs[i].queue; end++)
+			;
+		rx = nictl_contested(&irqs[i], end - i, false);
+		tx = nictl_contested(&irqs[i], end - i, true);
+		for (j = i; j < end; j++) {
+			if ((rx && nictl_serves(irqs[j].kind, false)) ||
+			    (tx && nictl_serves(irqs[j].kind, true)))
+				continue;
+			if (kept != j)
+				memcpy(&irqs[kept], &irqs[j], sizeof(*irqs));
+			kept++;
+		}
+	}
+	return kept;
+}
+
 unsigned int nictl_qirqs_merge(struct nictl_qirq *irqs, unsigned int n, struct nictl_qref *refs,
 			       unsigned long long *scratch, unsigned int *n_groups)
 {

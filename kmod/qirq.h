@@ -83,6 +83,26 @@ struct nictl_qirq {
 };
 
 /**
+ * nictl_qirqs_drop_contested() - forget the queues that names cannot tell
+ * @irqs: @n entries as found by IRQ name, one per (IRQ, queue, kind); on
+ *	return the first entries (the return value) are those kept, sorted
+ *	by queue, then kind, then IRQ
+ * @n: entries in @irqs
+ *
+ * One direction of a queue is served by one IRQ. When the names of two
+ * IRQs claim the same one, they cannot be told apart: a driver's name
+ * buffer cut the numbers short (bnxt_en before 6.12 holds 17 characters,
+ * so on "enp94s0f0np0" the rx vectors of queues 1 and 10-19 are all
+ * "enp94s0f0np0-rx-1"), or the names follow a scheme the table misreads.
+ * Every entry of such a direction is dropped: nictl binds none of those
+ * IRQs by name, and the kernel's NAPI links, where the driver has them,
+ * fill the queue in. Pure, O(@n log @n).
+ *
+ * Return: the number of entries kept.
+ */
+unsigned int nictl_qirqs_drop_contested(struct nictl_qirq *irqs, unsigned int n);
+
+/**
  * nictl_qirqs_merge() - list every IRQ once, with its queues and group
  * @irqs: @n entries as found, one per (IRQ, queue, kind), with @irq,
  *	@queue, @kind and what was read of the IRQ filled in; on return the

@@ -4,8 +4,13 @@
  *
  * One table: each FIXTURE_VARIANT_ADD below is a row {device, IRQ name,
  * expected answer} and runs as its own TAP test "classify.<row>.row", so a
- * failure names the row. The names are the ones the 6.12 drivers print
- * (see the citations in classify.c).
+ * failure names the row. The names are the ones the drivers of 5.10, 6.1,
+ * 6.12 and 7.2 print (Debian's linux-source 5.10.223, 6.1.192, 6.12.117 and
+ * 7.2.13): each row, or the comment above a group of rows, cites the
+ * function that prints the name, file names relative to drivers/ (virtio)
+ * or drivers/net/ethernet/, and the kernels, all four when none are named.
+ * Rows without a citation are made up to test the matcher itself.
+ * docs/irq-names.md has the table of every driver's names per kernel.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +21,6 @@
 #define ID(_ifname, _driver, _parent, _bus_addr)			\
 	{ .ifname = (_ifname), .driver = (_driver),			\
 	  .parent = (_parent), .bus_addr = (_bus_addr) }
-
 /* The devices of the table */
 #define VIRTIO3		ID("eth0", "virtio_net", "virtio3", "0000:00:03.0")
 #define VIRTIO1		ID("eth0", "virtio_net", "virtio1", "0000:00:02.0")
@@ -36,7 +40,7 @@
 #define E1000E		ID("eth0", "e1000e", "0000:00:02.0", "0000:00:02.0")
 /* 10 characters: the longest name e1000e puts in "%.14s-rx-0" */
 #define E1000E_10	ID("enp0s31f6x", "e1000e", "0000:00:1f.6", "0000:00:1f.6")
-/* 15 characters (IFNAMSIZ - 1): cut to 14 by "%.14s" */
+/* 15 characters (IFNAMSIZ - 1): e1000e names its vectors plain "<ifname>" */
 #define E1000E_15	ID("enx525400123456", "e1000e", "0000:00:02.0", "0000:00:02.0")
 #define MLX5		ID("ens3f0np0", "mlx5_core", "0000:af:00.0", "0000:af:00.0")
 #define MLX5_NOBUS	ID("ens3f0np0", "mlx5_core", "0000:af:00.0", NULL)
@@ -45,8 +49,28 @@
 /* With 8 active rx queues: its tx vectors are numbered from 8 */
 #define BNXT_RX8	{ .ifname = "ens4f0np0", .driver = "bnxt_en", .parent = "0000:17:00.0", \
 			  .bus_addr = "0000:17:00.0", .rx_queues = 8 }
+/* 9, 12 and 11 characters: 17-character names, whole or cut (5.10, 6.1) */
+#define BNXT12		ID("enp94s0f0np0", "bnxt_en", "0000:5e:00.0", "0000:5e:00.0")
+#define BNXT11		ID("enp4s0f0np0", "bnxt_en", "0000:04:00.0", "0000:04:00.0")
 #define ENA		ID("ens5", "ena", "0000:00:05.0", "0000:00:05.0")
 #define ENA_NOBUS	ID("ens5", "ena", "0000:00:05.0", NULL)
+#define ENA_LONG	ID("enx525400123456", "ena", "0000:00:05.0", "0000:00:05.0")
+#define IDPF		ID("ens6", "idpf", "0000:18:00.0", "0000:18:00.0")
+#define IDPF_LONG	ID("enx525400123456", "idpf", "0000:18:00.0", "0000:18:00.0")
+/* gve before register_netdev is "eth%d"; the netdev is named later */
+#define GVE		ID("ens4", "gve", "0000:00:04.0", "0000:00:04.0")
+/* An Azure VF: domain of four digits */
+#define MANA		ID("enP30832s1", "mana", "7870:00:00.0", "7870:00:00.0")
+/* Renamed while up (6.12, 7.2 allow it): the names keep "eth0" */
+#define IXGBE_RENAMED	ID("lan0", "ixgbe", "0000:01:00.0", "0000:01:00.0")
+#define I40E_RENAMED	ID("lan1", "i40e", "0000:3b:00.0", "0000:3b:00.0")
+#define I40E_LONG	ID("enx525400123456", "i40e", "0000:3b:00.0", "0000:3b:00.0")
+#define ICE_LONG	ID("enx525400123456", "ice", "0000:5e:00.0", "0000:5e:00.0")
+#define IAVF_LONG	ID("enx525400123456", "iavf", "0000:3b:02.0", "0000:3b:02.0")
+#define IXGBE_LONG	ID("enx525400123456", "ixgbe", "0000:01:00.0", "0000:01:00.0")
+/* 10 characters: still "-rx-0"; 15: only the bare ifname */
+#define IGBVF_10	ID("enp2s16f0x", "igbvf", "0000:02:10.0", "0000:02:10.0")
+#define IGBVF_15	ID("enx525400123457", "igbvf", "0000:02:10.0", "0000:02:10.0")
 #define OTHER		ID("eth2", "other_nic", "0000:06:00.0", "0000:06:00.0")
 #define NODRIVER	ID("eth3", NULL, "0000:07:00.0", "0000:07:00.0")
 #define NOIFNAME	ID(NULL, "ixgbe", "0000:01:00.0", "0000:01:00.0")
@@ -76,7 +100,12 @@ FIXTURE_TEARDOWN(classify)
 {
 }
 
-/* virtio_net: named after the virtio device, "virtioN" */
+/*
+ * virtio_net: named after the virtio device, "virtioN", so a renamed netdev
+ * changes nothing. "%s-%s", dev_name, vq name: virtio_pci_common.c:
+ * vp_find_vqs_msix (5.10, 6.1), vp_find_one_vq_msix (6.12, 7.2); the vq
+ * names "input.%u", "output.%u": virtio_net.c:virtnet_find_vqs.
+ */
 FIXTURE_VARIANT_ADD(classify, virtio_input_0) {
 	.id = VIRTIO3, .name = "virtio3-input.0", QUEUE(RX, 0) };
 FIXTURE_VARIANT_ADD(classify, virtio_input_15) {
@@ -87,14 +116,21 @@ FIXTURE_VARIANT_ADD(classify, virtio_output_7) {
 	.id = VIRTIO3, .name = "virtio3-output.7", QUEUE(TX, 7) };
 FIXTURE_VARIANT_ADD(classify, virtio_no_bus_addr) {
 	.id = VIRTIO_NOBUS, .name = "virtio3-input.2", QUEUE(RX, 2) };
+/* virtio_pci_common.c:vp_request_msix_vectors "%s-config" */
 FIXTURE_VARIANT_ADD(classify, virtio_config) {
 	.id = VIRTIO3, .name = "virtio3-config", NOT_QUEUE };
+/* virtio_net.c:virtnet_find_vqs "control" */
 FIXTURE_VARIANT_ADD(classify, virtio_control) {
 	.id = VIRTIO3, .name = "virtio3-control", NOT_QUEUE };
+/* virtio_pci_common.c:vp_request_msix_vectors "%s-virtqueues" */
 FIXTURE_VARIANT_ADD(classify, virtio_virtqueues) {
 	.id = VIRTIO3, .name = "virtio3-virtqueues", NOT_QUEUE };
+/* virtio_pci_common.c:vp_find_vqs_intx, dev_name */
 FIXTURE_VARIANT_ADD(classify, virtio_intx) {
 	.id = VIRTIO3, .name = "virtio3", NOT_QUEUE };
+/* virtio_pci_common.c:vp_find_vqs_msix names the admin vq "avq.%u" (6.12, 7.2) */
+FIXTURE_VARIANT_ADD(classify, virtio_admin_vq) {
+	.id = VIRTIO3, .name = "virtio3-avq.1", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, virtio_other_device) {
 	.id = VIRTIO3, .name = "virtio4-input.0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, virtio1_name_on_virtio10) {
@@ -116,7 +152,11 @@ FIXTURE_VARIANT_ADD(classify, virtio_plus_sign) {
 FIXTURE_VARIANT_ADD(classify, virtio_minus_sign) {
 	.id = VIRTIO3, .name = "virtio3-output.-1", NOT_QUEUE };
 
-/* i40e / ice / iavf: "<driver>-<ifname>-TxRx-N", "<driver>-<bdf>:misc" */
+/*
+ * i40e / ice / iavf: "<driver>-<ifname>-TxRx-N" ("%s-%s-%d", basename
+ * "%s-%s" from i40e_main.c:i40e_vsi_open and ice_main.c:ice_vsi_open;
+ * i40e_main.c:i40e_vsi_request_irq_msix, ice_main.c:ice_vsi_req_irq_msix)
+ */
 FIXTURE_VARIANT_ADD(classify, i40e_txrx_0) {
 	.id = I40E, .name = "i40e-ens1f0-TxRx-0", QUEUE(COMBINED, 0) };
 FIXTURE_VARIANT_ADD(classify, i40e_txrx_63) {
@@ -127,10 +167,18 @@ FIXTURE_VARIANT_ADD(classify, i40e_tx_2) {
 	.id = I40E, .name = "i40e-ens1f0-tx-2", QUEUE(TX, 2) };
 FIXTURE_VARIANT_ADD(classify, i40e_no_bus_addr_queue) {
 	.id = I40E_NOBUS, .name = "i40e-ens1f0-TxRx-1", QUEUE(COMBINED, 1) };
+/* 15 characters: the 32-byte buffers hold "i40e-<15>-TxRx-NNNN" whole */
+FIXTURE_VARIANT_ADD(classify, i40e_long_ifname) {
+	.id = I40E_LONG, .name = "i40e-enx525400123456-TxRx-63", QUEUE(COMBINED, 63) };
+/* Renamed while up: the names keep the old ifname until the next open */
+FIXTURE_VARIANT_ADD(classify, i40e_renamed_old_name) {
+	.id = I40E_RENAMED, .name = "i40e-ens1f0-TxRx-0", NOT_QUEUE };
+/* i40e_main.c:i40e_probe "%s-%s:misc" */
 FIXTURE_VARIANT_ADD(classify, i40e_misc) {
 	.id = I40E, .name = "i40e-0000:3b:00.0:misc", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, i40e_misc_no_bus_addr) {
 	.id = I40E_NOBUS, .name = "i40e-0000:3b:00.0:misc", NOT_QUEUE };
+/* i40e_main.c:i40e_vsi_open "%s-%s:fdir", then i40e_vsi_request_irq_msix */
 FIXTURE_VARIANT_ADD(classify, i40e_fdir) {
 	.id = I40E, .name = "i40e-0000:3b:00.0:fdir", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, i40e_fdir_queue_vector) {
@@ -143,26 +191,42 @@ FIXTURE_VARIANT_ADD(classify, i40e_other_driver_prefix) {
 	.id = I40E, .name = "ice-ens1f0-TxRx-0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, i40e_bare_ifname) {
 	.id = I40E, .name = "ens1f0", NOT_QUEUE };
+/* ice_main.c:ice_vsi_req_irq_msix, basename from ice_vsi_open */
 FIXTURE_VARIANT_ADD(classify, ice_txrx_5) {
 	.id = ICE, .name = "ice-ens2f0-TxRx-5", QUEUE(COMBINED, 5) };
 FIXTURE_VARIANT_ADD(classify, ice_rx_1) {
 	.id = ICE, .name = "ice-ens2f0-rx-1", QUEUE(RX, 1) };
+FIXTURE_VARIANT_ADD(classify, ice_long_ifname) {
+	.id = ICE_LONG, .name = "ice-enx525400123456-TxRx-255", QUEUE(COMBINED, 255) };
+/* ice_main.c:ice_req_irq_msix_misc "%s-%s:misc" */
 FIXTURE_VARIANT_ADD(classify, ice_misc) {
 	.id = ICE, .name = "ice-0000:5e:00.0:misc", NOT_QUEUE };
+/* ice_main.c:ice_vsi_open_ctrl "%s-%s:ctrl", then ice_vsi_req_irq_msix */
 FIXTURE_VARIANT_ADD(classify, ice_ctrl) {
 	.id = ICE, .name = "ice-0000:5e:00.0:ctrl", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, ice_ctrl_queue_vector) {
 	.id = ICE, .name = "ice-0000:5e:00.0:ctrl-TxRx-0", NOT_QUEUE };
+/* ice_main.c:ice_req_irq_msix_misc "%s-%s:ll_ts" (6.12, 7.2) */
 FIXTURE_VARIANT_ADD(classify, ice_ll_ts) {
 	.id = ICE, .name = "ice-0000:5e:00.0:ll_ts", NOT_QUEUE };
+/* iavf_main.c:iavf_request_traffic_irqs "iavf-%s-TxRx-%d" (5.10), "%u" (6.1+) */
 FIXTURE_VARIANT_ADD(classify, iavf_txrx_3) {
 	.id = IAVF, .name = "iavf-eth1-TxRx-3", QUEUE(COMBINED, 3) };
 FIXTURE_VARIANT_ADD(classify, iavf_tx_0) {
 	.id = IAVF, .name = "iavf-eth1-tx-0", QUEUE(TX, 0) };
+/* q_vector->name[IFNAMSIZ + 15]: 30 characters, "iavf-<15>-TxRx-255" is 29 */
+FIXTURE_VARIANT_ADD(classify, iavf_long_ifname) {
+	.id = IAVF_LONG, .name = "iavf-enx525400123456-TxRx-255", QUEUE(COMBINED, 255) };
+/* iavf_main.c:iavf_request_misc_irq "iavf-%s:mbx" */
 FIXTURE_VARIANT_ADD(classify, iavf_mbx) {
 	.id = IAVF, .name = "iavf-0000:3b:02.0:mbx", NOT_QUEUE };
 
-/* ixgbe / igb / igc / ixgbevf / igbvf / fm10k: "<ifname>-TxRx-N" */
+/*
+ * ixgbe / igb / igc / ixgbevf / igbvf / fm10k: "<ifname>-TxRx-N", the other
+ * vector plain netdev->name: ixgbe_main.c:ixgbe_request_msix_irqs,
+ * igb_main.c:igb_request_msix, igc_main.c:igc_request_msix,
+ * ixgbevf_main.c:ixgbevf_request_msix_irqs, fm10k_pci.c:fm10k_qv_request_irq
+ */
 FIXTURE_VARIANT_ADD(classify, ixgbe_txrx_7) {
 	.id = IXGBE, .name = "eth0-TxRx-7", QUEUE(COMBINED, 7) };
 FIXTURE_VARIANT_ADD(classify, ixgbe_rx_1) {
@@ -173,8 +237,23 @@ FIXTURE_VARIANT_ADD(classify, ixgbe_other) {
 	.id = IXGBE, .name = "eth0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, ixgbe_other_interface) {
 	.id = IXGBE, .name = "eth1-TxRx-0", NOT_QUEUE };
+/* q_vector->name[IFNAMSIZ + 9]: 24 characters, "<15>-TxRx-63" is 23 */
+FIXTURE_VARIANT_ADD(classify, ixgbe_long_ifname) {
+	.id = IXGBE_LONG, .name = "enx525400123456-TxRx-63", QUEUE(COMBINED, 63) };
+/*
+ * Renamed while up (6.12, 7.2): the queue vectors keep the name written at
+ * open; the other vector's name is netdev->name itself, renamed with it.
+ */
+FIXTURE_VARIANT_ADD(classify, ixgbe_renamed_old_queue_name) {
+	.id = IXGBE_RENAMED, .name = "eth0-TxRx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, ixgbe_renamed_other) {
+	.id = IXGBE_RENAMED, .name = "lan0", NOT_QUEUE };
+/* After the next down and up, ixgbe_open names them anew */
+FIXTURE_VARIANT_ADD(classify, ixgbe_renamed_reopened) {
+	.id = IXGBE_RENAMED, .name = "lan0-TxRx-0", QUEUE(COMBINED, 0) };
 FIXTURE_VARIANT_ADD(classify, ixgbevf_txrx_1) {
 	.id = IXGBEVF, .name = "eth3-TxRx-1", QUEUE(COMBINED, 1) };
+/* igb_main.c:igb_request_msix: the number is the ring's queue_index */
 FIXTURE_VARIANT_ADD(classify, igb_txrx_0) {
 	.id = IGB, .name = "eno1-TxRx-0", QUEUE(COMBINED, 0) };
 FIXTURE_VARIANT_ADD(classify, igb_rx_3) {
@@ -183,20 +262,39 @@ FIXTURE_VARIANT_ADD(classify, igb_tx_3) {
 	.id = IGB, .name = "eno1-tx-3", QUEUE(TX, 3) };
 FIXTURE_VARIANT_ADD(classify, igb_unused) {
 	.id = IGB, .name = "eno1-unused", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, igb_other) {
+	.id = IGB, .name = "eno1", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, igb_longer_ifname) {
 	.id = IGB, .name = "eno10-TxRx-0", NOT_QUEUE };
+/* sprintf into name[IFNAMSIZ + 9]: "<15>-TxRx-7" fits (igb has 8 queues) */
+FIXTURE_VARIANT_ADD(classify, igb_long_ifname) {
+	.id = IGB_LONG, .name = "enx525400123456-TxRx-7", QUEUE(COMBINED, 7) };
 FIXTURE_VARIANT_ADD(classify, igb_cut_name_is_not_igb) {
 	.id = IGB_LONG, .name = "enx52540012345-rx-0", NOT_QUEUE };
+/* igbvf/netdev.c:igbvf_request_msix "%s-rx-0", "%s-tx-0" below 11 characters */
 FIXTURE_VARIANT_ADD(classify, igbvf_rx_0) {
 	.id = IGBVF, .name = "eth4-rx-0", QUEUE(RX, 0) };
+FIXTURE_VARIANT_ADD(classify, igbvf_10_chars_tx) {
+	.id = IGBVF_10, .name = "enp2s16f0x-tx-0", QUEUE(TX, 0) };
+/* ... and plain "<ifname>" for both (memcpy) from 11 characters on */
+FIXTURE_VARIANT_ADD(classify, igbvf_15_chars_bare) {
+	.id = IGBVF_15, .name = "enx525400123457", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, igc_txrx_3) {
 	.id = IGC, .name = "enp3s0-TxRx-3", QUEUE(COMBINED, 3) };
 FIXTURE_VARIANT_ADD(classify, igc_other) {
 	.id = IGC, .name = "enp3s0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, fm10k_txrx_2) {
 	.id = FM10K, .name = "eth5-TxRx-2", QUEUE(COMBINED, 2) };
+/* fm10k_pci.c:fm10k_mbx_request_irq_pf, at probe: netdev->name itself */
+FIXTURE_VARIANT_ADD(classify, fm10k_mbx) {
+	.id = FM10K, .name = "eth5", NOT_QUEUE };
 
-/* e1000e: "%.14s-rx-0", "%.14s-tx-0", other = "<ifname>" */
+/*
+ * e1000e/netdev.c:e1000_request_msix: "%.14s-rx-0", "%.14s-tx-0" for
+ * ifnames of 10 characters or fewer, plain "<ifname>" for both (memcpy)
+ * from 11 on; the other vector, and e1000_request_irq's MSI / INTx, plain
+ * netdev->name.
+ */
 FIXTURE_VARIANT_ADD(classify, e1000e_rx) {
 	.id = E1000E, .name = "eth0-rx-0", QUEUE(RX, 0) };
 FIXTURE_VARIANT_ADD(classify, e1000e_tx) {
@@ -205,15 +303,13 @@ FIXTURE_VARIANT_ADD(classify, e1000e_other) {
 	.id = E1000E, .name = "eth0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, e1000e_10_chars_rx) {
 	.id = E1000E_10, .name = "enp0s31f6x-rx-0", QUEUE(RX, 0) };
-FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_rx) {
-	.id = E1000E_15, .name = "enx52540012345-rx-0", QUEUE(RX, 0) };
-FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_tx) {
-	.id = E1000E_15, .name = "enx52540012345-tx-0", QUEUE(TX, 0) };
-FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_whole_rx) {
-	.id = E1000E_15, .name = "enx525400123456-rx-0", QUEUE(RX, 0) };
-/* What 6.1 and 6.12 really print for an ifname of 11+ characters */
 FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_bare) {
 	.id = E1000E_15, .name = "enx525400123456", NOT_QUEUE };
+/* Names no kernel prints: the precision would cut them, the guard never lets it */
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_rx) {
+	.id = E1000E_15, .name = "enx52540012345-rx-0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_tx) {
+	.id = E1000E_15, .name = "enx52540012345-tx-0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_bare) {
 	.id = E1000E_15, .name = "enx52540012345", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, e1000e_15_chars_cut_more) {
@@ -265,7 +361,10 @@ FIXTURE_VARIANT_ADD(classify, null_driver_generic) {
 FIXTURE_VARIANT_ADD(classify, null_driver_not_virtio) {
 	.id = NODRIVER, .name = "virtio3-input.0", NOT_QUEUE };
 
-/* mlx5_core: "mlx5_comp<N>@pci:<bdf>" */
+/*
+ * mlx5_core: "mlx5_comp<N>@pci:<bdf>" ("%s@pci:%s"), pci_irq.c:irq_set_name
+ * from request_irqs (5.10) or mlx5_irq_alloc (6.1, 6.12, 7.2)
+ */
 FIXTURE_VARIANT_ADD(classify, mlx5_comp_0) {
 	.id = MLX5, .name = "mlx5_comp0@pci:0000:af:00.0", QUEUE(COMBINED, 0) };
 FIXTURE_VARIANT_ADD(classify, mlx5_comp_62) {
@@ -278,20 +377,31 @@ FIXTURE_VARIANT_ADD(classify, mlx5_comp_trailing_garbage) {
 	.id = MLX5, .name = "mlx5_comp0@pci:0000:af:00.0x", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, mlx5_comp_no_number) {
 	.id = MLX5, .name = "mlx5_comp@pci:0000:af:00.0", NOT_QUEUE };
+/* pci_irq.c:irq_set_name "mlx5_async" (5.10) */
+FIXTURE_VARIANT_ADD(classify, mlx5_async_510) {
+	.id = MLX5, .name = "mlx5_async@pci:0000:af:00.0", NOT_QUEUE };
+/* pci_irq.c:irq_set_name "mlx5_async%d": the pool's last index (6.1) */
+FIXTURE_VARIANT_ADD(classify, mlx5_async_61) {
+	.id = MLX5, .name = "mlx5_async63@pci:0000:af:00.0", NOT_QUEUE };
+/* pci_irq.c:irq_set_name "mlx5_async%d": index 0 (6.12, 7.2) */
 FIXTURE_VARIANT_ADD(classify, mlx5_async) {
 	.id = MLX5, .name = "mlx5_async0@pci:0000:af:00.0", NOT_QUEUE };
+/* pci_irq.c:irq_set_name "mlx5_combined%d" (6.1, 6.12, 7.2) */
 FIXTURE_VARIANT_ADD(classify, mlx5_combined) {
 	.id = MLX5, .name = "mlx5_combined0@pci:0000:af:00.0", NOT_QUEUE };
+/* pci_irq.c:irq_sf_set_name "%s%d", pool "mlx5_sf_comp"/"mlx5_sf_ctrl" (6.1, 6.12, 7.2) */
 FIXTURE_VARIANT_ADD(classify, mlx5_sf_comp) {
 	.id = MLX5, .name = "mlx5_sf_comp3@pci:0000:af:00.0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, mlx5_sf_ctrl) {
 	.id = MLX5, .name = "mlx5_sf_ctrl0@pci:0000:af:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mlx5_sf_netdev_sf_comp) {
+	.id = MLX5_SF, .name = "mlx5_sf_comp3@pci:0000:af:00.0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, mlx5_sf_netdev_pf_comp) {
 	.id = MLX5_SF, .name = "mlx5_comp0@pci:0000:af:00.0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, mlx5_name_on_other_driver) {
 	.id = IXGBE, .name = "mlx5_comp0@pci:0000:01:00.0", NOT_QUEUE };
 
-/* bnxt_en: "<ifname>-TxRx-N", "-rx-N", "-tx-N" */
+/* bnxt_en: "<ifname>-TxRx-N", "-rx-N", "-tx-N", bnxt.c:bnxt_setup_msix */
 FIXTURE_VARIANT_ADD(classify, bnxt_txrx_0) {
 	.id = BNXT, .name = "ens4f0np0-TxRx-0", QUEUE(COMBINED, 0) };
 FIXTURE_VARIANT_ADD(classify, bnxt_rx_3) {
@@ -311,18 +421,97 @@ FIXTURE_VARIANT_ADD(classify, bnxt_tx_among_rx_numbers) {
 	.id = BNXT_RX8, .name = "ens4f0np0-tx-3", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, bnxt_other_interface) {
 	.id = BNXT, .name = "ens4f1np1-TxRx-0", NOT_QUEUE };
+/*
+ * bnxt.h:struct bnxt_irq name[IFNAMSIZ + 2] (5.10, 6.1): bnxt_setup_msix's
+ * snprintf keeps 17 characters, so rx queues 1 and 10 to 19 of an
+ * "enp94s0f0np0" are all "enp94s0f0np0-rx-1". One name reads as one queue;
+ * telling the cut ones apart is discovery's (nictl_qirqs_drop_contested(),
+ * qirq_test). name[IFNAMSIZ + BNXT_IRQ_NAME_EXTRA] (6.12, 7.2): 32
+ * characters, never cut.
+ */
+FIXTURE_VARIANT_ADD(classify, bnxt_17_chars_rx_1) {
+	.id = BNXT12, .name = "enp94s0f0np0-rx-1", QUEUE(RX, 1) };
+FIXTURE_VARIANT_ADD(classify, bnxt_17_chars_txrx_12) {
+	.id = BNXT, .name = "ens4f0np0-TxRx-12", QUEUE(COMBINED, 12) };
+FIXTURE_VARIANT_ADD(classify, bnxt_uncut_txrx_9) {
+	.id = BNXT, .name = "ens4f0np0-TxRx-9", QUEUE(COMBINED, 9) };
+FIXTURE_VARIANT_ADD(classify, bnxt_uncut_rx_99) {
+	.id = BNXT, .name = "ens4f0np0-rx-99", QUEUE(RX, 99) };
+FIXTURE_VARIANT_ADD(classify, bnxt_18_chars_rx_12) {
+	.id = BNXT12, .name = "enp94s0f0np0-rx-12", QUEUE(RX, 12) };
+/* 11 characters: cut, every TxRx vector is "enp4s0f0np0-TxRx-" (5.10, 6.1) */
+FIXTURE_VARIANT_ADD(classify, bnxt_cut_txrx_no_number) {
+	.id = BNXT11, .name = "enp4s0f0np0-TxRx-", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, bnxt_11_chars_txrx_0) {
+	.id = BNXT11, .name = "enp4s0f0np0-TxRx-0", QUEUE(COMBINED, 0) };
 
-/* ena: "<ifname>-Tx-Rx-N", "ena-mgmnt@pci:<bdf>" */
+/* ena: ena_netdev.c:ena_setup_io_intr "%s-Tx-Rx-%d" */
 FIXTURE_VARIANT_ADD(classify, ena_txrx_0) {
 	.id = ENA, .name = "ens5-Tx-Rx-0", QUEUE(COMBINED, 0) };
 FIXTURE_VARIANT_ADD(classify, ena_txrx_31) {
 	.id = ENA, .name = "ens5-Tx-Rx-31", QUEUE(COMBINED, 31) };
+/* name[ENA_IRQNAME_SIZE], 40 bytes: never cut */
+FIXTURE_VARIANT_ADD(classify, ena_long_ifname) {
+	.id = ENA_LONG, .name = "enx525400123456-Tx-Rx-31", QUEUE(COMBINED, 31) };
+/* ena_netdev.c:ena_setup_mgmnt_intr "ena-mgmnt@pci:%s" */
 FIXTURE_VARIANT_ADD(classify, ena_mgmnt) {
 	.id = ENA, .name = "ena-mgmnt@pci:0000:00:05.0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, ena_mgmnt_no_bus_addr) {
 	.id = ENA_NOBUS, .name = "ena-mgmnt@pci:0000:00:05.0", NOT_QUEUE };
 FIXTURE_VARIANT_ADD(classify, ena_other_interface) {
 	.id = ENA, .name = "ens50-Tx-Rx-0", NOT_QUEUE };
+
+/*
+ * idpf (6.12, 7.2): idpf_txrx.c:idpf_vport_intr_req_irq "%s-%s-%s-%d",
+ * driver, ifname, "TxRx"/"Rx"/"Tx", vector; kasprintf, never cut
+ */
+FIXTURE_VARIANT_ADD(classify, idpf_txrx_0) {
+	.id = IDPF, .name = "idpf-ens6-TxRx-0", QUEUE(COMBINED, 0) };
+FIXTURE_VARIANT_ADD(classify, idpf_rx_2) {
+	.id = IDPF, .name = "idpf-ens6-Rx-2", QUEUE(RX, 2) };
+FIXTURE_VARIANT_ADD(classify, idpf_tx_3) {
+	.id = IDPF, .name = "idpf-ens6-Tx-3", QUEUE(TX, 3) };
+FIXTURE_VARIANT_ADD(classify, idpf_long_ifname) {
+	.id = IDPF_LONG, .name = "idpf-enx525400123456-TxRx-127", QUEUE(COMBINED, 127) };
+FIXTURE_VARIANT_ADD(classify, idpf_other_vport) {
+	.id = IDPF, .name = "idpf-ens7-TxRx-0", NOT_QUEUE };
+/* idpf_lib.c:idpf_mb_intr_req_irq "%s-%s-%d", driver, "Mailbox", 0 */
+FIXTURE_VARIANT_ADD(classify, idpf_mailbox) {
+	.id = IDPF, .name = "idpf-Mailbox-0", NOT_QUEUE };
+
+/*
+ * gve: gve_main.c:gve_alloc_notify_blocks, at probe, "%s-mgmnt" and
+ * "%s-ntfy-block.%d" with dev->name: "eth%d" before register_netdev, the
+ * ifname after a reset (5.10, 6.1); "gve-mgmnt@pci:%s" and
+ * "gve-ntfy-blk%d@pci:%s" (6.12, 7.2). A block is a tx or an rx queue by a
+ * split no name tells: never a queue.
+ */
+FIXTURE_VARIANT_ADD(classify, gve_61_block_template) {
+	.id = GVE, .name = "eth%d-ntfy-block.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_61_mgmnt_template) {
+	.id = GVE, .name = "eth%d-mgmnt", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_61_block_after_reset) {
+	.id = GVE, .name = "ens4-ntfy-block.3", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_61_mgmnt_after_reset) {
+	.id = GVE, .name = "ens4-mgmnt", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_612_block) {
+	.id = GVE, .name = "gve-ntfy-blk3@pci:0000:00:04.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, gve_612_mgmnt) {
+	.id = GVE, .name = "gve-mgmnt@pci:0000:00:04.0", NOT_QUEUE };
+/* Not a gve name: the generic rules would take it, the gve entry does not */
+FIXTURE_VARIANT_ADD(classify, gve_generic_shape) {
+	.id = GVE, .name = "ens4-rx-3", NOT_QUEUE };
+
+/*
+ * mana: gdma_main.c:mana_gd_setup_irqs "mana_hwc@pci:%s", "mana_q%d@pci:%s"
+ * (6.1, 6.12); gdma_main.c:mana_gd_get_gic "mana_msi%d@pci:%s" (7.2)
+ */
+FIXTURE_VARIANT_ADD(classify, mana_hwc) {
+	.id = MANA, .name = "mana_hwc@pci:7870:00:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mana_61_q0) {
+	.id = MANA, .name = "mana_q0@pci:7870:00:00.0", NOT_QUEUE };
+FIXTURE_VARIANT_ADD(classify, mana_72_msi1) {
+	.id = MANA, .name = "mana_msi1@pci:7870:00:00.0", NOT_QUEUE };
 
 /* Generic rules, any driver: "<ifname>-N", "<ifname>-<middle>-N" */
 FIXTURE_VARIANT_ADD(classify, generic_number_only) {

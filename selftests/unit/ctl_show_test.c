@@ -160,6 +160,37 @@ TEST_F(devs, table_of_an_up_device_without_irqs)
 		     "  no queue IRQs\n", self->text);
 }
 
+/*
+ * gve's IRQ names never say a queue (docs/irq-names.md): an up gve without
+ * NAPI links has no queue IRQs, and show says why rather than nothing.
+ */
+TEST_F(devs, table_of_a_device_whose_names_tell_no_queue)
+{
+	self->devs[1].flags = NICTL_DEV_F_UP;
+	self->devs[1].driver = "gve";
+	self->list.devs = &self->devs[1];
+	self->list.nr = 1;
+	ASSERT_EQ(0, show_table(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_STREQ("eth0 (ifindex 12): driver gve, bus -, node ?, queues rx 0 tx 0, up, "
+		     "not bound, irqs from none\n"
+		     "  no queue IRQs: gve names no IRQ after a queue, and the kernel links no "
+		     "queue to one\n", self->text);
+}
+
+/* Down, the likelier reason is that it is down. */
+TEST_F(devs, table_of_a_down_device_whose_names_tell_no_queue)
+{
+	self->devs[1].driver = "mana";
+	self->list.devs = &self->devs[1];
+	self->list.nr = 1;
+	ASSERT_EQ(0, show_table(self->f, &self->list));
+	fclose(self->f);
+	EXPECT_STREQ("eth0 (ifindex 12): driver mana, bus -, node ?, queues rx 0 tx 0, down, "
+		     "not bound, irqs from none\n"
+		     "  no queue IRQs; is the device down?\n", self->text);
+}
+
 TEST_F(devs, json)
 {
 	ASSERT_EQ(0, show_json(self->f, &self->list));

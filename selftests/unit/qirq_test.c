@@ -281,4 +281,90 @@ TEST(many_vectors_any_order)
 	free(f);
 }
 
+/*
+ * Run nictl_qirqs_drop_contested() over @f; true when the entries kept are
+ * exactly @keep (in the order it sorts them: queue, kind, IRQ); prints
+ * what it kept otherwise.
+ */
+static bool kept_is(const struct found *f, unsigned int n, const struct found *keep,
+		    unsigned int n_keep)
+{
+	struct nictl_qirq *irqs = calloc(n + 1, sizeof(*irqs));
+	unsigned int i, kept;
+	bool ok;
+
+	for (i = 0; i < n; i++) {
+		irqs[i].irq = f[i].irq;
+		irqs[i].queue = f[i].queue;
+		irqs[i].kind = f[i].kind;
+	}
+	kept = nictl_qirqs_drop_contested(irqs, n);
+	ok = kept == n_keep;
+	for (i = 0; ok && i < kept; i++)
+		ok = irqs[i].irq == keep[i].irq && irqs[i].queue == keep[i].queue &&
+		     irqs[i].kind == keep[i].kind;
+	if (!ok) {
+		fprintf(stderr, "# kept %u (want %u):", kept, n_keep);
+		for (i = 0; i < kept; i++)
+			fprintf(stderr, " irq%u=%u/%s", irqs[i].irq, irqs[i].queue,
+				kind_name(irqs[i].kind));
+		fprintf(stderr, "\n");
+	}
+	free(irqs);
+	return ok;
+}
+
+/* Names that tell every queue apart: everything stays. */
+TEST(uncontested_names_all_stay)
+{
+	const struct found f[] = {
+		{ 31, 1, TX }, { 30, 1, RX }, { 20, 0, PAIR }, { 40, 2, RX }, { 41, 2, TX },
+	};
+	const struct found keep[] = {
+		{ 20, 0, PAIR }, { 30, 1, RX }, { 31, 1, TX }, { 40, 2, RX }, { 41, 2, TX },
+	};
+
+	EXPECT_TRUE(kept_is(f, ARRAY_SIZE(f), keep, ARRAY_SIZE(keep)));
+}
+
+/*
+ * bnxt_en before 6.12 on "enp94s0f0np0" with 12 rx queues: the vectors of
+ * rx queues 1, 10 and 11 are all "enp94s0f0np0-rx-1". Queue 1's rx is
+ * dropped, all three IRQs of it; queue 1's tx and the other queues stay.
+ */
+TEST(cut_names_drop_the_queue_they_confuse)
+{
+	const struct found f[] = {
+		{ 50, 0, RX }, { 51, 1, RX }, { 52, 2, RX }, { 60, 1, RX }, { 61, 1, RX },
+		{ 70, 1, TX },
+	};
+	const struct found keep[] = {
+		{ 50, 0, RX }, { 70, 1, TX }, { 52, 2, RX },
+	};
+
+	EXPECT_TRUE(kept_is(f, ARRAY_SIZE(f), keep, ARRAY_SIZE(keep)));
+}
+
+/* A pair's IRQ and another rx IRQ of the same queue: its rx is contested, so both go. */
+TEST(pair_and_rx_of_one_queue_both_go)
+{
+	const struct found f[] = { { 20, 3, PAIR }, { 21, 3, RX }, { 22, 4, PAIR } };
+	const struct found keep[] = { { 22, 4, PAIR } };
+
+	EXPECT_TRUE(kept_is(f, ARRAY_SIZE(f), keep, ARRAY_SIZE(keep)));
+}
+
+/* One IRQ noted twice for a queue is no contest. */
+TEST(same_irq_twice_is_no_contest)
+{
+	const struct found f[] = { { 20, 0, RX }, { 20, 0, RX } };
+
+	EXPECT_TRUE(kept_is(f, ARRAY_SIZE(f), f, ARRAY_SIZE(f)));
+}
+
+TEST(no_entries)
+{
+	EXPECT_TRUE(kept_is(NULL, 0, NULL, 0));
+}
+
 TEST_HARNESS_MAIN
