@@ -280,17 +280,18 @@ TEST_F(shared, take_over_moves_the_irq_and_its_original)
 
 /*
  * vnode0's binding claims vnode1's first IRQ, which then stops serving
- * vnode0 (its driver freed the vector and the number went to vnode1, as igb's
- * do when VFs are created); return vnode1 as @look then finds it, by DEV_GET
- * or in a dump.
+ * vnode0 (its driver freed the vector and the number went to vnode1, as
+ * igb's do when VFs are created). The next look at vnode1, by DEV_GET or in
+ * a dump (@dump), must show the IRQ as nobody's.
  */
-static void stale_claim_look(FIXTURE_DATA(shared) *self, struct __test_metadata *_metadata,
-			     bool dump, struct nictl_irq *found)
+static void stale_claim_is_dropped(FIXTURE_DATA(shared) *self,
+				   struct __test_metadata *_metadata, bool dump)
 {
 	uint32_t irq = self->vnode1.irqs[0].num;
 	const struct nictl_irq *q = NULL;
 	const struct nictl_dev *dev;
 	struct nictl_devs *devs;
+	struct nictl_irq found;
 	int ret;
 
 	share_vnode1_irq(self, _metadata);
@@ -308,32 +309,25 @@ static void stale_claim_look(FIXTURE_DATA(shared) *self, struct __test_metadata 
 	if (dev)
 		q = nictl_dev_irq(dev, irq);
 	if (q)
-		*found = *q;
+		found = *q;
 	free(devs);
 	ASSERT_EQ(0, ret) TH_LOG("%s", self->res.msg);
 	ASSERT_NE(NULL, q) TH_LOG("%s does not list vnode1's IRQ %u", dump ? "the dump" : "DEV_GET",
 				  irq);
+	EXPECT_EQ(0U, found.owner) TH_LOG("IRQ %u shown as held by ifindex %u (vnode0 is %u), "
+					   "which no longer serves it", irq, found.owner,
+					   self->vnode0.ifindex);
+	EXPECT_FALSE(found.flags & NICTL_IRQ_F_BOUND);
 }
 
-/* The next look at the device that has the IRQ now shows it as nobody's. */
 TEST_F(shared, stale_claim_is_dropped_by_dev_get)
 {
-	struct nictl_irq q;
-
-	stale_claim_look(self, _metadata, false, &q);
-	EXPECT_EQ(0U, q.owner) TH_LOG("IRQ %u shown as held by ifindex %u (vnode0 is %u), which "
-				       "no longer serves it", q.num, q.owner, self->vnode0.ifindex);
-	EXPECT_FALSE(q.flags & NICTL_IRQ_F_BOUND);
+	stale_claim_is_dropped(self, _metadata, false);
 }
 
 TEST_F(shared, stale_claim_is_dropped_by_a_dump)
 {
-	struct nictl_irq q;
-
-	stale_claim_look(self, _metadata, true, &q);
-	EXPECT_EQ(0U, q.owner) TH_LOG("IRQ %u shown as held by ifindex %u (vnode0 is %u), which "
-				       "no longer serves it", q.num, q.owner, self->vnode0.ifindex);
-	EXPECT_FALSE(q.flags & NICTL_IRQ_F_BOUND);
+	stale_claim_is_dropped(self, _metadata, true);
 }
 
 /*
