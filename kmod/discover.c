@@ -68,8 +68,18 @@ static void nictl_dev_add(struct nictl_dev *dev, unsigned int irq, unsigned int 
 	strscpy(q->name, name, sizeof(q->name));
 }
 
-static void nictl_add_napi_irq(struct nictl_dev *dev, int irq, unsigned int queue,
-			       enum nictl_queue_kind kind)
+/**
+ * nictl_dev_add_irq() - add a queue IRQ found other than by its name
+ * @dev: the device being discovered, with room for one more entry
+ * @irq: the IRQ, or 0 or less for none (nothing is added)
+ * @queue: the queue it serves
+ * @kind: as what
+ *
+ * Reads the IRQ's name and flags as they are now; an IRQ without an action
+ * is added with an empty name.
+ */
+void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
+		       enum nictl_queue_kind kind)
 {
 	char name[NICTL_IRQ_NAME_LEN] = "";
 	bool managed = false, shared = false;
@@ -110,11 +120,11 @@ static void nictl_discover_links(struct nictl_dev *dev, unsigned int n_named)
 		tx = q < ntx && !nictl_named(dev, n_named, q, NICTL_QUEUE_KIND_TX) ?
 		     nictl_queue_napi_irq(netdev, q, false) : -1;
 		if (rx > 0 && rx == tx) {
-			nictl_add_napi_irq(dev, rx, q, NICTL_QUEUE_KIND_COMBINED);
+			nictl_dev_add_irq(dev, rx, q, NICTL_QUEUE_KIND_COMBINED);
 			continue;
 		}
-		nictl_add_napi_irq(dev, rx, q, NICTL_QUEUE_KIND_RX);
-		nictl_add_napi_irq(dev, tx, q, NICTL_QUEUE_KIND_TX);
+		nictl_dev_add_irq(dev, rx, q, NICTL_QUEUE_KIND_RX);
+		nictl_dev_add_irq(dev, tx, q, NICTL_QUEUE_KIND_TX);
 	}
 }
 

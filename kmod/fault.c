@@ -61,21 +61,6 @@ static void nictl_fault_share(struct nictl_dev *dev)
 	}
 }
 
-/* Queue 0 is also served by another device's IRQ, as an SF is by its PF's. */
-static void nictl_fault_extra(struct nictl_dev *dev, unsigned int irq)
-{
-	struct nictl_qirq *q = &dev->irqs[dev->n_irqs];
-
-	memset(q, 0, sizeof(*q));
-	if (!nictl_irq_name(irq, q->name, sizeof(q->name), &q->managed, &q->shared))
-		return;
-	q->irq = irq;
-	q->kind = NICTL_QUEUE_KIND_COMBINED;
-	q->target_cpu = -1;
-	q->plan_cpu = -1;
-	dev->n_irqs++;
-}
-
 /**
  * nictl_fault_discovery() - make the queues of the devices the knobs name
  *	share IRQs, and an IRQ look shared with another handler, before
@@ -91,8 +76,9 @@ void nictl_fault_discovery(struct nictl_dev *dev)
 
 	if (ifindex == READ_ONCE(fault_share_ifindex))
 		nictl_fault_share(dev);
+	/* Queue 0 is also served by another device's IRQ, as an SF is by its PF's. */
 	if (ifindex == READ_ONCE(fault_extra_ifindex) && irq)
-		nictl_fault_extra(dev, irq);
+		nictl_dev_add_irq(dev, irq, 0, NICTL_QUEUE_KIND_COMBINED);
 	for (i = 0; shared && i < dev->n_irqs; i++)
 		dev->irqs[i].shared |= dev->irqs[i].irq == shared;
 }

@@ -58,6 +58,8 @@ struct nictl_dev {
 /* discover.c */
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
 int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev);
+void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
+		       enum nictl_queue_kind kind);
 void nictl_dev_release(struct nictl_dev *dev);
 int nictl_dev_serves(struct net_device *netdev, unsigned int irq);
 

@@ -14,8 +14,11 @@
  * under the lock first), and a bind holds the lock from its first affinity
  * write to its commit, so the check never sees a new affinity next to an old
  * target. Each binding keeps what the drift event says of the device and of
- * each IRQ, as the last discovery under rtnl found them.
+ * each IRQ, as the last discovery under rtnl found them, but for the IRQ's
+ * name: the check reads that anyway, to tell the IRQ still serves the same
+ * action, and compares it with a hash of the one discovery found.
  */
+#include <linux/jhash.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
@@ -24,6 +27,26 @@
 #include <linux/xarray.h>
 
 #include "nictl.h"
+
+/**
+ * struct nictl_saved_desc - what a binding keeps of an IRQ for its drift event
+ * @queue: the lowest queue it serves
+ * @kind: &enum nictl_queue_kind of all it serves
+ * @group: its placement group
+ * @first_ref: index of its first queue in the binding's @refs
+ * @n_refs: how many queues it serves
+ * @managed: the kernel manages its affinity
+ * @shared: other handlers share it
+ */
+struct nictl_saved_desc {
+	unsigned int queue;
+	unsigned int kind;
+	unsigned int group;
+	unsigned int first_ref;
+	unsigned int n_refs;
+	bool managed;
+	bool shared;
+};
 
 /**
  * struct nictl_saved_irq - one IRQ of a binding
@@ -38,7 +61,11 @@
  * @drift: the affinity last reported as drift, empty while there is none
  * @live: the last discovery found @irq, with an action, among the device's
  *	queue IRQs, and the drift check has found that action's name since
- * @desc: the IRQ as the last discovery found it, for the drift event
+ * @name_hash: hash of that action's name: the drift check compares it with
+ *	the name it reads, which then goes into the drift event, so a copy of
+ *	the name itself would serve nothing
+ * @desc: the IRQ as the last discovery found it, for the drift event:
+ *	its queues (into the binding's @refs), kind, group and flags
  */
 struct nictl_saved_irq {
 	unsigned int irq;
@@ -50,7 +77,8 @@ struct nictl_saved_irq {
 	cpumask_var_t orig;
 	cpumask_var_t drift;
 	bool live;
-	struct nictl_qirq desc;
+	u32 name_hash;
+	struct nictl_saved_desc desc;
 };
 
 /**
@@ -75,6 +103,12 @@ struct nictl_binding {
 	unsigned int n;
 	struct nictl_saved_irq *irqs;
 };
+
+/* What the drift check knows an IRQ's action by. */
+static u32 nictl_name_hash(const char *name)
+{
+	return jhash(name, strlen(name), 0);
+}
 
 static LIST_HEAD(nictl_bindings);
 /* IRQ -> the binding that holds it. */
@@ -171,6 +205,7 @@ static bool nictl_binding_take_refs(struct nictl_binding *b, const struct nictl_
 static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev *dev)
 {
 	bool refs = nictl_binding_take_refs(b, dev);
+	const struct nictl_qirq *q;
 	struct nictl_saved_irq *s;
 	unsigned int i;
 
@@ -193,14 +228,17 @@ static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev 
 		s = nictl_binding_irq(b, dev->irqs[i].irq);
 		if (!s)
 			continue;
-		s->desc = dev->irqs[i];
-		s->desc.bound = true;
-		s->desc.target_cpu = s->target_cpu;
-		/* Out of memory for the copy, the drift event names no queue. */
-		if (!refs)
-			s->desc.n_refs = 0;
+		q = &dev->irqs[i];
+		s->desc = (struct nictl_saved_desc){
+			.queue = q->queue, .kind = q->kind, .group = q->group,
+			.first_ref = q->first_ref,
+			/* Out of memory for the copy, the drift event names no queue. */
+			.n_refs = refs ? q->n_refs : 0,
+			.managed = q->managed, .shared = q->shared,
+		};
+		s->name_hash = nictl_name_hash(q->name);
 		/* Without an action (freed while the device is down) there is nothing to check. */
-		s->live = s->desc.name[0];
+		s->live = q->name[0];
 	}
 }
 
@@ -487,9 +525,12 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
  * affinity reported is remembered until the IRQ has nictl's affinity
  * again, or another one.
  */
+/* @name: the IRQ's action's name, just read: the one the binding knows. */
 static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_saved_irq *s,
-				    struct cpumask *found)
+				    const char *name, struct cpumask *found)
 {
+	struct nictl_qirq q;
+
 	/*
 	 * The affinity read is the pending one while a move waits for the
 	 * next interrupt: a move nictl made is not drift.
@@ -505,9 +546,15 @@ static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_
 	cpumask_copy(s->drift, found);
 	s->drifts++;
 	s->drift_ns = ktime_get_ns();
-	s->desc.drifts = s->drifts;
-	s->desc.drift_ns = s->drift_ns;
-	nictl_event_drift(&b->dev, &s->desc, cpumask_of(s->target_cpu));
+	q = (struct nictl_qirq){
+		.irq = s->irq, .queue = s->desc.queue, .kind = s->desc.kind,
+		.group = s->desc.group, .first_ref = s->desc.first_ref,
+		.n_refs = s->desc.n_refs, .managed = s->desc.managed,
+		.shared = s->desc.shared, .bound = true, .drifts = s->drifts,
+		.drift_ns = s->drift_ns, .target_cpu = s->target_cpu, .plan_cpu = -1,
+	};
+	strscpy(q.name, name, sizeof(q.name));
+	nictl_event_drift(&b->dev, &q, cpumask_of(s->target_cpu));
 }
 
 /**
@@ -536,8 +583,8 @@ void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 			if (!s->live)
 				continue;
 			if (nictl_irq_name(s->irq, name, sizeof(name), &managed, &shared) &&
-			    !strcmp(name, s->desc.name)) {
-				nictl_binding_check_irq(b, s, found);
+			    nictl_name_hash(name) == s->name_hash) {
+				nictl_binding_check_irq(b, s, name, found);
 				continue;
 			}
 			/* With no room left, it is found again next period. */

@@ -367,8 +367,12 @@ static int await_drift(FIXTURE_DATA(events) *self, uint32_t ifindex, uint32_t ir
 	return ret;
 }
 
-/* The drift event names @irq, nictl's CPU @target and @found. */
-static bool drift_is(const struct nictl_event_msg *ev, uint32_t irq, unsigned int target,
+/*
+ * The drift event describes @bound (the IRQ as the bind's reply showed it):
+ * the same IRQ, name, queues and target, what nictl set as expected, and
+ * @found as its affinity now.
+ */
+static bool drift_is(const struct nictl_event_msg *ev, const struct nictl_irq *bound,
 		     const struct cpus *found)
 {
 	const struct nictl_irq *e = &ev->dev.irqs[0];
@@ -376,12 +380,16 @@ static bool drift_is(const struct nictl_event_msg *ev, uint32_t irq, unsigned in
 	struct cpus expected;
 
 	cpus_zero(&expected);
-	cpus_set(&expected, target);
+	cpus_set(&expected, bound->target_cpu);
 	cpus_format(&e->expected, a, sizeof(a));
 	cpus_format(&e->affinity, b, sizeof(b));
-	fprintf(stderr, "# drift: irq %u expected %s found %s\n", e->num, a, b);
-	return e->num == irq && cpus_equal(&e->expected, &expected) &&
-	       cpus_equal(&e->affinity, found) && e->target_cpu == target &&
+	fprintf(stderr, "# drift: irq %u (%s, queue %u of %u) expected %s found %s; bound: "
+		"irq %u (%s, queue %u of %u) target %u\n", e->num, e->name, e->queue, e->n_queues,
+		a, b, bound->num, bound->name, bound->queue, bound->n_queues, bound->target_cpu);
+	return e->num == bound->num && !strcmp(e->name, bound->name) &&
+	       e->queue == bound->queue && e->kind == bound->kind &&
+	       e->n_queues == bound->n_queues && cpus_equal(&e->expected, &expected) &&
+	       cpus_equal(&e->affinity, found) && e->target_cpu == bound->target_cpu &&
 	       (e->flags & NICTL_IRQ_F_BOUND);
 }
 
@@ -418,7 +426,7 @@ TEST_F_TIMEOUT(events, drift_is_reported_once_per_change, 600)
 	ASSERT_EQ(1U, cpus_count(&other));
 	ASSERT_EQ(0, irq_set_affinity(irq, &other));
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
-	EXPECT_TRUE(drift_is(&self->ev, irq, target, &other));
+	EXPECT_TRUE(drift_is(&self->ev, &reply.irqs[0], &other));
 	/* Once: the next periods find the same drift and keep quiet. */
 	EXPECT_EQ(0, await_drift(self, reply.ifindex, irq, quiet_ms));
 
@@ -427,7 +435,7 @@ TEST_F_TIMEOUT(events, drift_is_reported_once_per_change, 600)
 	cpus_set(&both, target);
 	ASSERT_EQ(0, irq_set_affinity(irq, &both));
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
-	EXPECT_TRUE(drift_is(&self->ev, irq, target, &both));
+	EXPECT_TRUE(drift_is(&self->ev, &reply.irqs[0], &both));
 
 	/* Back where nictl put it, then away again: reported again. */
 	cpus_zero(&target_only);
@@ -436,7 +444,7 @@ TEST_F_TIMEOUT(events, drift_is_reported_once_per_change, 600)
 	EXPECT_EQ(0, await_drift(self, reply.ifindex, irq, quiet_ms));
 	ASSERT_EQ(0, irq_set_affinity(irq, &other));
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
-	EXPECT_TRUE(drift_is(&self->ev, irq, target, &other));
+	EXPECT_TRUE(drift_is(&self->ev, &reply.irqs[0], &other));
 	EXPECT_EQ(0U, self->l.gaps);
 }
 
@@ -510,7 +518,7 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 	ASSERT_EQ(0, rtnl_probe_clear());
 	ASSERT_EQ(0, irq_set_affinity(irq, &other));
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
-	EXPECT_TRUE(drift_is(&self->ev, irq, target, &other));
+	EXPECT_TRUE(drift_is(&self->ev, &reply.irqs[0], &other));
 	calls = rtnl_probe_count();
 	EXPECT_EQ(0, calls) TH_LOG("finding the drift took rtnl %d times", calls);
 
