@@ -96,18 +96,24 @@ main() {
 	# each run-guest.sh stops its QEMU and removes its namespace.
 	# shellcheck disable=SC2086 # one pid per word
 	trap 'kill $pids 2>/dev/null; exit 130' INT TERM
+	# The longest guests first, so that the short ones fill the cores
+	# at the end instead of one long guest running alone.
 	for krel in $kernels; do
 		# A kernel named by NICTL_KERNELS but not listed (the debug
 		# kernel) runs the whole suite.
 		plan=$("$REPO/scripts/kernels.sh" "$krel" check 2>/dev/null) || plan=full
 		if [ "$plan" = core ]; then
-			queue_guest "$krel" "$results/$krel" --core
+			continue
 		elif [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
 			queue_guest "$krel" "$results/$krel.half1" --half 1
 			queue_guest "$krel" "$results/$krel.half2" --half 2
 		else
 			queue_guest "$krel" "$results/$krel"
 		fi
+	done
+	for krel in $kernels; do
+		plan=$("$REPO/scripts/kernels.sh" "$krel" check 2>/dev/null) || plan=full
+		[ "$plan" != core ] || queue_guest "$krel" "$results/$krel" --core
 	done
 	max=${NICTL_GUEST_JOBS:-$(nproc)} next=0 running=''
 	fill_cores
