@@ -21,6 +21,9 @@
 #
 # NICTL_VM_PROFILE=bench boots 16 vCPUs with virtio-net NICs bq4, bq16 and
 # bq32 (4, 16 and 32 queue pairs) for bench/retarget.sh instead.
+# NICTL_VM_PROFILE=igb is the suite's guest plus igb0, an Intel 82576 (igb,
+# with SR-IOV) behind the node-1 expander; Debian 12's QEMU lacks it, so this
+# profile boots sid's QEMU 11 from the cache (qemu-sid.sh).
 #
 # Environment: NICTL_BUILD (the build tree the job uses, default REPO/build),
 # NICTL_VM_TIMEOUT (seconds, default 900), NICTL_VM_QUIET=1 (boot with
@@ -39,15 +42,21 @@ TIMEOUT=${NICTL_VM_TIMEOUT:-900}
 QEMU=qemu-system-x86_64
 
 PROFILE=${NICTL_VM_PROFILE:-suite}
+if [ "$PROFILE" = igb ]; then
+	QEMU=$HERE/qemu-sid.sh
+fi
 
 # The NICs of each profile, one per line: name MAC queue-pairs bus device.
 # The guest renames its NICs by MAC.
 nics() {
 	case $PROFILE in
-	suite)
+	suite | igb)
 		echo "vnode1 52:54:00:4e:01:01 2 rp1 virtio-net-pci"
 		echo "vnode0 52:54:00:4e:00:01 2 rp0a virtio-net-pci"
 		echo "e1k 52:54:00:4e:00:02 1 rp0b e1000e"
+		if [ "$PROFILE" = igb ]; then
+			echo "igb0 52:54:00:4e:01:02 1 rp1b igb"
+		fi
 		;;
 	bench)
 		echo "bq4 52:54:00:4e:02:04 4 pcie.0 virtio-net-pci"
@@ -55,7 +64,7 @@ nics() {
 		echo "bq32 52:54:00:4e:02:20 32 pcie.0 virtio-net-pci"
 		;;
 	*)
-		die "unknown NICTL_VM_PROFILE $PROFILE (suite or bench)"
+		die "unknown NICTL_VM_PROFILE $PROFILE (suite, igb or bench)"
 		;;
 	esac
 }
@@ -65,7 +74,7 @@ nics() {
 # bench: the 16 vCPUs the retarget benchmark spreads 32 queues over.
 machine_args() {
 	case $PROFILE in
-	suite)
+	suite | igb)
 		printf '%s\n' -m 2048 -smp 8,sockets=2,cores=2,threads=2 \
 			-object memory-backend-ram,id=mem0,size=1G \
 			-object memory-backend-ram,id=mem1,size=1G \
@@ -76,6 +85,9 @@ machine_args() {
 			-device pcie-root-port,id=rp0b,bus=pxb0,chassis=3 \
 			-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
 			-device pcie-root-port,id=rp1,bus=pxb1,chassis=1
+		if [ "$PROFILE" = igb ]; then
+			printf '%s\n' -device pcie-root-port,id=rp1b,bus=pxb1,chassis=4
+		fi
 		;;
 	bench)
 		printf '%s\n' -m 2048 -smp 16,sockets=2,cores=4,threads=2 \
@@ -270,6 +282,10 @@ main() {
 	initrd=$kdir/initramfs.cpio.gz
 	"$HERE/mkinitramfs.sh" "$krel" "$initrd" || die "cannot build the initramfs"
 	write_job "$krel" "$outdir" "$kdir" "$@"
+	# Install sid's QEMU now: the test's network namespace has no network.
+	if [ "$QEMU" = "$HERE/qemu-sid.sh" ]; then
+		"$QEMU" --version >/dev/null || die "cannot run sid's QEMU (qemu-sid.sh)"
+	fi
 
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
