@@ -90,35 +90,30 @@ void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
 	nictl_dev_add(dev, irq, queue, kind, name, managed, shared);
 }
 
-/* Does an entry found by name already cover @queue's @kind? */
-static bool nictl_named(const struct nictl_dev *dev, unsigned int n_named, unsigned int queue,
-			enum nictl_queue_kind kind)
-{
-	const struct nictl_qirq *q;
-	unsigned int i;
-
-	for (i = 0; i < n_named; i++) {
-		q = &dev->irqs[i];
-		if (q->queue == queue &&
-		    (q->kind == kind || q->kind == NICTL_QUEUE_KIND_COMBINED))
-			return true;
-	}
-	return false;
-}
-
-/* The linked IRQs of the queues that the first @n_named entries do not cover. */
+/*
+ * The linked IRQs of the queues that the first @n_named entries, those found
+ * by name, do not cover. nictl_qirqs_drop_contested() left those sorted by
+ * queue, so one pass over them follows the queues.
+ */
 static void nictl_discover_links(struct nictl_dev *dev, unsigned int n_named)
 {
 	struct net_device *netdev = dev->netdev;
 	unsigned int nrx = netdev->real_num_rx_queues, ntx = netdev->real_num_tx_queues;
-	unsigned int q, nq = max(nrx, ntx);
+	unsigned int q, i = 0, nq = max(nrx, ntx);
+	bool rx_named, tx_named;
 	int rx, tx;
 
 	for (q = 0; q < nq; q++) {
-		rx = q < nrx && !nictl_named(dev, n_named, q, NICTL_QUEUE_KIND_RX) ?
-		     nictl_queue_napi_irq(netdev, q, true) : -1;
-		tx = q < ntx && !nictl_named(dev, n_named, q, NICTL_QUEUE_KIND_TX) ?
-		     nictl_queue_napi_irq(netdev, q, false) : -1;
+		rx_named = false;
+		tx_named = false;
+		for (; i < n_named && dev->irqs[i].queue <= q; i++) {
+			if (dev->irqs[i].queue < q)
+				continue;
+			rx_named |= dev->irqs[i].kind != NICTL_QUEUE_KIND_TX;
+			tx_named |= dev->irqs[i].kind != NICTL_QUEUE_KIND_RX;
+		}
+		rx = q < nrx && !rx_named ? nictl_queue_napi_irq(netdev, q, true) : -1;
+		tx = q < ntx && !tx_named ? nictl_queue_napi_irq(netdev, q, false) : -1;
 		if (rx > 0 && rx == tx) {
 			nictl_dev_add_irq(dev, rx, q, NICTL_QUEUE_KIND_COMBINED);
 			continue;
