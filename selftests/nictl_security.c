@@ -443,8 +443,10 @@ static void read_devices(void *arg)
 	struct nl_result res;
 	struct nl_client nl;
 	int ret = -ENOMEM;
-	unsigned int i;
+	unsigned int i, nics;
 
+	for (nics = 0; test_nics[nics]; nics++)
+		;
 	if (devs && proc)
 		ret = nictl_open(&nl);
 	EXPECT_EQ(0, ret);
@@ -452,7 +454,8 @@ static void read_devices(void *arg)
 		goto out;
 	ret = nictl_dev_dump(&nl, devs, &res) ?: proc_interrupts(proc);
 	EXPECT_EQ(0, ret);
-	EXPECT_EQ(3U, devs->n);
+	/* The guest's NICs, and nothing else has a bus parent. */
+	EXPECT_EQ(nics, devs->n);
 	for (i = 0; !ret && i < devs->n; i++) {
 		dev = &devs->dev[i];
 		dev_audit(_metadata, dev, proc, !strcmp(dev->ifname, "vnode1"), AUDITED_DEV_ATTRS,

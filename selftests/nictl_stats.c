@@ -42,7 +42,8 @@
  * Where the traffic into DEV comes from: SENDER, out of SENDER_CPU. The
  * receive tests put every queue IRQ of the other NICs on SENDER_CPU too,
  * so all the NET_RX work the traffic makes outside DEV (the sender's
- * transmit completions, e1k receiving the same broadcasts) runs there.
+ * transmit completions, e1k and igb0 receiving the same broadcasts) runs
+ * there.
  */
 #define SENDER		"vnode0"
 #define SENDER_CPU	0
@@ -226,10 +227,12 @@ static void bind_all_to(struct __test_metadata *_metadata, FIXTURE_DATA(stats) *
 TEST_F_TIMEOUT(stats, receive_work_follows_the_binding, 1800)
 {
 	struct stats_share first, second, left;
+	const char *const *nic;
 	struct cpus counted;
 
-	bind_all_to(_metadata, self, SENDER, SENDER_CPU);
-	bind_all_to(_metadata, self, "e1k", SENDER_CPU);
+	for (nic = test_nics; *nic; nic++)
+		if (strcmp(*nic, DEV))
+			bind_all_to(_metadata, self, *nic, SENDER_CPU);
 
 	bind_all_to(_metadata, self, DEV, FIRST_CPU);
 	receive_work_on(_metadata, self, FIRST_CPU, &first);

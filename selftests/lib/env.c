@@ -10,7 +10,7 @@
 #include "sys.h"
 #include "traffic.h"
 
-const char *const test_nics[] = { "vnode1", "vnode0", "e1k", NULL };
+const char *const test_nics[] = { "vnode1", "vnode0", "e1k", "igb0", NULL };
 
 static int step(const char *what, int ret)
 {

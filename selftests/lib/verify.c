@@ -6,6 +6,7 @@
 
 #include "env.h"
 #include "irqs.h"
+#include "netdev.h"
 #include "sys.h"
 #include "traffic.h"
 #include "verify.h"
@@ -78,6 +79,45 @@ bool dev_matches_proc(const struct nictl_dev *dev)
 }
 
 /* The /proc side of one placed IRQ: its mask is exactly {target}. */
+bool queue_irqs_match_proc(const struct nictl_dev *dev, const char *prefix)
+{
+	struct queue_irq want[NICTL_MAX_IRQS];
+	const struct proc_irq *line;
+	const struct nictl_irq *got;
+	struct proc_irqs *proc = malloc(sizeof(*proc));
+	unsigned int n = 0, served = 0, i;
+	bool ok;
+
+	ok = proc && !proc_interrupts(proc) &&
+	     !proc_queue_irqs(proc, prefix, want, NICTL_MAX_IRQS, &n);
+	if (!ok)
+		fprintf(stderr, "# cannot read the queue IRQs of %s in /proc/interrupts\n", prefix);
+	for (i = 0; ok && i < n; i++)
+		served += want[i].kind == NICTL_QUEUE_KIND_COMBINED ? 2 : 1;
+	/* Both directions of every queue: nothing to compare would prove nothing. */
+	if (ok && (served != dev->rx_queues + dev->tx_queues || n != dev->n_irqs)) {
+		fprintf(stderr, "# %s: %u IRQs in /proc/interrupts serve %u rx and tx queues; "
+			"nictl lists %u IRQs for %u + %u queues\n", dev->ifname, n, served,
+			dev->n_irqs, dev->rx_queues, dev->tx_queues);
+		ok = false;
+	}
+	for (i = 0; ok && i < n; i++) {
+		got = &dev->irqs[i];
+		line = proc_irqs_find(proc, got->num);
+		if (want[i].irq != got->num || strcmp(want[i].name, got->name) ||
+		    want[i].queue != got->queue || want[i].kind != got->kind || !line ||
+		    !proc_irq_has_name(line, got->name)) {
+			fprintf(stderr, "# %s: nictl lists IRQ %u '%s' queue %u kind %u; "
+				"/proc/interrupts has IRQ %u '%s' queue %u kind %u there\n",
+				dev->ifname, got->num, got->name, got->queue, got->kind,
+				want[i].irq, want[i].name, want[i].queue, want[i].kind);
+			ok = false;
+		}
+	}
+	free(proc);
+	return ok;
+}
+
 static bool irq_placed(const struct nictl_irq *irq, const struct cpus *allowed)
 {
 	struct cpus mask, want;

@@ -21,6 +21,12 @@
 bool dev_matches_proc(const struct nictl_dev *dev);
 
 /*
+ * The queue IRQs of @dev are those /proc/interrupts names after @prefix
+ * (netdev_info()'s irq_prefix), in nictl's order, with the same queue and
+ * kind, and they serve every rx and tx queue of @dev.
+ */
+bool queue_irqs_match_proc(const struct nictl_dev *dev, const char *prefix);
+/*
  * The bind reply @dev is in force: each queue IRQ's mask in /proc is
  * exactly its target CPU, which lies in @allowed; the IRQs of one queue
  * share that CPU; different queues use different physical cores when

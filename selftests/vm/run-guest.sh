@@ -16,14 +16,15 @@
 #   vnode1  virtio-net, 2 queue pairs, behind a PCIe expander on node 1
 #   vnode0  virtio-net, 2 queue pairs, behind a PCIe expander on node 0
 #   e1k     e1000e, behind the node-0 expander too
+#   igb0    Intel 82576 (igb): one queue pair per vCPU (8) without VFs, two
+#           with; SR-IOV, VFs made in the guest; behind the node-1 expander.
+#           Debian 12's QEMU 7.2 does not emulate it, so this profile runs
+#           sid's QEMU 11 from the cache (qemu-sid.sh)
 # The taps sit on a bridge in a network namespace made for this run, so no
 # guest traffic can leave it.
 #
 # NICTL_VM_PROFILE=bench boots 16 vCPUs with virtio-net NICs bq4, bq16 and
 # bq32 (4, 16 and 32 queue pairs) for bench/retarget.sh instead.
-# NICTL_VM_PROFILE=igb is the suite's guest plus igb0, an Intel 82576 (igb,
-# with SR-IOV) behind the node-1 expander; Debian 12's QEMU lacks it, so this
-# profile boots sid's QEMU 11 from the cache (qemu-sid.sh).
 #
 # Environment: NICTL_BUILD (the build tree the job uses, default REPO/build),
 # NICTL_VM_TIMEOUT (seconds, default 900), NICTL_VM_QUIET=1 (boot with
@@ -42,21 +43,21 @@ TIMEOUT=${NICTL_VM_TIMEOUT:-900}
 QEMU=qemu-system-x86_64
 
 PROFILE=${NICTL_VM_PROFILE:-suite}
-if [ "$PROFILE" = igb ]; then
+# Debian 12's QEMU 7.2 does not emulate the suite's igb0: sid's QEMU 11 does.
+if [ "$PROFILE" = suite ]; then
 	QEMU=$HERE/qemu-sid.sh
 fi
 
-# The NICs of each profile, one per line: name MAC queue-pairs bus device.
+# The NICs of each profile, one per line: name MAC queue-pairs bus device
+# (queue pairs of a virtio-net NIC and its tap; 1 for other NICs).
 # The guest renames its NICs by MAC.
 nics() {
 	case $PROFILE in
-	suite | igb)
+	suite)
 		echo "vnode1 52:54:00:4e:01:01 2 rp1 virtio-net-pci"
 		echo "vnode0 52:54:00:4e:00:01 2 rp0a virtio-net-pci"
 		echo "e1k 52:54:00:4e:00:02 1 rp0b e1000e"
-		if [ "$PROFILE" = igb ]; then
-			echo "igb0 52:54:00:4e:01:02 1 rp1b igb"
-		fi
+		echo "igb0 52:54:00:4e:01:02 1 rp1b igb"
 		;;
 	bench)
 		echo "bq4 52:54:00:4e:02:04 4 pcie.0 virtio-net-pci"
@@ -64,7 +65,7 @@ nics() {
 		echo "bq32 52:54:00:4e:02:20 32 pcie.0 virtio-net-pci"
 		;;
 	*)
-		die "unknown NICTL_VM_PROFILE $PROFILE (suite, igb or bench)"
+		die "unknown NICTL_VM_PROFILE $PROFILE (suite or bench)"
 		;;
 	esac
 }
@@ -74,7 +75,7 @@ nics() {
 # bench: the 16 vCPUs the retarget benchmark spreads 32 queues over.
 machine_args() {
 	case $PROFILE in
-	suite | igb)
+	suite)
 		printf '%s\n' -m 2048 -smp 8,sockets=2,cores=2,threads=2 \
 			-object memory-backend-ram,id=mem0,size=1G \
 			-object memory-backend-ram,id=mem1,size=1G \
@@ -84,10 +85,8 @@ machine_args() {
 			-device pcie-root-port,id=rp0a,bus=pxb0,chassis=2 \
 			-device pcie-root-port,id=rp0b,bus=pxb0,chassis=3 \
 			-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
-			-device pcie-root-port,id=rp1,bus=pxb1,chassis=1
-		if [ "$PROFILE" = igb ]; then
-			printf '%s\n' -device pcie-root-port,id=rp1b,bus=pxb1,chassis=4
-		fi
+			-device pcie-root-port,id=rp1,bus=pxb1,chassis=1 \
+			-device pcie-root-port,id=rp1b,bus=pxb1,chassis=4
 		;;
 	bench)
 		printf '%s\n' -m 2048 -smp 16,sockets=2,cores=4,threads=2 \
