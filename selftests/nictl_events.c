@@ -35,9 +35,9 @@
 /* Link changes that make 2 events each, while the monitor reads nothing. */
 #define OVERRUN_TOGGLES	1000
 /*
- * The socket buffer limit the overrun test works within: Linux's default
- * before 7.0, where it became 4 MiB (which holds every event those toggles
- * make, as nictlctl asks for 4 MiB).
+ * The socket buffer limit the overrun test works within: Linux's old
+ * default. Newer kernels (7.2 here) default to 4 MiB, nictlctl's request,
+ * which holds every event those toggles make.
  */
 #define RMEM_MAX	"212992"
 #define RMEM_MAX_PATH	"/proc/sys/net/core/rmem_max"
@@ -740,6 +740,7 @@ TEST_F_TIMEOUT(events, monitor_reports_lost_events, 600)
 
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, read_str(RMEM_MAX_PATH, self->rmem_max, sizeof(self->rmem_max)));
+	TH_LOG("rmem_max %s, set to %s for the test", self->rmem_max, RMEM_MAX);
 	ASSERT_EQ(0, write_str(RMEM_MAX_PATH, RMEM_MAX));
 	ASSERT_EQ(0, start_monitor(&mon, args, out));
 	/* Our own listener would overrun too: it has nothing to say here. */
