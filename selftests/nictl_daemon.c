@@ -41,8 +41,8 @@
 /* Room for every event one test makes the monitor print. */
 #define MONITOR_LEN	(1 << 20)
 
-static const struct governed vnode1 = { "vnode1", 1, 4, true };
-static const struct governed e1k = { "e1k", 0, 2, true };
+static const struct governed vnode1 = { "vnode1", 1, 4, true, false };
+static const struct governed e1k = { "e1k", 0, 2, true, false };
 
 FIXTURE(daemon) {
 	struct test_env env;

@@ -362,7 +362,7 @@ TEST_F_TIMEOUT(igb, pf_and_vf_bindings_leave_each_other_alone, 300)
 	ASSERT_EQ(0, irq_snapshot_take(before));
 	ASSERT_EQ(0, cpus_parse(&pf_cpus, "6-7"));
 	ASSERT_EQ(0, bind_to(self, PF, &pf_cpus, &reply));
-	EXPECT_TRUE(placement_ok(&reply, &pf_cpus, false));
+	EXPECT_TRUE(masks_placed(&reply, &pf_cpus, false));
 	EXPECT_TRUE(irqs_kept(&vf0, before));
 	EXPECT_TRUE(irqs_kept(&vf1, before));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, self->vf[0], &now, &self->res));
@@ -561,7 +561,7 @@ TEST_F_TIMEOUT(igb, pf_binding_lets_go_of_what_its_vfs_took, 300)
 	ASSERT_EQ(0, node_cpus(1, &node));
 	ASSERT_EQ(0, bind_to(self, PF, &node, &dev[2]));
 	EXPECT_TRUE(queue_irqs_match_proc(&dev[2], self->pf.irq_prefix));
-	EXPECT_TRUE(placement_ok(&dev[2], &node, false));
+	EXPECT_TRUE(masks_placed(&dev[2], &node, false));
 	EXPECT_TRUE(off_target_flagged(PF));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, self->vf[0], &dev[1], &self->res));
 	EXPECT_TRUE(same_targets(&dev[0], &dev[1]));
@@ -575,9 +575,9 @@ TEST_F_TIMEOUT(igb, pf_binding_lets_go_of_what_its_vfs_took, 300)
  */
 TEST_F_TIMEOUT(igb, daemon_rules_for_pf_and_vfs, 600)
 {
-	const struct governed vf0 = { "igbvf0", 0, 2, true };
-	const struct governed vf1 = { "igbvf1", 1, 2, false };
-	struct governed pf = { PF, 1, 0, false };
+	const struct governed vf0 = { "igbvf0", 0, 2, true, false };
+	const struct governed vf1 = { "igbvf1", 1, 2, false, false };
+	struct governed pf = { PF, 1, 0, false, true };
 	struct nictl_dev dev;
 	char conf[1024];
 

@@ -162,5 +162,7 @@ bool back_in_policy(struct nl_client *nl, const struct governed *g)
 	if (!ok)
 		return false;
 	allowed_cpus(g->node, &allowed);
+	if (g->quiet)
+		return masks_placed(&dev, &allowed, g->distinct_cores);
 	return placement_ok(&dev, &allowed, g->distinct_cores);
 }

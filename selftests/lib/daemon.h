@@ -21,6 +21,7 @@ struct governed {
 	int node;		/* its CPUs: the online ones of this node but CPU 0 */
 	unsigned int n_irqs;	/* as the guest has them: 2 queues x rx/tx, 1 x rx/tx */
 	bool distinct_cores;	/* allow-siblings unset */
+	bool quiet;		/* some IRQs may not fire: judge masks (masks_placed()) */
 };
 
 /* Write @text to @path, created or truncated: 0 or -errno. */

@@ -224,7 +224,7 @@ static bool pair_ok(const struct nictl_irq *x, const struct nictl_irq *y, bool d
 	return false;
 }
 
-bool placement_ok(const struct nictl_dev *dev, const struct cpus *allowed, bool distinct_cores)
+bool masks_placed(const struct nictl_dev *dev, const struct cpus *allowed, bool distinct_cores)
 {
 	unsigned int i, j;
 	bool ok = dev->n_irqs > 0;
@@ -236,7 +236,12 @@ bool placement_ok(const struct nictl_dev *dev, const struct cpus *allowed, bool 
 	for (i = 0; ok && i < dev->n_irqs; i++)
 		for (j = i + 1; j < dev->n_irqs; j++)
 			ok &= pair_ok(&dev->irqs[i], &dev->irqs[j], distinct_cores);
-	return ok && effective_follows(dev);
+	return ok;
+}
+
+bool placement_ok(const struct nictl_dev *dev, const struct cpus *allowed, bool distinct_cores)
+{
+	return masks_placed(dev, allowed, distinct_cores) && effective_follows(dev);
 }
 
 bool dev_unbound(const struct nictl_dev *dev)
