@@ -27,6 +27,7 @@
 #define LINK_POLL_US	(100 * 1000)
 /* Addresses of the benchmarking range (RFC 2544), which no network routes. */
 #define SRC_ADDR	0xc6120001	/* 198.18.0.1 */
+#define SRC_ADDRS	200
 #define DST_ADDR	0xc61200ff	/* 198.18.0.255 */
 
 struct frame {
@@ -48,7 +49,11 @@ static uint16_t ip_checksum(const void *data, size_t len)
 	return ~sum;
 }
 
-/* A broadcast UDP frame from @mac; @port varies the flow hash. */
+/*
+ * A broadcast UDP frame from @mac; @port varies the flow hash, also through
+ * the source address (198.18.0.1 to .200): igb hashes IPv4 addresses only,
+ * not UDP ports, unless told to.
+ */
 static void build_frame(struct frame *f, const uint8_t *mac, uint16_t port)
 {
 	memset(f, 0, sizeof(*f));
@@ -60,7 +65,7 @@ static void build_frame(struct frame *f, const uint8_t *mac, uint16_t port)
 	f->ip.tot_len = htons(sizeof(*f) - sizeof(f->eth));
 	f->ip.ttl = 1;
 	f->ip.protocol = IPPROTO_UDP;
-	f->ip.saddr = htonl(SRC_ADDR);
+	f->ip.saddr = htonl(SRC_ADDR + port % SRC_ADDRS);
 	f->ip.daddr = htonl(DST_ADDR);
 	f->ip.check = ip_checksum(&f->ip, sizeof(f->ip));
 	f->udp.source = htons(port);
