@@ -11,8 +11,12 @@
  * TABLE (default; on stdout)
  *
  * A heading line, then one row per CPU that is online or ever counted
- * something, each indented by two spaces, columns left-aligned and separated
- * by at least two spaces. A snapshot:
+ * something, in ascending order, each indented by two spaces, columns
+ * left-aligned and separated by at least two spaces. With more than 16 such
+ * CPUs the table is a summary (--all lists every CPU): the 16 with the most
+ * NET_RX time (then NET_TX time), hottest first, and a line for the rest,
+ * "  ... <n> more CPUs, each with NET_RX <pct>% or less (--all lists
+ * them)"; --hist then lists the same CPUs. A snapshot:
  *
  *   softirqs since the counters started 101.0 s ago; accounting on
  *     CPU  NET_RX%  RX_RUNS  RX/s   RX_AVG  RX_MAX  NET_TX%  TX/s  TX_MAX
@@ -160,6 +164,7 @@ struct stats_args {
 	enum stats_format format;
 	unsigned int nr_formats;	/* of -j and --prometheus */
 	bool hist;
+	bool all;			/* every CPU in the table, not a summary */
 	uint8_t switch_cmd;		/* STATS_RESET or STATS_SET, 0 for none */
 	int enable;			/* for STATS_SET */
 	unsigned int nr_switches;
@@ -168,7 +173,7 @@ struct stats_args {
 };
 
 static const char stats_usage[] =
-	"Usage: " PROG_NAME " stats [DEV] [-i SECONDS [-c COUNT]] [--hist]"
+	"Usage: " PROG_NAME " stats [DEV] [-i SECONDS [-c COUNT]] [--hist] [-a|--all]"
 	" [-j|--json | --prometheus]\n"
 	"       " PROG_NAME " stats --reset | --on | --off\n"
 	"\n"
@@ -184,6 +189,8 @@ static const char stats_usage[] =
 	"  -c, --count COUNT       show COUNT intervals in a row (default 1)\n"
 	"      --hist              add the histogram of softirq run durations (-j and\n"
 	"                          --prometheus always carry it)\n"
+	"  -a, --all               list every CPU; above 16 CPUs the table shows the\n"
+	"                          16 busiest only (-j and --prometheus list all)\n"
 	"  -j, --json              print one JSON object per snapshot or interval\n"
 	"      --prometheus        print the counters for node_exporter's textfile\n"
 	"                          collector\n"
@@ -238,7 +245,7 @@ static void add_switch(struct stats_args *a, const char *opt, uint8_t cmd, int e
 	a->nr_switches++;
 }
 
-static const char stats_shortopts[] = ":i:c:jh";
+static const char stats_shortopts[] = ":i:c:ajh";
 
 /* One option other than -h; returns 0, or the exit status when it is bad. */
 static int parse_option(struct stats_args *a, int c, char **argv)
@@ -252,6 +259,9 @@ static int parse_option(struct stats_args *a, int c, char **argv)
 		return parse_count(optarg, &a->count);
 	case OPT_HIST:
 		a->hist = true;
+		return 0;
+	case 'a':
+		a->all = true;
 		return 0;
 	case 'j':
 		a->format = FMT_JSON;
@@ -289,6 +299,9 @@ static int check_args(const struct stats_args *a)
 		return ctl_usage("stats", "-c needs -i: COUNT counts intervals of -i SECONDS");
 	if (a->nr_formats > 1)
 		return ctl_usage("stats", "give only one of -j and --prometheus");
+	if (a->all && a->format != FMT_TABLE)
+		return ctl_usage("stats", "--all chooses the table's rows; -j and --prometheus "
+				 "always carry every CPU");
 	if (a->format == FMT_PROM && a->interval_ns)
 		return ctl_usage("stats", "--prometheus prints counters, which Prometheus turns "
 				 "into rates itself; it takes no -i");
@@ -309,7 +322,7 @@ static int print_view(const struct stats_args *a, const struct stats_sample *pre
 	else if (a->format == FMT_PROM)
 		err = stats_prom(stdout, &v);
 	else
-		err = stats_table(stdout, &v, a->hist);
+		err = stats_table(stdout, &v, a->hist, a->all);
 	stats_view_free(&v);
 	/* Each interval reaches a pipe (jq, a log) as soon as it is complete. */
 	fflush(stdout);
@@ -397,6 +410,7 @@ int cmd_stats(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "hist", no_argument, NULL, OPT_HIST },
+		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, OPT_PROM },
 		{ "reset", no_argument, NULL, OPT_RESET },

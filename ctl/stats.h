@@ -132,7 +132,7 @@ int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
 void stats_view_free(struct stats_view *v);
 
 /* stats_table.c */
-int stats_table(FILE *f, const struct stats_view *v, bool hist);
+int stats_table(FILE *f, const struct stats_view *v, bool hist, bool all);
 char *stats_fmt_ns(char *buf, size_t size, uint64_t ns, bool has_value);
 extern const char *const stats_bucket_labels[NICTL_HIST_BUCKETS];
 extern const char *const stats_vec_names[__NICTL_SOFTIRQ_MAX];

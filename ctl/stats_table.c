@@ -15,6 +15,9 @@
 #include "stats.h"
 #include "util.h"
 
+/* More CPUs than this make the table a summary of the hottest (stats --all: every one). */
+#define SUMMARY_CPUS	16
+
 const char *const stats_vec_names[__NICTL_SOFTIRQ_MAX] = {
 	[NICTL_SOFTIRQ_NET_RX] = "net_rx",
 	[NICTL_SOFTIRQ_NET_TX] = "net_tx",
@@ -178,11 +181,59 @@ static void cpu_row(struct grid *g, const struct stats_view *v, const struct cpu
 	grid_add(g, "%u", c->softnet.time_squeeze);
 }
 
-static int print_cpus(FILE *f, const struct stats_view *v)
+/* NET_RX time first, then NET_TX time, then the lower CPU number. */
+static int hotter_first(const void *a, const void *b, void *view)
+{
+	const struct cpu_view *x = &((const struct stats_view *)view)->cpus[*(const unsigned int *)a];
+	const struct cpu_view *y = &((const struct stats_view *)view)->cpus[*(const unsigned int *)b];
+	const struct vec_view *xr = &x->vec[NICTL_SOFTIRQ_NET_RX], *yr = &y->vec[NICTL_SOFTIRQ_NET_RX];
+	const struct vec_view *xt = &x->vec[NICTL_SOFTIRQ_NET_TX], *yt = &y->vec[NICTL_SOFTIRQ_NET_TX];
+
+	if (xr->time_ns != yr->time_ns)
+		return xr->time_ns > yr->time_ns ? -1 : 1;
+	if (xt->time_ns != yt->time_ns)
+		return xt->time_ns > yt->time_ns ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/*
+ * The CPUs the table lists, as indices into v->cpus, in @rows: every CPU in
+ * ascending order, or (above SUMMARY_CPUS CPUs, unless @all) the hottest
+ * SUMMARY_CPUS, hottest first. Returns how many, 0 when out of memory.
+ */
+static unsigned int pick_rows(const struct stats_view *v, bool all, unsigned int **rows)
+{
+	unsigned int i, n = v->nr_cpus;
+
+	*rows = malloc((n ?: 1) * sizeof(**rows));
+	if (!*rows)
+		return 0;
+	for (i = 0; i < n; i++)
+		(*rows)[i] = i;
+	if (all || n <= SUMMARY_CPUS)
+		return n ?: 1;
+	qsort_r(*rows, n, sizeof(**rows), hotter_first, (void *)v);
+	return SUMMARY_CPUS;
+}
+
+/* The line that stands for the CPUs a summary leaves out. */
+static void print_rest(FILE *f, const struct stats_view *v, const unsigned int *rows,
+		       unsigned int shown)
+{
+	const struct vec_view *rx = &v->cpus[rows[shown - 1]].vec[NICTL_SOFTIRQ_NET_RX];
+	unsigned int rest = v->nr_cpus - shown;
+
+	fprintf(f, "  ... %u more CPU%s, each with NET_RX %.1f%% or less (--all lists them)\n",
+		rest, rest == 1 ? "" : "s", rx->pct);
+}
+
+static int print_cpus(FILE *f, const struct stats_view *v, const unsigned int *rows,
+		      unsigned int nr_rows)
 {
 	struct grid g = { .cols = v->interval ? ARRAY_SIZE(interval_cols) :
 						ARRAY_SIZE(snapshot_cols) };
 	unsigned int i;
+	int err;
 
 	if (v->interval)
 		fprintf(f, "softirqs over %.2f s", v->span_ns / 1e9);
@@ -193,15 +244,20 @@ static int print_cpus(FILE *f, const struct stats_view *v)
 		fputs("; MAX: longest run since the start, + if reached in this interval", f);
 	fputc('\n', f);
 	grid_names(&g, v->interval ? interval_cols : snapshot_cols);
-	for (i = 0; i < v->nr_cpus; i++)
-		cpu_row(&g, v, &v->cpus[i]);
-	return grid_print(f, &g);
+	for (i = 0; i < v->nr_cpus && i < nr_rows; i++)
+		cpu_row(&g, v, &v->cpus[rows[i]]);
+	err = grid_print(f, &g);
+	if (!err && nr_rows < v->nr_cpus)
+		print_rest(f, v, rows, nr_rows);
+	return err;
 }
 
-static int print_hist(FILE *f, const struct stats_view *v)
+static int print_hist(FILE *f, const struct stats_view *v, const unsigned int *rows,
+		      unsigned int nr_rows)
 {
 	struct grid g = { .cols = 2 + NICTL_HIST_BUCKETS };
 	const struct vec_view *vv;
+	const struct cpu_view *c;
 	unsigned int i, vec, b;
 
 	fprintf(f, "\nruns by duration%s\n", v->interval ? " in the interval" : "");
@@ -209,10 +265,11 @@ static int print_hist(FILE *f, const struct stats_view *v)
 	grid_add(&g, "VEC");
 	for (b = 0; b < NICTL_HIST_BUCKETS; b++)
 		grid_add(&g, "%s", stats_bucket_labels[b]);
-	for (i = 0; i < v->nr_cpus; i++) {
+	for (i = 0; i < v->nr_cpus && i < nr_rows; i++) {
+		c = &v->cpus[rows[i]];
 		for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++) {
-			vv = &v->cpus[i].vec[vec];
-			grid_add(&g, "%u", v->cpus[i].cpu);
+			vv = &c->vec[vec];
+			grid_add(&g, "%u", c->cpu);
 			grid_add(&g, "%s", stats_vec_names[vec]);
 			for (b = 0; b < NICTL_HIST_BUCKETS; b++)
 				grid_add(&g, "%llu", (unsigned long long)vv->hist[b]);
@@ -327,12 +384,14 @@ static void print_verdict(FILE *f, const struct stats_view *v)
 }
 
 /* The table format of one view; -1 after saying so when out of memory. */
-int stats_table(FILE *f, const struct stats_view *v, bool hist)
+int stats_table(FILE *f, const struct stats_view *v, bool hist, bool all)
 {
-	int err = print_cpus(f, v);
+	unsigned int *rows, nr_rows = pick_rows(v, all, &rows);
+	int err = nr_rows ? print_cpus(f, v, rows, nr_rows) : -1;
 
 	if (!err && hist)
-		err = print_hist(f, v);
+		err = print_hist(f, v, rows, nr_rows);
+	free(rows);
 	if (!err && v->has_dev)
 		err = print_queues(f, v);
 	if (err) {

@@ -45,7 +45,7 @@ static const char *print(FIXTURE_DATA(fmt) *self, const struct stats_sample *pre
 	if (stats_view_make(&self->v, prev, &self->cur))
 		abort();
 	err = format == 'j' ? stats_json(self->f, &self->v) :
-			      stats_table(self->f, &self->v, hist);
+			      stats_table(self->f, &self->v, hist, false);
 	if (err || fclose(self->f))
 		abort();
 	self->f = NULL;
@@ -250,6 +250,98 @@ TEST_F(fmt, snapshot_json_without_device)
 		"\"napi_unattributed\":7,\"softnet\":null}],"
 		"\"hottest_cpu\":0}\n",
 		print(self, NULL, 'j', false));
+}
+
+/* A snapshot of @n CPUs, online all, CPU k with (k * 37 % n + 1) ms of NET_RX. */
+static void many_cpus(struct stats_sample *s, unsigned int n)
+{
+	unsigned int k;
+
+	memset(s, 0, sizeof(*s));
+	s->enabled = true;
+	s->nr_cpus = n;
+	s->cpus = calloc(n, sizeof(*s->cpus));
+	if (!s->cpus || cpuset_parse(&s->online, "0-79"))
+		abort();
+	for (k = 0; k < n; k++) {
+		s->cpus[k].cpu = k;
+		s->cpus[k].start_ns = SAMPLE_START_NS;
+		s->cpus[k].now_ns = SAMPLE_PREV_NS;
+		s->cpus[k].vec[NICTL_SOFTIRQ_NET_RX].count = 10;
+		s->cpus[k].vec[NICTL_SOFTIRQ_NET_RX].time_ns = (k * 37 % n + 1) * 1000000ULL;
+	}
+}
+
+/* The CPU numbers of the table's rows, in order, into @cpus: how many. */
+static unsigned int table_cpus(const char *text, unsigned int *cpus, unsigned int max)
+{
+	unsigned int n = 0, cpu;
+	const char *line;
+
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (n < max && sscanf(line, "  %u ", &cpu) == 1)
+			cpus[n++] = cpu;
+	return n;
+}
+
+/* The longest line of @text. */
+static size_t widest(const char *text)
+{
+	size_t max = 0, len;
+	const char *end;
+
+	for (; *text; text = *end ? end + 1 : end) {
+		end = strchrnul(text, '\n');
+		len = end - text;
+		max = len > max ? len : max;
+	}
+	return max;
+}
+
+/*
+ * 80 CPUs: the table lists the 16 with the most NET_RX time, hottest first,
+ * and one line for the 64 others, all within 80 columns; --all lists every
+ * CPU in ascending order.
+ */
+TEST(eighty_cpus_make_a_summary)
+{
+	struct stats_sample s;
+	struct stats_view v;
+	unsigned int cpus[300], n, i;
+	char *text = NULL;
+	size_t size;
+	FILE *f;
+
+	many_cpus(&s, 80);
+	ASSERT_EQ(0, stats_view_make(&v, NULL, &s));
+	f = open_memstream(&text, &size);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, stats_table(f, &v, false, false));
+	ASSERT_EQ(0, fclose(f));
+	n = table_cpus(text, cpus, ARRAY_SIZE(cpus));
+	ASSERT_EQ(16U, n) TH_LOG("%s", text);
+	/* CPU k has k * 37 % 80 + 1 ms: 80 ms for the k with k * 37 % 80 == 79. */
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(80U - i, cpus[i] * 37 % 80 + 1) TH_LOG("row %u: CPU %u", i, cpus[i]);
+	EXPECT_NE(NULL, strstr(text, "  ... 64 more CPUs, each with NET_RX 0.1% or less "
+			       "(--all lists them)\n")) TH_LOG("%s", text);
+	EXPECT_GE(80U, widest(text)) TH_LOG("%s", text);
+	free(text);
+
+	text = NULL;
+	f = open_memstream(&text, &size);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, stats_table(f, &v, true, true));
+	ASSERT_EQ(0, fclose(f));
+	n = table_cpus(text, cpus, ARRAY_SIZE(cpus));
+	/* 80 rows, then 160 more of the histogram (2 vectors each). */
+	ASSERT_EQ(80U + 160U, n);
+	for (i = 0; i < 80; i++)
+		EXPECT_EQ(i, cpus[i]);
+	EXPECT_EQ(NULL, strstr(text, "more CPU"));
+	free(text);
+	stats_view_free(&v);
+	stats_sample_free(&s);
 }
 
 TEST_HARNESS_MAIN

@@ -23,6 +23,13 @@
 # The taps sit on a bridge in a network namespace made for this run, so no
 # guest traffic can leave it.
 #
+# NICTL_VM_PROFILE=big is a big server: 80 vCPUs present of 96 possible
+# (CPUs 80-95 absent), 4 sockets of 12 cores x 2 threads, one NUMA node each
+# (node 3 has CPUs 72-79 present), and node 4 with memory and no CPU; NICs
+#   bq64    virtio-net, 64 queue pairs (130 MSI-X vectors), on node 2
+#   nl4     virtio-net, 2 queue pairs, on the CPU-less node 4
+# for the tests that need such a machine (selftests/nictl_big.sh).
+#
 # NICTL_VM_PROFILE=bench boots 16 vCPUs with virtio-net NICs bq4, bq16 and
 # bq32 (4, 16 and 32 queue pairs) for bench/retarget.sh instead.
 #
@@ -59,21 +66,28 @@ nics() {
 		echo "e1k 52:54:00:4e:00:02 1 rp0b e1000e"
 		echo "igb0 52:54:00:4e:01:02 1 rp1b igb"
 		;;
+	big)
+		echo "bq64 52:54:00:4e:03:40 64 rp2 virtio-net-pci"
+		echo "nl4 52:54:00:4e:04:02 2 rp4 virtio-net-pci"
+		;;
 	bench)
 		echo "bq4 52:54:00:4e:02:04 4 pcie.0 virtio-net-pci"
 		echo "bq16 52:54:00:4e:02:10 16 pcie.0 virtio-net-pci"
 		echo "bq32 52:54:00:4e:02:20 32 pcie.0 virtio-net-pci"
 		;;
 	*)
-		die "unknown NICTL_VM_PROFILE $PROFILE (suite or bench)"
+		die "unknown NICTL_VM_PROFILE $PROFILE (suite, big or bench)"
 		;;
 	esac
 }
 
 # CPUs, memory and NUMA nodes of each profile, one QEMU argument per line.
 # suite: 2 nodes x 2 cores x 2 threads, with a PCIe expander per node;
+# big: see the head of this file; node 4 has memory and no CPU, and is
+# nearest to node 2 by the distances given;
 # bench: the 16 vCPUs the retarget benchmark spreads 32 queues over.
 machine_args() {
+	local a b
 	case $PROFILE in
 	suite)
 		printf '%s\n' -m 2048 -smp 8,sockets=2,cores=2,threads=2 \
@@ -87,6 +101,33 @@ machine_args() {
 			-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
 			-device pcie-root-port,id=rp1,bus=pxb1,chassis=1 \
 			-device pcie-root-port,id=rp1b,bus=pxb1,chassis=4
+		;;
+	big)
+		printf '%s\n' -m 3584 -smp 80,maxcpus=96,sockets=4,cores=12,threads=2 \
+			-object memory-backend-ram,id=mem0,size=768M \
+			-object memory-backend-ram,id=mem1,size=768M \
+			-object memory-backend-ram,id=mem2,size=768M \
+			-object memory-backend-ram,id=mem3,size=768M \
+			-object memory-backend-ram,id=mem4,size=512M \
+			-numa node,nodeid=0,cpus=0-23,memdev=mem0 \
+			-numa node,nodeid=1,cpus=24-47,memdev=mem1 \
+			-numa node,nodeid=2,cpus=48-71,memdev=mem2 \
+			-numa node,nodeid=3,cpus=72-95,memdev=mem3 \
+			-numa node,nodeid=4,memdev=mem4 \
+			-device pxb-pcie,id=pxb2,bus_nr=64,numa_node=2,bus=pcie.0 \
+			-device pcie-root-port,id=rp2,bus=pxb2,chassis=1 \
+			-device pxb-pcie,id=pxb4,bus_nr=128,numa_node=4,bus=pcie.0 \
+			-device pcie-root-port,id=rp4,bus=pxb4,chassis=2
+		# Sockets 21 apart; node 4 at 14 from node 2, 17 from 3, 28 from 0 and 1.
+		for a in 0 1 2 3; do
+			for b in 0 1 2 3; do
+				if [ "$a" -lt "$b" ]; then
+					printf '%s\n' -numa "dist,src=$a,dst=$b,val=21"
+				fi
+			done
+		done
+		printf '%s\n' -numa dist,src=4,dst=0,val=28 -numa dist,src=4,dst=1,val=28 \
+			-numa dist,src=4,dst=2,val=14 -numa dist,src=4,dst=3,val=17
 		;;
 	bench)
 		printf '%s\n' -m 2048 -smp 16,sockets=2,cores=4,threads=2 \

@@ -10,6 +10,9 @@
 #     check-debug`: one kernel, and a slow one) two guests per kernel that
 #     runs the whole suite, each running one half of it, results in
 #     BUILD/results/KREL.half1/ and .half2/
+#   - nictl_big in the big guest (run-guest.sh NICTL_VM_PROFILE=big) on the
+#     newest kernel that runs the whole suite, results in BUILD/results/KREL.big/
+#     (not with NICTL_GUEST_HALVES=1)
 # then summarize.sh over all of them; its verdict is the exit status.
 # A guest keeps one host core busy (QEMU's single-threaded TCG), so at most
 # NICTL_GUEST_JOBS guests (default: one per host core) run at a time, the
@@ -47,8 +50,8 @@ run_host_tests() {
 	done
 }
 
-# Queue a guest for kernel $1 with results in $2 running guest-suite.sh
-# with the rest of the arguments.
+# Queue a guest of profile $1 (run-guest.sh) for kernel $2 with results in
+# $3 running guest-suite.sh with the rest of the arguments.
 queue_guest() {
 	jobs+=("$*")
 }
@@ -59,10 +62,11 @@ start_guest() {
 	# shellcheck disable=SC2086 # a job is its words
 	set -- ${jobs[next]}
 	next=$((next + 1))
-	krel=$1 out=$2
-	shift 2
-	echo "run-suite: $krel: booting a guest for ${*:-the whole suite} (console: $out/console.log)"
-	"$HERE/run-guest.sh" "$krel" "$out" selftests/guest-suite.sh "$@" >/dev/null &
+	profile=$1 krel=$2 out=$3
+	shift 3
+	echo "run-suite: $krel: booting a $profile guest for ${*:-the whole suite} (console: $out/console.log)"
+	NICTL_VM_PROFILE=$profile "$HERE/run-guest.sh" "$krel" "$out" selftests/guest-suite.sh \
+		"$@" >/dev/null &
 	dirs="$dirs $out" pids="$pids $!" running="$running $!"
 }
 
@@ -98,6 +102,7 @@ main() {
 	trap 'kill $pids 2>/dev/null; exit 130' INT TERM
 	# The longest guests first, so that the short ones fill the cores
 	# at the end instead of one long guest running alone.
+	big=''
 	for krel in $kernels; do
 		# A kernel named by NICTL_KERNELS but not listed (the debug
 		# kernel) runs the whole suite.
@@ -105,15 +110,17 @@ main() {
 		if [ "$plan" = core ]; then
 			continue
 		elif [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
-			queue_guest "$krel" "$results/$krel.half1" --half 1
-			queue_guest "$krel" "$results/$krel.half2" --half 2
+			queue_guest suite "$krel" "$results/$krel.half1" --half 1
+			queue_guest suite "$krel" "$results/$krel.half2" --half 2
 		else
-			queue_guest "$krel" "$results/$krel"
+			queue_guest suite "$krel" "$results/$krel"
+			big=$krel
 		fi
 	done
+	[ -z "$big" ] || queue_guest big "$big" "$results/$big.big" nictl_big
 	for krel in $kernels; do
 		plan=$("$REPO/scripts/kernels.sh" "$krel" check 2>/dev/null) || plan=full
-		[ "$plan" != core ] || queue_guest "$krel" "$results/$krel" --core
+		[ "$plan" != core ] || queue_guest suite "$krel" "$results/$krel" --core
 	done
 	max=${NICTL_GUEST_JOBS:-$(nproc)} next=0 running=''
 	fill_cores
