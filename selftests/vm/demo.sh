@@ -12,9 +12,9 @@ die() {
 	exit 1
 }
 
-# Print the 6.12 release among the suite's kernels.
+# Print the 6.12 release among the suite's kernels (not the PREEMPT_RT one).
 demo_kernel() {
-	"$REPO/scripts/kernels.sh" | grep '^6\.12\.' ||
+	"$REPO/scripts/kernels.sh" | grep '^6\.12\.' | grep -v -- '-rt-' | grep . ||
 		die "scripts/kernels.sh lists no 6.12 kernel"
 }
 

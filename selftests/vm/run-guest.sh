@@ -23,9 +23,10 @@
 # The taps sit on a bridge in a network namespace made for this run, so no
 # guest traffic can leave it.
 #
-# NICTL_VM_PROFILE=big is a big server: 80 vCPUs present of 96 possible
-# (CPUs 80-95 absent), 4 sockets of 12 cores x 2 threads, one NUMA node each
-# (node 3 has CPUs 72-79 present), and node 4 with memory and no CPU; NICs
+# NICTL_VM_PROFILE=big is a big server: 80 vCPUs, 4 sockets of 12 cores x 2
+# threads, one NUMA node each (node 3 has CPUs 72-79: QEMU's 16 absent CPU
+# slots, which Linux 6.9 and newer do not count as possible from QEMU's
+# ACPI tables), and node 4 with memory and no CPU; NICs
 #   bq64    virtio-net, 64 queue pairs (130 MSI-X vectors), on node 2
 #   nl4     virtio-net, 2 queue pairs, on the CPU-less node 4
 # for the tests that need such a machine (selftests/nictl_big.sh).
