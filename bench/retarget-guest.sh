@@ -8,27 +8,33 @@
 # time, and its lower bound, a loop over IRQs found once beforehand that
 # only echoes. Prints one result line per NIC:
 # "RESULT <nic> <queue pairs> <irqs> <shell us> <echo-only us> <nictl us>".
+# Environment: NICTL_BENCH_ROUNDS, NICTL_BENCH_NICS, and NICTL_BENCH_SET_A
+# and _SET_B, two ranges of CPUs as wide as each other (default 0-7, 8-15).
 set -eu
 
 ROUNDS=${NICTL_BENCH_ROUNDS:-20}
-SET_A=0-7
-SET_B=8-15
+SET_A=${NICTL_BENCH_SET_A:-0-7}
+SET_B=${NICTL_BENCH_SET_B:-8-15}
+FIRST_A=${SET_A%-*}
+FIRST_B=${SET_B%-*}
+WIDTH=$((${SET_A#*-} - FIRST_A + 1))
 
-insmod "$NICTL_KO"
+[ -d /sys/module/nictl ] || insmod "$NICTL_KO"
 
 now_us() {
 	echo $(($(date +%s%N) / 1000))
 }
 
 # The loop as operators write it: find the queue vectors by name in
-# /proc/interrupts, then one echo per IRQ, queue q on the q-th CPU of the set.
+# /proc/interrupts, then one echo per IRQ, queue q on the q-th CPU of the set
+# (wrapping around).
 shell_retarget() {
 	nic=$1 first=$2
 	vdev=$(basename "$(readlink "/sys/class/net/$nic/device")")
 	grep -E " $vdev-(input|output)\.[0-9]+\$" /proc/interrupts |
 	while read -r irq rest; do
 		q=${rest##*.}
-		echo $((first + q % 8)) >"/proc/irq/${irq%:}/smp_affinity_list"
+		echo $((first + q % WIDTH)) >"/proc/irq/${irq%:}/smp_affinity_list"
 	done
 }
 
@@ -37,7 +43,7 @@ shell_retarget() {
 echo_retarget() {
 	first=$2
 	for iq in $IRQ_QUEUES; do
-		echo $((first + ${iq#*:} % 8)) >"/proc/irq/${iq%:*}/smp_affinity_list"
+		echo $((first + ${iq#*:} % WIDTH)) >"/proc/irq/${iq%:*}/smp_affinity_list"
 	done
 }
 
@@ -68,10 +74,10 @@ for nic in ${NICTL_BENCH_NICS:-bq4 bq16 bq32}; do
 		awk '{ q = $NF; sub(/.*\./, "", q); sub(/:/, "", $1); print $1 ":" q }')
 	irqs=$(echo "$IRQ_QUEUES" | wc -w)
 	# Warm both paths (page cache of the 9p-backed binaries) before timing.
-	shell_retarget "$nic" 0
+	shell_retarget "$nic" "$FIRST_A"
 	nictl_retarget "$nic" "$SET_A"
-	shell_us=$(time_rounds shell_retarget "$nic" 0 8)
-	echo_us=$(time_rounds echo_retarget "$nic" 0 8)
+	shell_us=$(time_rounds shell_retarget "$nic" "$FIRST_A" "$FIRST_B")
+	echo_us=$(time_rounds echo_retarget "$nic" "$FIRST_A" "$FIRST_B")
 	nictl_us=$(time_rounds nictl_retarget "$nic" "$SET_A" "$SET_B")
 	echo "RESULT $nic $pairs $irqs $shell_us $echo_us $nictl_us"
 done
