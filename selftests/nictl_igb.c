@@ -2,8 +2,9 @@
 /*
  * A real Intel server NIC driver: igb0, the guest's 82576 on node 1 (igb,
  * 8 queue pairs), and the SR-IOV virtual functions made on it in the guest
- * (igbvf). A bind of all its queues, the accounting of each, and
- * --numa-local when node 1 has too few cores; each VF a device of its own,
+ * (igbvf). A bind of all its queues, all or nothing, the accounting of
+ * each, and --numa-local when node 1 has too few cores; each VF a device of
+ * its own,
  * whose binding never touches the PF's IRQs nor the other way round;
  * sriov_numvfs changes and VF driver rebinds as events; a PF binding after
  * its driver re-requested its vectors for the VFs (and handed the freed IRQ
@@ -22,6 +23,7 @@
 #include "env.h"
 #include "events.h"
 #include "main.h"
+#include "module.h"
 #include "netdev.h"
 #include "nicops.h"
 #include "nictl.h"
@@ -181,6 +183,35 @@ TEST_F_TIMEOUT(igb, bind_of_every_queue_and_restore, 300)
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, PF, &reply, &self->res)) TH_LOG("%s", self->res.msg);
 	EXPECT_TRUE(dev_unbound(&reply));
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+/*
+ * All or nothing on igb: with the k-th affinity write failing, for every k
+ * up to its number of queue IRQs (each starts on all of node 1, so each
+ * is written), a bind of every queue is refused and leaves every IRQ as
+ * it was; with no fault, it binds.
+ */
+TEST_F_TIMEOUT(igb, bind_rolls_back_at_every_write, 600)
+{
+	struct nictl_bind_args args = { .ifname = PF };
+	struct nictl_dev dev, reply;
+	struct cpus online;
+	unsigned int k;
+
+	ASSERT_EQ(0, sys_online_cpus(&online));
+	args.cpus = &online;
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, PF, &dev, &self->res));
+	for (k = 1; k <= dev.n_irqs; k++) {
+		ASSERT_EQ(0, nictl_set_fault(k));
+		EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &reply, &self->res),
+				    &self->res, EIO, false, &self->env.snap))
+			TH_LOG("with write %u failing", k);
+		ASSERT_EQ(0, nictl_dev_get(&self->env.nl, PF, &reply, &self->res));
+		EXPECT_TRUE(dev_unbound(&reply));
+	}
+	ASSERT_EQ(0, nictl_set_fault(0));
+	ASSERT_EQ(0, bind_to(self, PF, &online, &reply));
+	EXPECT_TRUE(placement_ok(&reply, &online, false));
 }
 
 /*
