@@ -10,7 +10,7 @@
 # above CPU 63, and a stats table that stays within 80 columns.
 # TAP on stdout; every test reports, none is skipped. Each test runs in a
 # subshell with errexit: its first failing check ends it, failed.
-# Environment: NICTL_CTL (see guest-suite.sh); the module is loaded.
+# Environment: NICTL_CTL, NICTL_REPO (see guest-suite.sh); the module is loaded.
 set -u
 
 BIG=bq64
@@ -19,18 +19,8 @@ BIG_NODE=2
 NEAREST_TO_4=2
 SYSCPU=/sys/devices/system/cpu
 
-n=0 failed=0
-
-# tap STATUS DESCRIPTION: "ok" when STATUS (a command's exit status) is 0.
-tap() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=selftests/lib/tap.sh
+. "$NICTL_REPO/selftests/lib/tap.sh"
 
 # Say why a check failed, as a TAP comment; fail (which ends the test).
 why() {

@@ -13,18 +13,8 @@ set -u
 IFACE=vnode1
 DKMS_DIR=${NICTL_BUILD:-$NICTL_REPO/build}/dkms/install/$NICTL_KREL/updates/dkms
 
-n=0 failed=0
-
-# tap STATUS DESCRIPTION: "ok" when STATUS (a command's exit status) is 0.
-tap() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=selftests/lib/tap.sh
+. "$NICTL_REPO/selftests/lib/tap.sh"
 
 # Print the CPU list of IRQ $1, or nothing when there is no such IRQ.
 irq_cpus() {
