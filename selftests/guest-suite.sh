@@ -28,9 +28,10 @@ FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security ni
 SECOND_HALF="nictl_cli nictl_ynl nictl_igb nictl_genl nictl_events nictl_daemon nictl_stress nictl_lifecycle"
 # What every suite kernel runs, where the whole suite runs on the oldest and
 # newest only (scripts/kernels.list, CHECK core): the module as DKMS builds
-# it, finding and binding queue IRQs, the accounting, igb and its VFs, events,
-# the daemon and the security rules.
-CORE="nictl_dkms nictl_discovery nictl_bind nictl_security nictl_stats nictl_igb nictl_events nictl_daemon"
+# it, finding queue IRQs (igb0's too) and binding them, the accounting,
+# events, the daemon and the security rules; nictl_igb runs with the whole
+# suite only, to keep make check within its time.
+CORE="nictl_dkms nictl_discovery nictl_bind nictl_security nictl_stats nictl_events nictl_daemon"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
