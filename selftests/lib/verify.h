@@ -37,7 +37,8 @@ bool placement_ok(const struct nictl_dev *dev, const struct cpus *allowed, bool 
 /*
  * The same but the effective affinity: for IRQs the tests' traffic may not
  * make fire (igb's second queue once it has VFs: broadcasts go to queue 0
- * alone), whose moves then stay pending.
+ * alone; a VF's tx queue, which the suite's traffic does not leave by),
+ * whose moves then stay pending.
  */
 bool masks_placed(const struct nictl_dev *dev, const struct cpus *allowed, bool distinct_cores);
 
