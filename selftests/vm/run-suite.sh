@@ -24,8 +24,9 @@ HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(cd "$HERE/../.." && pwd -P)
 # A hung unit test must not hang `make check`.
 UNIT_TIMEOUT=300
-# A whole guest run takes about 8 minutes on 2 idle host cores, and far longer
-# when other emulators share them; CI allows 90 minutes in all.
+# A whole-suite guest takes about 20 minutes on a 2-core host, a core one 8
+# to 12, and far longer when other emulators share the cores; CI allows 90
+# minutes in all.
 : "${NICTL_VM_TIMEOUT:=2700}"
 export NICTL_VM_TIMEOUT
 
