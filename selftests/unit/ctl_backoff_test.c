@@ -2,7 +2,7 @@
 /* The daemon's backoff against whoever undoes its re-applies. */
 #include "kselftest_harness.h"
 
-#include "backoff.h"
+#include "daemon/backoff.h"
 
 /* A change of device 3 at @now: the wait the daemon gets. */
 static unsigned int change(struct backoff *b, long long now, bool *started)

@@ -9,7 +9,7 @@
 
 #include "kselftest_harness.h"
 
-#include "conf.h"
+#include "daemon/conf.h"
 #include "util.h"
 
 /* Parse @text as the file "t.conf": conf_parse()'s result, @err filled. */

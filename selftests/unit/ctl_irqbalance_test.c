@@ -17,7 +17,7 @@
 
 #include "kselftest_harness.h"
 
-#include "irqbalance.h"
+#include "daemon/irqbalance.h"
 #include "util.h"
 
 static void set_of(struct irq_set *s, const unsigned int *irqs, unsigned int n)

@@ -2,7 +2,7 @@
 /* The daemon's retry schedule of devices that wait for their queue IRQs. */
 #include "kselftest_harness.h"
 
-#include "pending.h"
+#include "daemon/pending.h"
 
 TEST(events_for_one_device_make_one_entry)
 {

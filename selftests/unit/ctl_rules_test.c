@@ -5,8 +5,8 @@
 
 #include "kselftest_harness.h"
 
-#include "conf.h"
-#include "rules.h"
+#include "daemon/conf.h"
+#include "daemon/rules.h"
 #include "util.h"
 
 static const char rules_text[] =

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stats table and JSON formats documented in ctl/stats.c, from the fixed
- * samples of ctl_stats_sample.h: users' scripts parse them, so any change
- * here is a change of interface. The Prometheus format is in
+ * The stats table and JSON formats documented in ctl/stats/stats.c, from
+ * the fixed samples of ctl_stats_sample.h: users' scripts parse them, so any
+ * change here is a change of interface. The Prometheus format is in
  * ctl_stats_prom_test.c.
  */
 #include "kselftest_harness.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Prometheus format of stats (ctl/stats_prom.c): the exact text for a
- * fixed sample, and every line of it checked against the text exposition
+ * The Prometheus format of stats (ctl/stats/stats_prom.c): the exact text for
+ * a fixed sample, and every line of it checked against the text exposition
  * format by a checker of our own (names, labels, values, # HELP and # TYPE
  * ahead of a family's samples, families in one piece, histograms cumulative
  * up to le="+Inf", which equals _count), and by promtool from Debian's

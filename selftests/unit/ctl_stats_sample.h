@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define SAMPLE_START_NS		1000000000ULL
 #define SAMPLE_PREV_NS		(SAMPLE_START_NS + 100000000000ULL)

@@ -12,7 +12,7 @@
 #include "kselftest_harness.h"
 
 #include "ctl_capture.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 /* 6.12's rows: CPU 2 is offline, so the third row is CPU 3. */
 static const char rows_6_12[] =

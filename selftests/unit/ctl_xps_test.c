@@ -6,7 +6,7 @@
 
 #include "kselftest_harness.h"
 
-#include "xps.h"
+#include "daemon/xps.h"
 
 TEST(mask_format)
 {

@@ -150,7 +150,7 @@
 
 #include "commands.h"
 #include "report.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 /* Longest -i: a day; beyond, a cron job with --prometheus serves better. */
 #define MAX_INTERVAL_S	86400

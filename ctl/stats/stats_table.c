@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "stats.h"
+#include "stats/stats.h"
 #include "util.h"
 
 /* More CPUs than this make the table a summary of the hottest (stats --all: every one). */

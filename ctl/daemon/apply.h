@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 
-#include "conf.h"
-#include "irqbalance.h"
+#include "daemon/conf.h"
+#include "daemon/irqbalance.h"
 #include "nl.h"
 
 /* A device a rule governs, and the IRQs bound on it (none while the rule failed). */

@@ -12,7 +12,7 @@
 #include <linux/nictl.h>
 
 #include "report.h"
-#include "stats.h"
+#include "stats/stats.h"
 #include "topology.h"
 
 #define HIST_BYTES	(NICTL_HIST_BUCKETS * sizeof(uint64_t))

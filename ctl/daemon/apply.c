@@ -12,12 +12,12 @@
 
 #include <linux/nictl.h>
 
-#include "apply.h"
+#include "daemon/apply.h"
+#include "daemon/mac.h"
+#include "daemon/rules.h"
+#include "daemon/xps.h"
 #include "log.h"
-#include "mac.h"
 #include "report.h"
-#include "rules.h"
-#include "xps.h"
 
 static struct owned *find_owned(const struct keeper *k, unsigned int ifindex)
 {

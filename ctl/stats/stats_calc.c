@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 /* @cur - @prev, or 0 should a counter ever go back. */
 static uint64_t delta(uint64_t cur, uint64_t prev)

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "pending.h"
+#include "daemon/pending.h"
 
 #define FIRST_DELAY_MS	20
 #define MAX_DELAY_MS	1000

@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 /* Upper bounds of buckets 0-14 in seconds: 2^b us; bucket 15 is +Inf. */
 static const char *const bucket_le[NICTL_HIST_BUCKETS] = {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 /* Fields up to and including the CPU number of 5.10+. */
 #define SOFTNET_FIELDS		13

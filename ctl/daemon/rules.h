@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "conf.h"
+#include "daemon/conf.h"
 
 /* What rules match on; NULL when the device has no such property. */
 struct dev_facts {

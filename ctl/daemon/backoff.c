@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "backoff.h"
+#include "daemon/backoff.h"
 
 static struct backoff_dev *find(const struct backoff *b, unsigned int ifindex)
 {

@@ -6,7 +6,7 @@
 
 #include "json.h"
 #include "report.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 /*
  * json.c writes integers only; shares and rates need a fraction. Keys here

@@ -29,13 +29,13 @@
 #include <linux/nictl.h>
 #include <netlink/genl/ctrl.h>
 
-#include "apply.h"
-#include "backoff.h"
 #include "commands.h"
+#include "daemon/apply.h"
+#include "daemon/backoff.h"
+#include "daemon/irqbalance.h"
+#include "daemon/pending.h"
 #include "event.h"
-#include "irqbalance.h"
 #include "log.h"
-#include "pending.h"
 #include "report.h"
 
 /* How often to look for the module while it is away. */

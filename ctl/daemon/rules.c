@@ -7,7 +7,7 @@
 #define _GNU_SOURCE
 #include <fnmatch.h>
 
-#include "rules.h"
+#include "daemon/rules.h"
 
 /* Hex digits of MAC and PCI addresses match in either case. */
 static int match_flags(enum rule_key key)

@@ -23,7 +23,7 @@
 #include <sys/time.h>
 #include <sys/un.h>
 
-#include "irqbalance.h"
+#include "daemon/irqbalance.h"
 #include "log.h"
 
 #define SOCK_PREFIX	"irqbalance"

@@ -11,9 +11,9 @@
 
 #include <linux/nictl.h>
 
+#include "daemon/xps.h"
 #include "log.h"
 #include "topology.h"
-#include "xps.h"
 
 /* A CPU mask for one CPU as sysfs bitmaps are written: 32-bit hex groups. */
 int xps_mask(unsigned int cpu, char *buf, size_t len)

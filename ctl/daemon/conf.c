@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
+#include "daemon/conf.h"
 #include "util.h"
 
 /* The bounded wait for a device's queue IRQs, when [daemon] sets none. */
