@@ -8,12 +8,15 @@
 #   reload  PCI driver unbind + bind of vnode1
 #   drift   a write of CPU 0 to the smp_affinity_list of one queue IRQ
 # then does each once more with the daemon stopped, as a one-shot script
-# leaves things. Prints, in us:
+# leaves things, and last reloads $ROUNDS times with a sticky binding and no
+# daemon (the module applies it again by itself). Prints, in us:
 #   "RESULT reload <round> <registered -> in place> <registered -> bound>
 #    <registered -> bind returned>"
 #   "RESULT drift <round> <write -> in place> <write -> drift event>
 #    <write -> bound>"
 #   "NEVER <reload|drift> <in place after $NEVER_MS ms: yes|no> <placement>"
+#   "RESULT sticky <round> <registered -> in place> <registered ->
+#    sticky-applied> <registered -> bind returned>"
 # "registered", "drift" and "bound" are the time_ns of those events (the
 # module's CLOCK_MONOTONIC, the helper's clock too); "bound" is the daemon's.
 # The daemon and the monitor write to the guest's tmpfs, not to the results
@@ -63,6 +66,19 @@ event_after() {
 		END { print first == "" ? -1 : first }' $EVENTS
 }
 
+# $ROUNDS rounds of the helper's $2 (and the rest of the arguments) on the
+# policy $placement, one line each, numbered, into file $1.
+rounds() {
+	file=$1
+	shift
+	i=1
+	while [ $i -le "$ROUNDS" ]; do
+		echo "$i $("$HELPER" "$bdf" "$placement" $WAIT_MS "$@")" >>"$file"
+		[ "$1" != reload ] || sleep 0.5
+		i=$((i + 1))
+	done
+}
+
 # Microseconds from $1 to $2 (ns), -1 when either is missing.
 us() {
 	awk -v a="$1" -v b="$2" 'BEGIN { print a < 0 || b < 0 ? -1 : int((b - a) / 1000) }'
@@ -73,10 +89,12 @@ insmod "$NICTL_KO"
 pci=$(readlink -f "/sys/class/net/$NIC/device/..")
 bdf=${pci##*/}
 driver=$(basename "$(readlink "$pci/driver")")
+# Not sticky: the daemon's own answer is what the first rounds time.
 cat >$CONF <<EOF
 [rule node1-nic]
 match-mac = $(cat "/sys/class/net/$NIC/address")
 cpus = numa-local
+sticky = no
 EOF
 
 # The listener first; it listens once it reports vnode0 coming up.
@@ -99,19 +117,8 @@ on_node "$placement" 1 || { log "not numa-local after the daemon's start: $place
 log "kernel $(uname -r), $NIC = $bdf ($driver), watch_period_ms" \
 	"$(cat /sys/module/nictl/parameters/watch_period_ms), policy: $placement"
 
-i=1
-while [ $i -le "$ROUNDS" ]; do
-	r=$("$HELPER" "$bdf" "$placement" $WAIT_MS reload "$driver")
-	echo "$i $r" >>/tmp/reload.txt
-	sleep 0.5
-	i=$((i + 1))
-done
-i=1
-while [ $i -le "$ROUNDS" ]; do
-	r=$("$HELPER" "$bdf" "$placement" $WAIT_MS drift input.0 0)
-	echo "$i $r" >>/tmp/drift.txt
-	i=$((i + 1))
-done
+rounds /tmp/reload.txt reload "$driver"
+rounds /tmp/drift.txt drift input.0 0
 
 # A one-shot script: applied once, nothing answers what comes after.
 kill -TERM $daemon
@@ -125,10 +132,16 @@ placement=$("$HELPER" "$bdf" - 0 state || true)
 r=$("$HELPER" "$bdf" "$placement" $NEVER_MS drift input.0 0)
 echo "NEVER drift $([ "${r##* }" -ge 0 ] && echo yes || echo no)" \
 	"$("$HELPER" "$bdf" "$placement" 0 state || true)"
+
+# The same policy as a sticky binding, and nothing running in userspace.
+"$NICTL_CTL" bind "$(basename /sys/bus/pci/devices/"$bdf"/virtio*/net/*)" --numa-local \
+	--sticky >/dev/null
+placement=$("$HELPER" "$bdf" - 0 state || true)
+rounds /tmp/sticky.txt reload "$driver"
 kill -TERM $monitor
 wait $monitor || true
 monitor=
-cp $EVENTS /tmp/daemon.log /tmp/reload.txt /tmp/drift.txt "$OUT/"
+cp $EVENTS /tmp/daemon.log /tmp/reload.txt /tmp/drift.txt /tmp/sticky.txt "$OUT/"
 
 registered="\"event\":\"registered\".*\"bus_addr\":\"$bdf\""
 while read -r i unbound returned back; do
@@ -142,3 +155,9 @@ while read -r i written back; do
 	echo "RESULT drift $i $(us "$written" "$back") $(us "$written" "$drift")" \
 		"$(us "$written" "$bound")"
 done </tmp/drift.txt
+applied="\"event\":\"sticky-applied\".*\"bus_addr\":\"$bdf\""
+while read -r i unbound returned back; do
+	reg=$(event_after "$registered" "$unbound")
+	echo "RESULT sticky $i $(us "$reg" "$back") $(us "$reg" "$(event_after "$applied" "$unbound")")" \
+		"$(us "$reg" "$returned")"
+done </tmp/sticky.txt

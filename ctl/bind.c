@@ -28,8 +28,8 @@ struct bind_args {
 
 static const char bind_usage[] =
 	"Usage: " PROG_NAME " bind DEV [--numa-local | --node N | --cpus LIST] [--exclude LIST]\n"
-	"                     [--allow-siblings] [--take-over] [--allow-shared] [--dry-run]\n"
-	"                     [-j|--json]\n"
+	"                     [--allow-siblings] [--take-over] [--allow-shared] [--sticky]\n"
+	"                     [--dry-run] [-j|--json]\n"
 	"\n"
 	"Spread the queue IRQs of DEV (an interface name or ifindex) over a set of\n"
 	"CPUs, all of them or none, and show the result. The set is:\n"
@@ -51,6 +51,10 @@ static const char bind_usage[] =
 	"  --take-over       move IRQs that another device's binding holds (an IRQ\n"
 	"                    serving both devices); restore of DEV puts them back\n"
 	"  --allow-shared    move IRQs that other handlers share, for all of them\n"
+	"  --sticky          the kernel keeps this binding under DEV's PCI address (or\n"
+	"                    permanent MAC) and applies it again by itself whenever\n"
+	"                    DEV's queue IRQs appear or change: driver reload, open,\n"
+	"                    queue changes; `restore DEV` drops it\n"
 	"  --dry-run         show the placement the kernel would apply, change nothing\n"
 	"  -j, --json        print the result as JSON (an array of one device)\n"
 	"  -h, --help        show this help\n";
@@ -65,6 +69,7 @@ enum {
 	OPT_DRY_RUN,
 	OPT_TAKE_OVER,
 	OPT_ALLOW_SHARED,
+	OPT_STICKY,
 };
 
 static int parse_cpus_arg(const char *opt, const char *arg, struct cpuset *cpus)
@@ -132,6 +137,9 @@ static int parse_option(struct bind_args *args, int c, char **argv)
 	case OPT_ALLOW_SHARED:
 		args->policy.allow_shared = true;
 		return 0;
+	case OPT_STICKY:
+		args->policy.sticky = true;
+		return 0;
 	case 'j':
 		args->json = true;
 		return 0;
@@ -152,6 +160,7 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "take-over", no_argument, NULL, OPT_TAKE_OVER },
 		{ "allow-shared", no_argument, NULL, OPT_ALLOW_SHARED },
+		{ "sticky", no_argument, NULL, OPT_STICKY },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }

@@ -23,6 +23,7 @@ static const struct nla_policy dev_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_IFNAME]	= { .type = NLA_STRING },
 	[NICTL_A_DRIVER]	= { .type = NLA_STRING },
 	[NICTL_A_BUS_ADDR]	= { .type = NLA_STRING },
+	[NICTL_A_STICKY_ID]	= { .type = NLA_STRING },
 	[NICTL_A_NUMA_NODE]	= S32_POLICY,
 	[NICTL_A_RX_QUEUES]	= { .type = NLA_U32 },
 	[NICTL_A_TX_QUEUES]	= { .type = NLA_U32 },
@@ -227,6 +228,8 @@ static int parse_dev(struct nictl_dev *dev, struct nlmsghdr *hdr)
 	if (!err)
 		err = dup_string(&dev->bus_addr, tb[NICTL_A_BUS_ADDR]);
 	if (!err)
+		err = dup_string(&dev->sticky_id, tb[NICTL_A_STICKY_ID]);
+	if (!err)
 		err = parse_irqs(dev, hdr);
 	return err;
 }
@@ -245,6 +248,7 @@ static void dev_free(struct nictl_dev *dev)
 	free(dev->ifname);
 	free(dev->driver);
 	free(dev->bus_addr);
+	free(dev->sticky_id);
 }
 
 void dev_list_free(struct dev_list *list)

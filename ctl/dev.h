@@ -41,6 +41,7 @@ struct nictl_dev {
 	char *ifname;
 	char *driver;			/* NULL when absent */
 	char *bus_addr;			/* NULL when not on PCI */
+	char *sticky_id;		/* NULL when no sticky binding */
 	int numa_node;			/* -1 when unknown */
 	unsigned int rx_queues;
 	unsigned int tx_queues;

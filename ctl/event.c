@@ -31,6 +31,8 @@ static const struct nla_policy event_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_OLD_IFNAME]	= { .type = NLA_NUL_STRING, .maxlen = IFNAMSIZ },
 	[NICTL_A_OLD_RX_QUEUES]	= { .type = NLA_U32 },
 	[NICTL_A_OLD_TX_QUEUES]	= { .type = NLA_U32 },
+	[NICTL_A_ERRNO]		= { .type = NLA_U32 },
+	[NICTL_A_MESSAGE]	= { .type = NLA_NUL_STRING },
 };
 
 static const struct nla_policy old_irq_policy[NICTL_A_IRQ_MAX + 1] = {
@@ -56,6 +58,8 @@ const char *ctl_event_name(unsigned int type)
 		[NICTL_EVENT_DRIFT]		= "drift",
 		[NICTL_EVENT_BOUND]		= "bound",
 		[NICTL_EVENT_RESTORED]		= "restored",
+		[NICTL_EVENT_STICKY_APPLIED]	= "sticky-applied",
+		[NICTL_EVENT_STICKY_FAILED]	= "sticky-failed",
 	};
 
 	return type < __NICTL_EVENT_MAX && names[type] ? names[type] : "unknown";
@@ -132,6 +136,12 @@ static int parse_extras(struct nlmsghdr *hdr, struct nlattr **tb, struct ctl_eve
 		if (!ev->old_ifname)
 			return -ENOMEM;
 	}
+	ev->err = tb[NICTL_A_ERRNO] ? nla_get_u32(tb[NICTL_A_ERRNO]) : 0;
+	if (tb[NICTL_A_MESSAGE]) {
+		ev->message = strdup(nla_get_string(tb[NICTL_A_MESSAGE]));
+		if (!ev->message)
+			return -ENOMEM;
+	}
 	return parse_old_irqs(hdr, ev);
 }
 
@@ -171,6 +181,8 @@ void ctl_event_free(struct ctl_event *ev)
 	ev->was = NULL;
 	free(ev->old_ifname);
 	ev->old_ifname = NULL;
+	free(ev->message);
+	ev->message = NULL;
 	free(ev->old_irqs);
 	ev->old_irqs = NULL;
 	dev_list_free(&ev->dev);

@@ -33,6 +33,8 @@ struct ctl_event {
 	int old_tx_queues;
 	unsigned int *old_irqs;		/* QUEUES_CHANGED: the queue IRQs before */
 	unsigned int nr_old_irqs;
+	unsigned int err;		/* STICKY_FAILED: the errno; 0 otherwise */
+	char *message;			/* ... and why, as a bind would say */
 };
 
 /* What a message of the controller's "notify" group says about a family. */

@@ -9,6 +9,8 @@
  *   12:00:04.000 seq 10 drift lan0 irq 45 expected 6 found 0-7
  *   12:00:05.000 seq 11 bound lan0 by pid 123 uid 0: irq 45 0-7 -> 6, irq 46 0-7 -> 7
  *   12:00:06.000 seq 12 restored lan0 by port 4242: irq 45 6 -> 0-7, irq 46 7 -> 0-7
+ *   12:00:07.000 seq 13 sticky-applied lan0 as pci:0000:01:00.0: irq 50 0-7 -> 6
+ *   12:00:08.000 seq 14 sticky-failed lan0 as pci:0000:01:00.0: CPU 6 is offline (EINVAL)
  *
  * (pid and uid for root, who hears the audit group; the requester's
  * netlink port id for everyone else.)
@@ -16,12 +18,15 @@
  * JSON: one object per event, with "time" (UTC, ISO 8601), "seq", "event",
  * "time_ns" (the module's CLOCK_MONOTONIC), the device members of `show -j`
  * and "perm_addr", then "irqs" (objects as in `show -j`, with "expected" in a
- * drift and "old_affinity" in a bind or restore), and as the event has them
- * "old_ifname", "old_rx_queues", "old_tx_queues", "old_irqs", "portid", "pid",
- * "uid".
+ * drift and "old_affinity" in a bind, restore or sticky apply), and as the
+ * event has them "old_ifname", "old_rx_queues", "old_tx_queues", "old_irqs",
+ * "portid", "pid", "uid", "errno" (the name, such as "EINVAL") and "message".
  */
+/* strerrorname_np() */
+#define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/nictl.h>
 
@@ -102,10 +107,17 @@ int event_print_text(FILE *f, const struct ctl_event *ev, const struct timespec 
 	case NICTL_EVENT_QUEUES_CHANGED:
 		print_queues(f, ev, dev);
 		break;
+	case NICTL_EVENT_STICKY_FAILED:
+		fprintf(f, " as %s: %s (%s)", dev->sticky_id ?: "?", ev->message ?: "",
+			strerrorname_np(ev->err) ?: "?");
+		break;
 	case NICTL_EVENT_DRIFT:
 	case NICTL_EVENT_BOUND:
 	case NICTL_EVENT_RESTORED:
-		if (ev->type != NICTL_EVENT_DRIFT && ev->who)
+	case NICTL_EVENT_STICKY_APPLIED:
+		if (ev->type == NICTL_EVENT_STICKY_APPLIED)
+			fprintf(f, " as %s:", dev->sticky_id ?: "?");
+		else if (ev->type != NICTL_EVENT_DRIFT && ev->who)
 			fprintf(f, " by pid %u uid %u:", ev->pid, ev->uid);
 		else if (ev->type != NICTL_EVENT_DRIFT)
 			fprintf(f, " by port %u:", ev->portid);
@@ -143,6 +155,10 @@ static void json_extras(struct json *j, const struct ctl_event *ev)
 		json_int(j, "pid", ev->pid);
 		json_int(j, "uid", ev->uid);
 	}
+	if (ev->type == NICTL_EVENT_STICKY_FAILED) {
+		json_str(j, "errno", strerrorname_np(ev->err));
+		json_str(j, "message", ev->message);
+	}
 }
 
 static int json_irqs(struct json *j, const struct ctl_event *ev)
@@ -150,7 +166,7 @@ static int json_irqs(struct json *j, const struct ctl_event *ev)
 	const struct nictl_dev *dev = &ev->dev.devs[0];
 	bool drift = ev->type == NICTL_EVENT_DRIFT;
 	bool changed = drift || ev->type == NICTL_EVENT_BOUND ||
-		       ev->type == NICTL_EVENT_RESTORED;
+		       ev->type == NICTL_EVENT_RESTORED || ev->type == NICTL_EVENT_STICKY_APPLIED;
 	unsigned int i;
 
 	json_arr_begin(j, "irqs");

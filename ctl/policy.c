@@ -35,6 +35,8 @@ static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_d
 		flags |= NICTL_BIND_F_TAKE_OVER;
 	if (policy->allow_shared)
 		flags |= NICTL_BIND_F_ALLOW_SHARED;
+	if (policy->sticky)
+		flags |= NICTL_BIND_F_STICKY;
 
 	msg = dev_request(nl, NICTL_CMD_BIND, &ref);
 	if (!msg)

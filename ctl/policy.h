@@ -19,6 +19,7 @@ struct bind_policy {
 	bool dry_run;
 	bool take_over;		/* IRQs another device's binding holds */
 	bool allow_shared;	/* IRQs other handlers share */
+	bool sticky;		/* the kernel keeps it and applies it again */
 };
 
 void bind_policy_free(struct bind_policy *policy);

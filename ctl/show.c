@@ -18,8 +18,9 @@
  *
  * Header: "<ifname> (ifindex <n>): driver <driver>, bus <bus address>,
  * node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
- * irqs from <msi|napi|msi+napi|none>", where a missing driver or bus address is "-"
- * and an unknown node "?".
+ * [sticky as <id>, ]irqs from <msi|napi|msi+napi|none>", where a missing
+ * driver or bus address is "-" and an unknown node "?"; "sticky as" names
+ * the identity the kernel keeps the device's sticky binding under.
  * Columns are left-aligned and separated by at least two spaces. QUEUE is
  * the queues the IRQ serves, as a list such as 0 or 0,4 or 0-1. KIND is rx,
  * tx or combined (an IRQ that serves both). CPUS (the affinity) and
@@ -59,6 +60,8 @@
  *   tx_queues  integer
  *   up         boolean
  *   bound      boolean, nictl holds affinities to restore
+ *   sticky_id  string, the identity the kernel keeps the device's sticky
+ *              binding under ("pci:0000:01:00.0"), or null when it has none
  *   source     "none", "napi", "msi" or "msi+napi": how the queue IRQs
  *              were found (IRQ names, NAPI links, or names first and links
  *              for the queues no name covers)
@@ -348,9 +351,11 @@ static int print_dev(FILE *f, const struct nictl_dev *dev)
 		fputs("node ?, ", f);
 	else
 		fprintf(f, "node %d, ", dev->numa_node);
-	fprintf(f, "queues rx %u tx %u, %s, %s, irqs from %s\n", dev->rx_queues, dev->tx_queues,
-		up ? "up" : "down", dev->flags & NICTL_DEV_F_BOUND ? "bound" : "not bound",
-		source_name(dev->source));
+	fprintf(f, "queues rx %u tx %u, %s, %s, ", dev->rx_queues, dev->tx_queues,
+		up ? "up" : "down", dev->flags & NICTL_DEV_F_BOUND ? "bound" : "not bound");
+	if (dev->sticky_id)
+		fprintf(f, "sticky as %s, ", dev->sticky_id);
+	fprintf(f, "irqs from %s\n", source_name(dev->source));
 	if (!dev->nr_irqs) {
 		const char *why = up ? no_irqs_why(dev->driver) : NULL;
 
@@ -458,6 +463,7 @@ void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 	json_int(j, "tx_queues", dev->tx_queues);
 	json_bool(j, "up", dev->flags & NICTL_DEV_F_UP);
 	json_bool(j, "bound", dev->flags & NICTL_DEV_F_BOUND);
+	json_str(j, "sticky_id", dev->sticky_id);
 	json_str(j, "source", source_name(dev->source));
 }
 

@@ -41,18 +41,48 @@ static struct nictl_change *nictl_plan_changes(const struct nictl_dev *dev, unsi
 	return changes;
 }
 
-static int nictl_bind_plan(struct nictl_dev *dev, const struct genl_info *info,
-			   const struct cpumask *allowed, u32 flags)
+static int nictl_bind_plan(struct nictl_dev *dev, const struct nictl_request *req)
 {
 	if (!dev->n_irqs) {
-		NL_SET_ERR_MSG_FMT(info->extack, "%s has no queue IRQs%s", dev->netdev->name,
+		NL_SET_ERR_MSG_FMT(req->extack, "%s has no queue IRQs%s", dev->netdev->name,
 				   dev->netdev->flags & IFF_UP ? "" : " (it is down)");
 		return -ENOENT;
 	}
-	if (info->attrs[NICTL_A_CPUS])
-		return nictl_place_on_set(dev, allowed, flags, info->attrs[NICTL_A_CPUS],
-					  info->extack);
-	return nictl_place_explicit(dev, info, flags);
+	if (req->has_cpus)
+		return nictl_place_on_set(dev, req->cpus, req->flags, req->cpus_attr, req->extack);
+	return nictl_place_explicit(dev, req);
+}
+
+/*
+ * Is the plan what the device has: every IRQ it moves held by the device's
+ * binding with that target, and with that affinity? Then a sticky binding
+ * has nothing to do. A driver that rewrote its affinities on a queue change
+ * (virtio_net does) is not left so.
+ */
+static int nictl_plan_in_force(const struct nictl_dev *dev)
+{
+	cpumask_var_t affinity, effective;
+	const struct nictl_qirq *q;
+	bool pending, in_force = true;
+	unsigned int i;
+
+	if (!alloc_cpumask_var(&affinity, GFP_KERNEL))
+		return -ENOMEM;
+	if (!alloc_cpumask_var(&effective, GFP_KERNEL)) {
+		free_cpumask_var(affinity);
+		return -ENOMEM;
+	}
+	for (i = 0; in_force && i < dev->n_irqs; i++) {
+		q = &dev->irqs[i];
+		if (q->plan_cpu < 0)
+			continue;
+		in_force = q->bound && q->target_cpu == q->plan_cpu &&
+			   !nictl_irq_masks(q->irq, affinity, effective, &pending) &&
+			   cpumask_equal(affinity, cpumask_of(q->plan_cpu));
+	}
+	free_cpumask_var(effective);
+	free_cpumask_var(affinity);
+	return in_force;
 }
 
 /*
@@ -127,39 +157,52 @@ static int nictl_bind_owners(const struct nictl_dev *dev, s8 **servesp)
 	return 0;
 }
 
-/* Exactly one way of saying where the queues go. */
-static int nictl_bind_check_target(const struct genl_info *info)
+/*
+ * A request keeps its sticky binding or, without %NICTL_BIND_F_STICKY,
+ * drops the one the device had: the last bind says what the device should
+ * have. What a bind could not keep (no identity, a twin, sticky_max) was
+ * refused before any write.
+ */
+static void nictl_bind_keep(const struct nictl_dev *dev, struct nictl_sticky **sticky)
 {
-	struct nlattr *cpus = info->attrs[NICTL_A_CPUS];
-	struct nlattr *placement = info->attrs[NICTL_A_QUEUE_CPU];
-
-	if (cpus && placement) {
-		NL_SET_ERR_MSG_ATTR(info->extack, placement,
-				    "give a CPU set or a queue placement, not both");
-		return -EINVAL;
-	}
-	if (!cpus && !placement) {
-		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NICTL_A_CPUS);
-		NL_SET_ERR_MSG(info->extack, "a CPU set or a queue placement is needed");
-		return -EINVAL;
-	}
-	return 0;
+	if (*sticky)
+		nictl_sticky_commit(*sticky, dev->netdev);
+	else
+		nictl_sticky_drop(dev->netdev);
+	*sticky = NULL;
 }
 
-/* Under rtnl, the instance lock and cpus_read_lock: everything from the plan to the reply. */
-static int nictl_bind_locked(struct genl_info *info, struct nictl_dev *dev, const s8 *serves,
-			     const struct cpumask *allowed, u32 flags, struct sk_buff **msg)
+/*
+ * Under rtnl, the instance lock and cpus_read_lock: from the plan to the
+ * events. @replay is NULL for a request, and the identity of the sticky
+ * binding for the module's own apply of one, which changes nothing when
+ * the plan is in force already.
+ */
+static int nictl_bind_locked(struct nictl_dev *dev, const s8 *serves,
+			     const struct nictl_request *req, const char *replay)
 {
-	bool dry_run = flags & NICTL_BIND_F_DRY_RUN;
+	bool dry_run = req->flags & NICTL_BIND_F_DRY_RUN;
+	bool keep = !replay && !dry_run;
 	struct nictl_change *changes = NULL;
+	struct nictl_sticky *sticky = NULL;
 	struct nictl_binding *b = NULL;
 	unsigned int i, n = 0;
 	int err;
 
-	err = nictl_bind_plan(dev, info, allowed, flags) ?:
-	      nictl_bind_check_irqs(dev, serves, flags, info->extack);
+	err = nictl_bind_plan(dev, req) ?:
+	      nictl_bind_check_irqs(dev, serves, req->flags, req->extack);
+	if (!err && replay) {
+		err = nictl_plan_in_force(dev);
+		if (err > 0)
+			return 0;
+	}
 	if (err)
-		goto out;
+		return err;
+	if (keep && (req->flags & NICTL_BIND_F_STICKY)) {
+		sticky = nictl_sticky_prepare(dev->netdev, req);
+		if (IS_ERR(sticky))
+			return PTR_ERR(sticky);
+	}
 	err = -ENOMEM;
 	changes = nictl_plan_changes(dev, &n);
 	if (!changes)
@@ -170,7 +213,7 @@ static int nictl_bind_locked(struct genl_info *info, struct nictl_dev *dev, cons
 			goto out;
 	}
 	nictl_bindings_lock();
-	err = nictl_apply(changes, n, dry_run, info->extack);
+	err = nictl_apply(changes, n, dry_run, req->extack);
 	if (!err && !dry_run) {
 		nictl_binding_commit(b, changes);
 		b = NULL;
@@ -178,22 +221,26 @@ static int nictl_bind_locked(struct genl_info *info, struct nictl_dev *dev, cons
 	nictl_bindings_unlock();
 	if (err)
 		goto out;
+	if (keep)
+		nictl_bind_keep(dev, &sticky);
 	nictl_binding_annotate(dev);
+	dev->sticky_id = replay ?: nictl_sticky_of(dev->netdev);
 	for (i = 0; i < dev->n_irqs; i++)
 		if (dev->irqs[i].plan_cpu >= 0)
 			dev->irqs[i].target_cpu = dev->irqs[i].plan_cpu;
-	if (!dry_run)
-		nictl_event_affinity(NICTL_EVENT_BOUND, dev, changes, n, info->snd_portid);
-	*msg = nictl_dev_reply(info, dev);
-	err = PTR_ERR_OR_ZERO(*msg);
+	if (replay)
+		nictl_event_affinity(NICTL_EVENT_STICKY_APPLIED, dev, changes, n, 0);
+	else if (!dry_run)
+		nictl_event_affinity(NICTL_EVENT_BOUND, dev, changes, n, req->portid);
 out:
+	nictl_sticky_discard(sticky);
 	nictl_binding_discard(b);
 	nictl_changes_free(changes, n);
 	return err;
 }
 
 /* Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock for the rest. */
-static int nictl_bind_dev(struct genl_info *info, const struct cpumask *allowed, u32 flags,
+static int nictl_bind_dev(struct genl_info *info, const struct nictl_request *req,
 			  struct sk_buff **msg)
 {
 	struct net_device *netdev;
@@ -210,7 +257,11 @@ static int nictl_bind_dev(struct genl_info *info, const struct cpumask *allowed,
 		err = nictl_bind_owners(&dev, &serves);
 		if (!err) {
 			cpus_read_lock();
-			err = nictl_bind_locked(info, &dev, serves, allowed, flags, msg);
+			err = nictl_bind_locked(&dev, serves, req, NULL);
+			if (!err) {
+				*msg = nictl_dev_reply(info, &dev);
+				err = PTR_ERR_OR_ZERO(*msg);
+			}
 			cpus_read_unlock();
 			kvfree(serves);
 		}
@@ -229,26 +280,77 @@ static int nictl_bind_dev(struct genl_info *info, const struct cpumask *allowed,
  */
 int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *flags_attr = info->attrs[NICTL_A_FLAGS];
-	u32 flags = flags_attr ? nla_get_u32(flags_attr) : 0;
+	struct nictl_request req;
 	struct sk_buff *msg = NULL;
-	cpumask_var_t allowed;
 	int err;
 
-	err = nictl_bind_check_target(info);
-	if (err)
-		return err;
-	if (!zalloc_cpumask_var(&allowed, GFP_KERNEL))
-		return -ENOMEM;
-	if (info->attrs[NICTL_A_CPUS])
-		err = nictl_nla_get_cpumask(info->attrs[NICTL_A_CPUS], allowed, info->extack);
+	err = nictl_request_parse(info, &req);
 	if (!err) {
 		rtnl_lock();
-		err = nictl_bind_dev(info, allowed, flags, &msg);
+		err = nictl_bind_dev(info, &req, &msg);
 		rtnl_unlock();
 	}
-	free_cpumask_var(allowed);
+	nictl_request_free(&req);
 	return err ?: genlmsg_reply(msg, info);
+}
+
+/*
+ * A sticky binding was not applied: the kernel log says so whether or not
+ * anyone listens, rate-limited as a flapping device would repeat it.
+ */
+static void nictl_replay_failed(const struct nictl_dev *dev, int err,
+				const struct netlink_ext_ack *extack)
+{
+	const char *why = extack->_msg ?: "";
+
+	pr_notice_ratelimited("%s: sticky binding %s not applied (%d): %s\n",
+			      dev->netdev->name, dev->sticky_id, err, why);
+	nictl_event_sticky_failed(dev, err, why);
+}
+
+/**
+ * nictl_bind_replay() - apply a sticky binding to its device
+ * @netdev: the device
+ * @req: the kept request, with an extack to fill
+ * @id: the identity it is kept under
+ * @twin: another device that holds it (then it is refused), or NULL
+ *
+ * Changes nothing when the binding is in force, and nothing while the
+ * device is down without queue IRQs: drivers that request them at open
+ * have not yet. Else applies it as a bind would, all or nothing, and sends
+ * %NICTL_EVENT_STICKY_APPLIED, or %NICTL_EVENT_STICKY_FAILED.
+ *
+ * Context: rtnl and the device's instance lock held.
+ */
+void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
+		       const char *id, const struct net_device *twin)
+{
+	struct nictl_dev dev;
+	s8 *serves = NULL;
+	int err;
+
+	err = nictl_dev_discover(netdev, &dev);
+	if (err) {
+		pr_notice_ratelimited("%s: sticky binding %s not applied (%d)\n",
+				      netdev->name, id, err);
+		return;
+	}
+	dev.sticky_id = id;
+	if (twin) {
+		NL_SET_ERR_MSG_FMT(req->extack, "%s has this sticky binding", twin->name);
+		err = -EEXIST;
+	} else if (dev.n_irqs || (netdev->flags & IFF_UP)) {
+		err = nictl_bind_owners(&dev, &serves);
+		if (!err) {
+			cpus_read_lock();
+			err = nictl_bind_locked(&dev, serves, req, id);
+			cpus_read_unlock();
+			kvfree(serves);
+		}
+	}
+	if (err)
+		nictl_replay_failed(&dev, err, req->extack);
+	nictl_dev_release(&dev);
 }
 
 /* Under rtnl, the instance lock and cpus_read_lock: from the changes to the reply. */
@@ -272,6 +374,8 @@ static int nictl_restore_locked(struct genl_info *info, struct nictl_binding *b,
 		nictl_bindings_unlock();
 	}
 	if (!err) {
+		nictl_sticky_drop(netdev);
+		dev->sticky_id = NULL;
 		nictl_binding_annotate(dev);
 		nictl_event_affinity(NICTL_EVENT_RESTORED, dev, changes, n,
 				     info->snd_portid);
@@ -282,25 +386,35 @@ static int nictl_restore_locked(struct genl_info *info, struct nictl_binding *b,
 	return err;
 }
 
-/* Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock for the rest. */
+/*
+ * Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock
+ * for the rest. A sticky binding alone (the device has not opened since a
+ * reload, say) is dropped, and the reply describes the device.
+ */
 static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
 {
 	struct nictl_binding *b;
 	struct net_device *netdev;
 	struct nictl_dev dev;
+	bool sticky;
 	int err;
 
 	netdev = nictl_netdev_lookup(info);
 	if (IS_ERR(netdev))
 		return PTR_ERR(netdev);
 	b = nictl_binding_find(netdev);
-	if (!b) {
+	sticky = !b && nictl_sticky_drop(netdev);
+	if (!b && !sticky) {
 		NL_SET_ERR_MSG_FMT(info->extack, "nictl has not bound %s", netdev->name);
 		return -ENODATA;
 	}
 	netdev_lock(netdev);
 	err = nictl_dev_discover(netdev, &dev);
-	if (!err) {
+	if (!err && sticky) {
+		*msg = nictl_dev_reply(info, &dev);
+		err = PTR_ERR_OR_ZERO(*msg);
+		nictl_dev_release(&dev);
+	} else if (!err) {
 		cpus_read_lock();
 		err = nictl_restore_locked(info, b, &dev, msg);
 		cpus_read_unlock();
@@ -309,7 +423,6 @@ static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
 	netdev_unlock(netdev);
 	return err;
 }
-
 /**
  * nictl_restore_doit() - %NICTL_CMD_RESTORE
  * @skb: the request

@@ -55,7 +55,8 @@ size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
 	       nla_total_size(IFNAMSIZ) +
 	       nla_total_size(dev->netdev->addr_len) +	/* PERM_ADDR */
 	       nla_total_size(strlen(dev->driver) + 1) +
-	       (dev->bus_addr ? nla_total_size(strlen(dev->bus_addr) + 1) : 0);
+	       (dev->bus_addr ? nla_total_size(strlen(dev->bus_addr) + 1) : 0) +
+	       (dev->sticky_id ? nla_total_size(strlen(dev->sticky_id) + 1) : 0);
 }
 
 /**
@@ -80,7 +81,8 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 {
 	const struct net_device *netdev = dev->netdev;
 	u32 flags = (dev->bound ? NICTL_DEV_F_BOUND : 0) |
-		    (READ_ONCE(netdev->flags) & IFF_UP ? NICTL_DEV_F_UP : 0);
+		    (READ_ONCE(netdev->flags) & IFF_UP ? NICTL_DEV_F_UP : 0) |
+		    (dev->sticky_id ? NICTL_DEV_F_STICKY : 0);
 
 	/* Without rtnl (a drift event) the changing fields are read once each. */
 	if (nla_put_u32(skb, NICTL_A_IFINDEX, netdev->ifindex) ||
@@ -93,7 +95,8 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 	    nla_put_u32(skb, NICTL_A_RX_QUEUES, READ_ONCE(netdev->real_num_rx_queues)) ||
 	    nla_put_u32(skb, NICTL_A_TX_QUEUES, READ_ONCE(netdev->real_num_tx_queues)) ||
 	    nla_put_u32(skb, NICTL_A_DEV_FLAGS, flags) ||
-	    nla_put_u32(skb, NICTL_A_SOURCE, dev->source))
+	    nla_put_u32(skb, NICTL_A_SOURCE, dev->source) ||
+	    (dev->sticky_id && nla_put_string(skb, NICTL_A_STICKY_ID, dev->sticky_id)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -19,7 +19,13 @@
 #include "fault.h"
 #include "nictl.h"
 
-static struct device *nictl_pci_function(struct net_device *netdev)
+/**
+ * nictl_pci_function() - the PCI function a device sits on
+ * @netdev: the device
+ *
+ * Return: the nearest PCI device among its parents, or NULL.
+ */
+struct device *nictl_pci_function(const struct net_device *netdev)
 {
 	struct device *d;
 
@@ -226,6 +232,7 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 	dev->driver = parent && parent->driver ? parent->driver->name : "";
 	dev->bus_addr = pci ? dev_name(pci) : NULL;
 	dev->node = nictl_numa_node(netdev);
+	dev->sticky_id = nictl_sticky_of(netdev);
 
 	nq = max(netdev->real_num_rx_queues, netdev->real_num_tx_queues);
 	err = nictl_discover_msi(dev, pci, 2 * nq + NICTL_FAULT_EXTRA_IRQS);

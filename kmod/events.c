@@ -306,32 +306,57 @@ static int nictl_put_changed_irq(struct nictl_event_msg *ev, const struct nictl_
 }
 
 /**
- * nictl_event_affinity() - a bind or restore changed affinities, for the
- *	audit trail: who, which device, every IRQ's old and new affinity
- * @type: %NICTL_EVENT_BOUND or %NICTL_EVENT_RESTORED
+ * nictl_event_affinity() - a bind, a restore or a sticky binding changed
+ *	affinities, for the audit trail: who, which device, every IRQ's old
+ *	and new affinity
+ * @type: %NICTL_EVENT_BOUND, %NICTL_EVENT_RESTORED or
+ *	%NICTL_EVENT_STICKY_APPLIED
  * @dev: the device, annotated with the binding as it is now
  * @changes: the changes just applied, with the masks they replaced
  * @n: how many
- * @portid: the netlink port id of the request
+ * @portid: the netlink port id of the request (not for a sticky binding's
+ *	own apply: nobody asked)
  *
- * Context: the requesting process, so current is who asked.
+ * Context: the requesting process, so current is who asked; or the
+ * notifier or the periodic check, for a sticky binding.
  */
 void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
 			  const struct nictl_change *changes, unsigned int n, u32 portid)
 {
+	bool who = type != NICTL_EVENT_STICKY_APPLIED;
 	struct nictl_event_msg ev;
 	unsigned int i;
-	int err;
+	int err = 0;
 
 	/* PORTID, and PID and UID of the audit copy. */
 	if (nictl_event_begin(&ev, type, dev, nla_total_size(sizeof(u32)) * 3 +
 			      nictl_irqs_size(dev) + n * nictl_nla_cpumask_size()))
 		return;
-	ev.who = true;
-	ev.pid = task_tgid_nr(current);
-	ev.uid = from_kuid_munged(&init_user_ns, current_uid());
-	err = nla_put_u32(ev.skb, NICTL_A_PORTID, portid) ? -EMSGSIZE : 0;
+	if (who) {
+		ev.who = true;
+		ev.pid = task_tgid_nr(current);
+		ev.uid = from_kuid_munged(&init_user_ns, current_uid());
+		err = nla_put_u32(ev.skb, NICTL_A_PORTID, portid) ? -EMSGSIZE : 0;
+	}
 	for (i = 0; !err && i < n; i++)
 		err = nictl_put_changed_irq(&ev, dev, &changes[i]);
+	nictl_event_finish(&ev, err);
+}
+
+/**
+ * nictl_event_sticky_failed() - a sticky binding could not be applied
+ * @dev: the device, left as it was, with the binding's identity
+ * @err: the negative errno
+ * @why: the message a bind would have replied with, or ""
+ */
+void nictl_event_sticky_failed(const struct nictl_dev *dev, int err, const char *why)
+{
+	struct nictl_event_msg ev;
+
+	if (nictl_event_begin(&ev, NICTL_EVENT_STICKY_FAILED, dev,
+			      nla_total_size(sizeof(u32)) + nla_total_size(strlen(why) + 1)))
+		return;
+	err = nla_put_u32(ev.skb, NICTL_A_ERRNO, -err) ||
+	      nla_put_string(ev.skb, NICTL_A_MESSAGE, why) ? -EMSGSIZE : 0;
 	nictl_event_finish(&ev, err);
 }

@@ -189,3 +189,18 @@ bool nictl_fault_tsc_unstable(void)
 {
 	return READ_ONCE(fault_tsc_unstable);
 }
+
+static bool fault_one_identity;
+module_param(fault_one_identity, bool, 0600);
+MODULE_PARM_DESC(fault_one_identity,
+		 "test build only: every device has the sticky identity pci:fault");
+
+/**
+ * nictl_fault_one_identity() - do all devices share one sticky identity?
+ *
+ * Return: the knob.
+ */
+bool nictl_fault_one_identity(void)
+{
+	return READ_ONCE(fault_one_identity);
+}

@@ -6,8 +6,9 @@
  * vectors than rings, an mlx5 sub-function on its parent's vectors); find
  * queue IRQs through one source only, to compare the two; hold a
  * stats operation until released, so the suite can prove that nothing else
- * waits for it; split NAPI_GET and DEV_GET dumps early; and make the raw TSC
- * look trusted or unstable. Production builds compile it away.
+ * waits for it; split NAPI_GET and DEV_GET dumps early; make the raw TSC
+ * look trusted or unstable; and give every device one identity, so that
+ * two devices claim one sticky binding. Production builds compile it away.
  */
 #ifndef _NICTL_FAULT_H
 #define _NICTL_FAULT_H
@@ -34,6 +35,7 @@ void nictl_fault_stall(void);
 unsigned int nictl_fault_dump_items(void);
 bool nictl_fault_tsc_trusted(void);
 bool nictl_fault_tsc_unstable(void);
+bool nictl_fault_one_identity(void);
 #else
 #define NICTL_FAULT_EXTRA_IRQS	0
 
@@ -66,6 +68,11 @@ static inline bool nictl_fault_tsc_trusted(void)
 }
 
 static inline bool nictl_fault_tsc_unstable(void)
+{
+	return false;
+}
+
+static inline bool nictl_fault_one_identity(void)
 {
 	return false;
 }

@@ -13,7 +13,8 @@
 
 /*
  * Listeners hear of the event first, then a device that goes away takes
- * its binding with it: its IRQs are freed. Dropped under the bindings lock,
+ * its binding with it: its IRQs are freed. Its sticky binding stays, for
+ * the next device with its identity. Dropped under the bindings lock,
  * so the drift check, which holds only that lock, sees registered devices.
  */
 static bool nictl_notifier_leaving;
@@ -33,6 +34,7 @@ static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, vo
 		nictl_bindings_lock();
 		nictl_binding_drop(netdev);
 		nictl_bindings_unlock();
+		nictl_sticky_detach(netdev);
 	}
 	return NOTIFY_DONE;
 }
@@ -83,6 +85,7 @@ static void __exit nictl_exit(void)
 	rtnl_lock();
 	nictl_bindings_drop_all();
 	nictl_snapshots_drop_all();
+	nictl_sticky_drop_all();
 	rtnl_unlock();
 }
 

@@ -36,6 +36,7 @@
  * @node: NUMA node, or NUMA_NO_NODE
  * @source: &enum nictl_irq_source
  * @bound: nictl holds affinities to restore for this device
+ * @sticky_id: the identity of its sticky binding, or NULL; valid under rtnl
  * @n_irqs: entries in @irqs
  * @n_groups: placement groups among them (see qirq.h)
  * @irqs: queue IRQs, each once, sorted by their lowest queue, then kind
@@ -49,6 +50,7 @@ struct nictl_dev {
 	int node;
 	enum nictl_irq_source source;
 	bool bound;
+	const char *sticky_id;
 	unsigned int n_irqs;
 	unsigned int n_groups;
 	struct nictl_qirq *irqs;
@@ -56,6 +58,7 @@ struct nictl_dev {
 };
 
 /* discover.c */
+struct device *nictl_pci_function(const struct net_device *netdev);
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
 int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev);
 void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
@@ -80,12 +83,57 @@ int nictl_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
 			  struct netlink_ext_ack *extack);
 size_t nictl_nla_cpumask_size(void);
 
+/* request.c */
+/**
+ * struct nictl_queue_place - one queue of an explicit placement
+ * @queue: queue index
+ * @cpu: the CPU for its IRQs
+ * @entry: its %NICTL_A_QUEUE_CPU nest, for extack, NULL when a sticky
+ *	binding replays it; @queue_attr and @cpu_attr likewise
+ * @queue_attr: its %NICTL_A_QUEUE_CPU_QUEUE
+ * @cpu_attr: its %NICTL_A_QUEUE_CPU_CPU
+ */
+struct nictl_queue_place {
+	u32 queue;
+	u32 cpu;
+	const struct nlattr *entry;
+	const struct nlattr *queue_attr;
+	const struct nlattr *cpu_attr;
+};
+
+/**
+ * struct nictl_request - what a bind asks for: a BIND request's, or the
+ *	copy a sticky binding keeps
+ * @flags: &enum nictl_bind_flags
+ * @has_cpus: @cpus holds the CPU set; else @place is the placement
+ * @cpus: the CPUs the queues may use
+ * @cpus_attr: its attribute, for extack; NULL in a copy
+ * @n_place: entries in @place
+ * @place: an explicit placement, queue by queue, in request order
+ * @extack: where to say what is wrong
+ * @portid: the requester's netlink port id, 0 in a copy
+ */
+struct nictl_request {
+	u32 flags;
+	bool has_cpus;
+	cpumask_var_t cpus;
+	const struct nlattr *cpus_attr;
+	unsigned int n_place;
+	struct nictl_queue_place *place;
+	struct netlink_ext_ack *extack;
+	u32 portid;
+};
+
+int nictl_request_parse(const struct genl_info *info, struct nictl_request *req);
+int nictl_request_copy(struct nictl_request *dst, const struct nictl_request *src);
+void nictl_request_free(struct nictl_request *req);
+
 /* place.c */
 int nictl_check_cpu(unsigned int cpu, const struct nictl_dev *dev, bool numa_strict,
 		    const struct nlattr *attr, struct netlink_ext_ack *extack);
 int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32 flags,
 		       const struct nlattr *attr, struct netlink_ext_ack *extack);
-int nictl_place_explicit(struct nictl_dev *dev, const struct genl_info *info, u32 flags);
+int nictl_place_explicit(struct nictl_dev *dev, const struct nictl_request *req);
 
 /* apply.c */
 /**
@@ -166,6 +214,8 @@ struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl
 /* bind.c */
 int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info);
+void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
+		       const char *id, const struct net_device *twin);
 int nictl_genl_register(void);
 void nictl_genl_unregister(void);
 
@@ -209,6 +259,7 @@ void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 		       const struct cpumask *expected);
 void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
 			  const struct nictl_change *changes, unsigned int n, u32 portid);
+void nictl_event_sticky_failed(const struct nictl_dev *dev, int err, const char *why);
 
 /* snapshot.c */
 const char *nictl_snapshot_name(const struct net_device *netdev);
@@ -216,5 +267,22 @@ void nictl_snapshot_update(const struct nictl_dev *dev);
 void nictl_snapshot_drop(const struct net_device *netdev);
 void nictl_snapshots_drop_all(void);
 bool nictl_snapshots_check(struct nictl_recheck *recheck);
+
+/* sticky.c */
+/* "mac:" and 32 bytes as "xx:", or "pci:", a PCI address and "/port4294967295". */
+#define NICTL_STICKY_ID_LEN	100
+
+struct nictl_sticky;
+int nictl_sticky_id(const struct net_device *netdev, char *buf, size_t len);
+const char *nictl_sticky_of(const struct net_device *netdev);
+struct nictl_sticky *nictl_sticky_prepare(const struct net_device *netdev,
+					  const struct nictl_request *req);
+void nictl_sticky_commit(struct nictl_sticky *s, const struct net_device *netdev);
+void nictl_sticky_discard(struct nictl_sticky *s);
+bool nictl_sticky_drop(const struct net_device *netdev);
+void nictl_sticky_detach(const struct net_device *netdev);
+void nictl_sticky_drop_all(void);
+bool nictl_sticky_any(void);
+void nictl_sticky_apply(struct net_device *netdev, bool lock);
 
 #endif /* _NICTL_NICTL_H */

@@ -179,46 +179,36 @@ static const struct nictl_qref *nictl_group_named(const struct nictl_dev *dev,
 	return NULL;
 }
 
-static int nictl_plan_queue(struct nictl_dev *dev, const struct nlattr *entry,
+static int nictl_plan_queue(struct nictl_dev *dev, const struct nictl_queue_place *place,
 			    bool numa_strict, unsigned long *named,
 			    struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[NICTL_A_QUEUE_CPU_MAX + 1];
 	const struct nictl_qref *other;
-	unsigned int queue, cpu;
 	int group, err, other_cpu;
 
-	/* The op's policy has already validated every entry. */
-	err = nla_parse_nested(tb, NICTL_A_QUEUE_CPU_MAX, entry, NULL, extack);
-	if (err)
-		return err;
-	if (!tb[NICTL_A_QUEUE_CPU_QUEUE] || !tb[NICTL_A_QUEUE_CPU_CPU]) {
-		NL_SET_ERR_MSG_ATTR(extack, entry, "a queue-cpu entry needs a queue and a cpu");
-		return -EINVAL;
-	}
-	queue = nla_get_u32(tb[NICTL_A_QUEUE_CPU_QUEUE]);
-	cpu = nla_get_u32(tb[NICTL_A_QUEUE_CPU_CPU]);
-	err = nictl_check_cpu(cpu, dev, numa_strict, tb[NICTL_A_QUEUE_CPU_CPU], extack);
+	err = nictl_check_cpu(place->cpu, dev, numa_strict, place->cpu_attr, extack);
 	if (err)
 		return err;
 
-	group = nictl_qirqs_group_of(dev->irqs, dev->n_irqs, dev->refs, queue);
+	group = nictl_qirqs_group_of(dev->irqs, dev->n_irqs, dev->refs, place->queue);
 	if (group < 0) {
-		NL_SET_ERR_MSG_ATTR_FMT(extack, tb[NICTL_A_QUEUE_CPU_QUEUE],
-					"%s has no queue %u", dev->netdev->name, queue);
+		NL_SET_ERR_MSG_ATTR_FMT(extack, place->queue_attr, "%s has no queue %u",
+					dev->netdev->name, place->queue);
 		return -EINVAL;
 	}
 	/* Every queue a group serves is an active one, below the bitmap's end. */
-	if (__test_and_set_bit(queue, named)) {
-		NL_SET_ERR_MSG_ATTR_FMT(extack, entry, "queue %u is given twice", queue);
+	if (__test_and_set_bit(place->queue, named)) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, place->entry, "queue %u is given twice",
+					place->queue);
 		return -EINVAL;
 	}
-	if (nictl_qirqs_plan_group(dev->irqs, dev->n_irqs, group, cpu)) {
+	if (nictl_qirqs_plan_group(dev->irqs, dev->n_irqs, group, place->cpu)) {
 		/* Only a queue named before can have planned the group. */
-		other = nictl_group_named(dev, group, queue, named, &other_cpu);
-		NL_SET_ERR_MSG_ATTR_FMT(extack, entry,
+		other = nictl_group_named(dev, group, place->queue, named, &other_cpu);
+		NL_SET_ERR_MSG_ATTR_FMT(extack, place->entry,
 					"queue %u shares IRQs with queue %u, placed on CPU %d",
-					queue, other ? other->queue : queue, other_cpu);
+					place->queue, other ? other->queue : place->queue,
+					other_cpu);
 		return -EINVAL;
 	}
 	return 0;
@@ -251,31 +241,25 @@ static int nictl_check_smt_exclusive(const struct nictl_dev *dev, struct netlink
  * nictl_place_explicit() - take the placement given queue by queue
  * @dev: the device; plan_cpu is set for every IRQ of the groups of the
  *	queues named
- * @info: the request, holding one or more %NICTL_A_QUEUE_CPU
- * @flags: &enum nictl_bind_flags
+ * @req: the request, with its placement
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
-int nictl_place_explicit(struct nictl_dev *dev, const struct genl_info *info, u32 flags)
+int nictl_place_explicit(struct nictl_dev *dev, const struct nictl_request *req)
 {
 	unsigned int nbits = max(dev->netdev->num_rx_queues, dev->netdev->num_tx_queues);
-	const struct nlattr *entry;
 	unsigned long *named;
-	int rem, err = 0;
+	unsigned int i;
+	int err = 0;
 
 	named = bitmap_zalloc(nbits, GFP_KERNEL);
 	if (!named)
 		return -ENOMEM;
-	nlmsg_for_each_attr(entry, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(entry) != NICTL_A_QUEUE_CPU)
-			continue;
-		err = nictl_plan_queue(dev, entry, flags & NICTL_BIND_F_NUMA_STRICT, named,
-				       info->extack);
-		if (err)
-			break;
-	}
+	for (i = 0; !err && i < req->n_place; i++)
+		err = nictl_plan_queue(dev, &req->place[i], req->flags & NICTL_BIND_F_NUMA_STRICT,
+				       named, req->extack);
 	bitmap_free(named);
-	if (!err && (flags & NICTL_BIND_F_SMT_EXCLUSIVE))
-		err = nictl_check_smt_exclusive(dev, info->extack);
+	if (!err && (req->flags & NICTL_BIND_F_SMT_EXCLUSIVE))
+		err = nictl_check_smt_exclusive(dev, req->extack);
 	return err;
 }

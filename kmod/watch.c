@@ -3,10 +3,10 @@
  * Noticing changes: the netdevice notifier's events, and a periodic check
  * for what raises no event at all: queue changes (ethtool -L) and affinity
  * drift of the IRQs nictl bound (irqbalance, a write to /proc, the driver
- * re-applying its own affinity). The check runs only while someone listens,
- * and compares without rtnl what changes without a notifier event: the
- * bound IRQs' names and affinities under the bindings lock, every device's
- * queue counts under the snapshots lock. It takes rtnl only to discover a
+ * re-applying its own affinity). The check runs only while someone listens
+ * or a sticky binding is kept, and compares without rtnl what changes
+ * without a notifier event: the bound IRQs' names and affinities under the
+ * bindings lock, every device's queue counts under the snapshots lock. It takes rtnl only to discover a
  * device that changed, at most %NICTL_RECHECK_MAX of them per period, so
  * a listener (any user may be one) costs no rtnl while nothing changes.
  */
@@ -60,7 +60,8 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
  * Sends the device's own event, then compares its queues with what was
  * last seen: drivers that request their IRQs at open change them at UP and
  * DOWN, and some re-request them on a reset that shows only as a carrier
- * change (NETDEV_CHANGE).
+ * change (NETDEV_CHANGE). Where queue IRQs may have appeared (REGISTER,
+ * UP, CHANGE), applies the device's sticky binding.
  *
  * Context: the notifier, under rtnl. On 6.15+ the core holds an ops-locked
  * device's instance lock around REGISTER, UP, DOWN, CHANGE and CHANGENAME,
@@ -92,6 +93,8 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 	}
 	if (type == NICTL_EVENT_UNREGISTERED)
 		nictl_snapshot_drop(netdev);
+	else if (type != NICTL_EVENT_DOWN && type != NICTL_EVENT_RENAMED)
+		nictl_sticky_apply(netdev, unlocked);
 }
 
 /**
@@ -114,7 +117,10 @@ bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex)
 	return true;
 }
 
-/* Discover a device: its snapshot sends the queue change, its binding learns it. */
+/*
+ * Discover a device: its snapshot sends the queue change, its binding
+ * learns it, its sticky binding is applied again.
+ */
 static void nictl_watch_look(struct net_device *netdev)
 {
 	struct nictl_dev dev;
@@ -127,6 +133,7 @@ static void nictl_watch_look(struct net_device *netdev)
 		return;
 	nictl_snapshot_update(&dev);
 	nictl_dev_release(&dev);
+	nictl_sticky_apply(netdev, true);
 }
 
 static void nictl_watch_check(void)
@@ -162,7 +169,8 @@ static void nictl_watch_run(struct work_struct *work)
 {
 	unsigned int period = READ_ONCE(nictl_watch_period_ms);
 
-	if (nictl_events_listening())
+	/* Sticky bindings need it even when nobody listens. */
+	if (nictl_events_listening() || nictl_sticky_any())
 		nictl_watch_check();
 	if (period)
 		schedule_delayed_work(&nictl_watch_work, msecs_to_jiffies(period));

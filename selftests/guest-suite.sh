@@ -17,15 +17,17 @@
 set -u
 
 # nictl_dkms goes first, before $NICTL_KO is loaded. genl, events, daemon,
-# stress and lifecycle go last: they rebind vnode1's PCI function, which renumbers
-# the device's IRQs and virtio name for whatever runs after.
+# stress, lifecycle and sticky go last: they rebind vnode1's PCI function (sticky
+# igb0's too), which renumbers the device's IRQs and virtio name for whatever
+# runs after.
 # The halves take about the same time on the debug kernel (one to two hours
 # each, from the minutes each binary took there: docs/reliability.md), where
 # `make check-debug` runs them in two guests at once: a guest keeps one host
 # core busy (single-threaded TCG), so two use a 2-core machine.
 FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security nictl_fuzz \
 	nictl_rollback nictl_shared nictl_stats"
-SECOND_HALF="nictl_cli nictl_ynl nictl_igb nictl_genl nictl_events nictl_daemon nictl_stress nictl_lifecycle"
+SECOND_HALF="nictl_cli nictl_ynl nictl_igb nictl_genl nictl_events nictl_daemon nictl_stress nictl_lifecycle
+	nictl_sticky"
 # What every suite kernel runs, where the whole suite runs on the oldest and
 # newest only (scripts/kernels.list, CHECK core): the module as DKMS builds
 # it, finding queue IRQs (igb0's too) and binding them, the accounting,

@@ -144,10 +144,11 @@ static char *flat_json(const struct nictl_dev *d)
 	fprintf(f, "0.ifname \"%s\"\n0.ifindex %u\n", d->ifname, d->ifindex);
 	str_or_null(f, "0.driver", d->present & ATTR_BIT(NICTL_A_DRIVER), d->driver);
 	str_or_null(f, "0.bus_addr", d->present & ATTR_BIT(NICTL_A_BUS_ADDR), d->bus_addr);
-	fprintf(f, "0.numa_node %d\n0.rx_queues %u\n0.tx_queues %u\n0.up %s\n0.bound %s\n"
-		"0.source \"%s\"\n", d->numa_node, d->rx_queues, d->tx_queues,
-		yes_no(d->dev_flags & NICTL_DEV_F_UP), yes_no(d->dev_flags & NICTL_DEV_F_BOUND),
-		source_name(d->source));
+	fprintf(f, "0.numa_node %d\n0.rx_queues %u\n0.tx_queues %u\n0.up %s\n0.bound %s\n",
+		d->numa_node, d->rx_queues, d->tx_queues, yes_no(d->dev_flags & NICTL_DEV_F_UP),
+		yes_no(d->dev_flags & NICTL_DEV_F_BOUND));
+	str_or_null(f, "0.sticky_id", d->present & ATTR_BIT(NICTL_A_STICKY_ID), d->sticky_id);
+	fprintf(f, "0.source \"%s\"\n", source_name(d->source));
 	for (i = 0; i < d->n_irqs; i++)
 		flat_irq(f, i, &d->irqs[i]);
 	fclose(f);
@@ -201,9 +202,12 @@ static char *table(const struct nictl_dev *d)
 		fprintf(f, "node ?, ");
 	else
 		fprintf(f, "node %d, ", d->numa_node);
-	fprintf(f, "queues rx %u tx %u, %s, %s, irqs from %s\n", d->rx_queues, d->tx_queues,
+	fprintf(f, "queues rx %u tx %u, %s, %s, ", d->rx_queues, d->tx_queues,
 		d->dev_flags & NICTL_DEV_F_UP ? "up" : "down",
-		d->dev_flags & NICTL_DEV_F_BOUND ? "bound" : "not bound", source_name(d->source));
+		d->dev_flags & NICTL_DEV_F_BOUND ? "bound" : "not bound");
+	if (d->present & ATTR_BIT(NICTL_A_STICKY_ID))
+		fprintf(f, "sticky as %s, ", d->sticky_id);
+	fprintf(f, "irqs from %s\n", source_name(d->source));
 	fprintf(f, "QUEUE KIND IRQ NAME CPUS EFFECTIVE NODE TARGET FLAGS\n");
 	for (i = 0; i < d->n_irqs; i++) {
 		irq = &d->irqs[i];

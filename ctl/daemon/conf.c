@@ -23,6 +23,7 @@ enum key_id {
 	KEY_EXCLUDE,
 	KEY_ALLOW_SIBLINGS,
 	KEY_XPS,
+	KEY_STICKY,
 	KEY_IRQ_WAIT,
 	KEY_IRQBALANCE,
 	NR_KEYS,
@@ -40,6 +41,7 @@ static const struct {
 	[KEY_EXCLUDE]		= { "exclude", false },
 	[KEY_ALLOW_SIBLINGS]	= { "allow-siblings", false },
 	[KEY_XPS]		= { "xps", false },
+	[KEY_STICKY]		= { "sticky", false },
 	[KEY_IRQ_WAIT]		= { "irq-wait", true },
 	[KEY_IRQBALANCE]	= { "irqbalance", true },
 };
@@ -134,6 +136,8 @@ static int new_rule(struct parser *p, const char *name)
 		.line = p->line,
 		.policy.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT,
 				.exclude = CPUSET_INIT },
+		/* The kernel keeps the binding through reloads the daemon may miss. */
+		.policy.sticky = true,
 	};
 	rules[c->nr_rules].name = strdup(name);
 	c->nr_rules++;	/* counted before the check, so conf_free() frees it */
@@ -247,6 +251,8 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 		return parse_bool(p, "allow-siblings", v, &r->policy.allow_siblings);
 	case KEY_XPS:
 		return parse_bool(p, "xps", v, &r->xps);
+	case KEY_STICKY:
+		return parse_bool(p, "sticky", v, &r->policy.sticky);
 	default:
 		r->match[id] = strdup(v);
 		return r->match[id] ? 0 : fail(p, "out of memory");
@@ -287,7 +293,7 @@ static int parse_key(struct parser *p, char *line, char *eq)
 		return fail(p, "unknown key '%s' in %s", key,
 			    p->in_daemon ? "[daemon]; its keys are irq-wait and irqbalance" :
 			    "a rule; its keys are match-name, match-pci, match-mac, match-driver, "
-			    "cpus, exclude, allow-siblings and xps");
+			    "cpus, exclude, allow-siblings, xps and sticky");
 	if (p->seen & (1U << id))
 		return fail(p, "'%s' is set twice in this section", key);
 	p->seen |= 1U << id;

@@ -19,6 +19,8 @@ static const char *const event_names[__NICTL_EVENT_MAX] = {
 	[NICTL_EVENT_DRIFT] = "drift",
 	[NICTL_EVENT_BOUND] = "bound",
 	[NICTL_EVENT_RESTORED] = "restored",
+	[NICTL_EVENT_STICKY_APPLIED] = "sticky-applied",
+	[NICTL_EVENT_STICKY_FAILED] = "sticky-failed",
 };
 
 const char *nictl_event_name(uint32_t type)
@@ -106,6 +108,14 @@ static int event_attr(const struct nlattr *attr, struct nictl_event_msg *ev)
 		return event_u32(attr, &ev->uid);
 	case NICTL_A_PORTID:
 		return event_u32(attr, &ev->portid);
+	case NICTL_A_ERRNO:
+		return event_u32(attr, &ev->err);
+	case NICTL_A_MESSAGE:
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0 ||
+		    strlen(mnl_attr_get_str(attr)) >= sizeof(ev->message))
+			return MNL_CB_ERROR;
+		strcpy(ev->message, mnl_attr_get_str(attr));
+		return MNL_CB_OK;
 	default:
 		return MNL_CB_ERROR;
 	}
@@ -134,6 +144,8 @@ static int event_attr_cb(const struct nlattr *attr, void *data)
 	case NICTL_A_PID:
 	case NICTL_A_UID:
 	case NICTL_A_PORTID:
+	case NICTL_A_ERRNO:
+	case NICTL_A_MESSAGE:
 		if (ev->dev.present & ATTR_BIT(type))
 			return MNL_CB_ERROR;
 		ev->dev.present |= ATTR_BIT(type);

@@ -27,6 +27,8 @@ struct nictl_event_msg {
 	uint32_t pid;		/* present: NICTL_A_PID in dev.present */
 	uint32_t uid;
 	uint32_t portid;
+	uint32_t err;		/* NICTL_A_ERRNO */
+	char message[128];	/* NICTL_A_MESSAGE */
 };
 
 struct nictl_listener {

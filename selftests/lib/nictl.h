@@ -73,6 +73,7 @@ struct nictl_dev {
 	uint32_t tx_queues;
 	uint32_t dev_flags;
 	uint32_t source;
+	char sticky_id[100];
 	unsigned int n_irqs;
 	struct nictl_irq irqs[NICTL_MAX_IRQS];
 };

@@ -58,6 +58,7 @@ TEST(full_example)
 		"[rule e1k]\n"
 		"match-driver = e1000e\n"
 		"cpus = node 0\n"
+		"sticky = no\n"
 		"[rule listed]\n"
 		"match-name = eth9\n"
 		"cpus = 2-3,6\n"
@@ -84,6 +85,7 @@ TEST(full_example)
 	EXPECT_TRUE(c.rules[0].policy.allow_siblings);
 	EXPECT_FALSE(c.rules[0].policy.dry_run);
 	EXPECT_TRUE(c.rules[0].xps);
+	EXPECT_TRUE(c.rules[0].policy.sticky);
 
 	EXPECT_STREQ("e1k", c.rules[1].name);
 	EXPECT_EQ(NULL, c.rules[1].match[RULE_MATCH_NAME]);
@@ -92,6 +94,7 @@ TEST(full_example)
 	EXPECT_EQ(0, c.rules[1].policy.req.node);
 	EXPECT_FALSE(c.rules[1].policy.allow_siblings);
 	EXPECT_FALSE(c.rules[1].xps);
+	EXPECT_FALSE(c.rules[1].policy.sticky);
 
 	EXPECT_EQ(CPUS_GIVEN, c.rules[2].policy.req.source);
 	EXPECT_STREQ("2-3,6", cpus_of(&c.rules[2].policy.req.given));

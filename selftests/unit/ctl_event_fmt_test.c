@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The lines `nictlctl monitor` prints for events, as text and as JSON. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,36 @@ TEST_F(fmt, bind_heard_without_audit_names_the_port)
 	ASSERT_EQ(0, event_print_text(self->f, &self->ev, &when));
 	EXPECT_STREQ("22:13:20.250 seq 7 bound lan0 by port 4242: irq 45 0-7 -> 6, "
 		     "irq 46 0-7 -> 7\n", text(self));
+}
+
+/* Nobody asked for a sticky apply: the line names the identity instead. */
+TEST_F(fmt, sticky_apply_names_the_identity)
+{
+	self->ev.type = NICTL_EVENT_STICKY_APPLIED;
+	self->dev.sticky_id = "pci:0000:00:1f.6";
+	ASSERT_EQ(0, event_print_text(self->f, &self->ev, &when));
+	EXPECT_STREQ("22:13:20.250 seq 7 sticky-applied lan0 as pci:0000:00:1f.6: "
+		     "irq 45 0-7 -> 6, irq 46 0-7 -> 7\n", text(self));
+}
+
+TEST_F(fmt, sticky_failure_says_why)
+{
+	static const char want[] = "22:13:20.250 seq 7 sticky-failed lan0 as pci:0000:00:1f.6: "
+				   "CPU 6 is offline (EINVAL)\n";
+	const char *out;
+
+	self->ev.type = NICTL_EVENT_STICKY_FAILED;
+	self->ev.err = EINVAL;
+	self->ev.message = "CPU 6 is offline";
+	self->dev.sticky_id = "pci:0000:00:1f.6";
+	self->dev.nr_irqs = 0;
+	ASSERT_EQ(0, event_print_text(self->f, &self->ev, &when));
+	ASSERT_EQ(0, event_print_json(self->f, &self->ev, &when));
+	out = text(self);
+	EXPECT_EQ(0, strncmp(out, want, strlen(want))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"sticky_id\":\"pci:0000:00:1f.6\"")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"errno\":\"EINVAL\",\"message\":\"CPU 6 is offline\","))
+		TH_LOG("%s", out);
 }
 
 TEST_F(fmt, json_is_one_object_on_one_line)

@@ -28,8 +28,8 @@ static void set_cpus(struct cpuset *s, const char *list)
 }
 
 /*
- * vnode1: up, bound, three IRQs, the last serving queues 1 to 3 and held by
- * another device's binding; eth0: down, no IRQs, nothing known.
+ * vnode1: up, bound and sticky, three IRQs, the last serving queues 1 to 3
+ * and held by another device's binding; eth0: down, no IRQs, nothing known.
  */
 FIXTURE_SETUP(devs)
 {
@@ -71,7 +71,8 @@ FIXTURE_SETUP(devs)
 	self->devs[0] = (struct nictl_dev){
 		.ifindex = 3, .ifname = "vnode1", .driver = "virtio_net", .bus_addr = "0000:00:04.0",
 		.numa_node = 1, .rx_queues = 2, .tx_queues = 2,
-		.flags = NICTL_DEV_F_UP | NICTL_DEV_F_BOUND, .source = NICTL_IRQ_SOURCE_NAPI,
+		.flags = NICTL_DEV_F_UP | NICTL_DEV_F_BOUND | NICTL_DEV_F_STICKY,
+		.sticky_id = "pci:0000:00:04.0", .source = NICTL_IRQ_SOURCE_NAPI,
 		.irqs = self->irqs, .nr_irqs = 3,
 	};
 	self->devs[1] = (struct nictl_dev){
@@ -100,7 +101,7 @@ TEST_F(devs, table)
 	fclose(self->f);
 	EXPECT_STREQ(
 		"vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
-		"queues rx 2 tx 2, up, bound, irqs from napi\n"
+		"queues rx 2 tx 2, up, bound, sticky as pci:0000:00:04.0, irqs from napi\n"
 		"  QUEUE  KIND      IRQ  NAME             CPUS   EFFECTIVE  NODE  TARGET  FLAGS\n"
 		"  0      combined  45   virtio0-input.0  4-5,7  4          1     4       "
 		"bound,pending,off-target,drifts:3\n"
@@ -198,7 +199,8 @@ TEST_F(devs, json)
 	EXPECT_STREQ(
 		"[{\"ifname\":\"vnode1\",\"ifindex\":3,\"driver\":\"virtio_net\","
 		"\"bus_addr\":\"0000:00:04.0\",\"numa_node\":1,\"rx_queues\":2,\"tx_queues\":2,"
-		"\"up\":true,\"bound\":true,\"source\":\"napi\",\"irqs\":["
+		"\"up\":true,\"bound\":true,\"sticky_id\":\"pci:0000:00:04.0\",\"source\":\"napi\","
+		"\"irqs\":["
 		"{\"queue\":0,\"kind\":\"combined\","
 		"\"queues\":[{\"queue\":0,\"kind\":\"combined\"}],\"group\":0,"
 		"\"irq\":45,\"name\":\"virtio0-input.0\","
@@ -224,7 +226,7 @@ TEST_F(devs, json)
 		"\"drifts\":0,\"fighting\":false,\"target_cpu\":12}]},"
 		"{\"ifname\":\"eth0\",\"ifindex\":12,\"driver\":null,\"bus_addr\":null,"
 		"\"numa_node\":-1,\"rx_queues\":0,\"tx_queues\":0,\"up\":false,\"bound\":false,"
-		"\"source\":\"none\",\"irqs\":[]}]\n",
+		"\"sticky_id\":null,\"source\":\"none\",\"irqs\":[]}]\n",
 		self->text);
 }
 

@@ -95,9 +95,10 @@
  *	%NICTL_BIND_F_ALLOW_SHARED); any error of the IRQ core while applying,
  *	after every earlier write was rolled back.
  * @NICTL_CMD_RESTORE: put back the affinities the device's queue IRQs had
- *	before nictl first bound it, and forget the device. Needs
- *	CAP_NET_ADMIN. -ENODATA when nictl never bound the device (or the
- *	state was dropped because the device went away). The reply, a
+ *	before nictl first bound it, and forget the device, its sticky
+ *	binding too. Needs CAP_NET_ADMIN. -ENODATA when nictl holds neither
+ *	(never bound, or the state was dropped because the device went away;
+ *	a sticky binding alone is dropped and nothing else done). The reply, a
  *	%NICTL_CMD_RESTORE message, carries the attributes of a
  *	%NICTL_CMD_DEV_GET reply.
  * @NICTL_CMD_STATS_GET: softirq accounting, a dump of one message per
@@ -212,6 +213,17 @@ enum nictl_cmd {
  * @NICTL_A_PORTID: u32, the netlink port id of the socket whose request
  *	changed the affinities (the nlmsg_pid its reply was addressed to), so a
  *	client recognises the events of its own requests
+ * @NICTL_A_STICKY_ID: string, the identity a sticky binding
+ *	(%NICTL_BIND_F_STICKY) is kept under, which outlives the device's
+ *	ifindex, name and IRQ numbers: "pci:" and the PCI function's address
+ *	("pci:0000:01:00.0", with "/port" and the port number appended for
+ *	port 1 and up of a function with several), or, for a device without
+ *	a PCI function, "mac:" and its permanent hardware address. In replies
+ *	about a device with a sticky binding, and in the sticky events
+ * @NICTL_A_ERRNO: u32, the positive errno a sticky binding was refused
+ *	with (%NICTL_EVENT_STICKY_FAILED)
+ * @NICTL_A_MESSAGE: string, why, as the extack of a %NICTL_CMD_BIND would
+ *	have said (%NICTL_EVENT_STICKY_FAILED)
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
  */
@@ -249,6 +261,9 @@ enum nictl_attr {
 	NICTL_A_PID,
 	NICTL_A_UID,
 	NICTL_A_PORTID,
+	NICTL_A_STICKY_ID,
+	NICTL_A_ERRNO,
+	NICTL_A_MESSAGE,
 
 	__NICTL_A_MAX,
 	NICTL_A_MAX = __NICTL_A_MAX - 1
@@ -489,10 +504,14 @@ enum nictl_irq_flags {
  * @NICTL_DEV_F_BOUND: nictl has bound this device and holds the affinities
  *	to restore
  * @NICTL_DEV_F_UP: the interface is administratively up
+ * @NICTL_DEV_F_STICKY: the module keeps a sticky binding for this device
+ *	(%NICTL_BIND_F_STICKY, under %NICTL_A_STICKY_ID) and applies it again
+ *	whenever the device's queue IRQs appear or change
  */
 enum nictl_dev_flags {
 	NICTL_DEV_F_BOUND	= 1U << 0,
 	NICTL_DEV_F_UP		= 1U << 1,
+	NICTL_DEV_F_STICKY	= 1U << 2,
 };
 
 /**
@@ -510,6 +529,18 @@ enum nictl_dev_flags {
  *	affinity comes with them, for %NICTL_CMD_RESTORE of this device
  * @NICTL_BIND_F_ALLOW_SHARED: move IRQs that other handlers share
  *	(%NICTL_IRQ_F_SHARED); they move for every handler
+ * @NICTL_BIND_F_STICKY: after the bind, keep the request (CPU set or
+ *	placement, and these flags) under the device's %NICTL_A_STICKY_ID and
+ *	apply it again, with the same checks and all or nothing, whenever the
+ *	device's queue IRQs appear or change: when it registers again (driver
+ *	reload), at open, when its queue counts or queue IRQs change. Each
+ *	such apply sends %NICTL_EVENT_STICKY_APPLIED, or
+ *	%NICTL_EVENT_STICKY_FAILED and leaves the device as its driver made
+ *	it. A bind without the flag drops the device's sticky binding, as
+ *	%NICTL_CMD_RESTORE does; unloading the module drops them all. Errors:
+ *	-EOPNOTSUPP for a device without an identity (no PCI function and no
+ *	permanent address), -EEXIST when another device has the same identity,
+ *	-ENOSPC past the module parameter sticky_max; ignored in a dry run
  * @NICTL_BIND_F_ALL: every valid flag
  */
 enum nictl_bind_flags {
@@ -518,8 +549,9 @@ enum nictl_bind_flags {
 	NICTL_BIND_F_DRY_RUN		= 1U << 2,
 	NICTL_BIND_F_TAKE_OVER		= 1U << 3,
 	NICTL_BIND_F_ALLOW_SHARED	= 1U << 4,
+	NICTL_BIND_F_STICKY		= 1U << 5,
 
-	NICTL_BIND_F_ALL		= (1U << 5) - 1,
+	NICTL_BIND_F_ALL		= (1U << 6) - 1,
 };
 
 /**
@@ -563,6 +595,15 @@ enum nictl_bind_flags {
  *	new affinity) plus %NICTL_A_IRQ_OLD_AFFINITY
  * @NICTL_EVENT_RESTORED: a %NICTL_CMD_RESTORE put affinities back. Carries
  *	the same as %NICTL_EVENT_BOUND
+ * @NICTL_EVENT_STICKY_APPLIED: the module applied a sticky binding by
+ *	itself, because the device's queue IRQs appeared or changed. Carries
+ *	%NICTL_A_STICKY_ID and one %NICTL_A_IRQ nest per IRQ it set, as
+ *	%NICTL_EVENT_BOUND does, without who asked (nobody did)
+ * @NICTL_EVENT_STICKY_FAILED: a sticky binding could not be applied (a CPU
+ *	of it went offline, a queue it names is gone, another device has the
+ *	same identity, an IRQ core error); nothing was changed. Carries
+ *	%NICTL_A_STICKY_ID, %NICTL_A_ERRNO and %NICTL_A_MESSAGE. The binding
+ *	is kept and tried again at the device's next change
  * @__NICTL_EVENT_MAX: one past the last event
  */
 enum nictl_event {
@@ -576,6 +617,8 @@ enum nictl_event {
 	NICTL_EVENT_DRIFT,
 	NICTL_EVENT_BOUND,
 	NICTL_EVENT_RESTORED,
+	NICTL_EVENT_STICKY_APPLIED,
+	NICTL_EVENT_STICKY_FAILED,
 
 	__NICTL_EVENT_MAX
 };

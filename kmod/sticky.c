@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sticky bindings: a bind's request (%NICTL_BIND_F_STICKY) kept under an
+ * identity of the device that outlives its ifindex, name and IRQ numbers
+ * (its PCI function and port, or its permanent address), and applied again
+ * by the module itself whenever the device's queue IRQs appear or change:
+ * when it registers after a driver reload, at open, when its queues or
+ * queue IRQs change. A binding (state.c) belongs to a net_device and goes
+ * with it; a sticky binding stays until RESTORE, a bind without the flag or
+ * the module's unload, and meanwhile attaches to whichever device has its
+ * identity.
+ *
+ * Everything here runs under rtnl: binds, restores, the notifier and the
+ * periodic check's applies all hold it, and so does DEV_GET, which reports
+ * the identity. Only the count is read without it, by the periodic check,
+ * which must run while a sticky binding exists even when nobody listens.
+ */
+#include <linux/etherdevice.h>
+#include <linux/moduleparam.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "fault.h"
+#include "nictl.h"
+
+/**
+ * struct nictl_sticky - one sticky binding
+ * @list: in nictl_stickies
+ * @id: the identity it is kept under (%NICTL_A_STICKY_ID)
+ * @netdev: the registered device with that identity it applies to, or NULL
+ *	while there is none (driver unloaded, device in another namespace)
+ * @req: the request it applies, without attributes or extack
+ */
+struct nictl_sticky {
+	struct list_head list;
+	char id[NICTL_STICKY_ID_LEN];
+	const struct net_device *netdev;
+	struct nictl_request req;
+};
+
+static LIST_HEAD(nictl_stickies);
+static unsigned int nictl_sticky_count;
+
+/* A fleet host has a handful of NICs; a runaway client should not grow this. */
+static unsigned int nictl_sticky_max = 64;
+module_param_named(sticky_max, nictl_sticky_max, uint, 0644);
+MODULE_PARM_DESC(sticky_max, "most sticky bindings kept at once (default 64)");
+
+/**
+ * nictl_sticky_id() - the identity a sticky binding of a device is kept under
+ * @netdev: the device
+ * @buf: receives it
+ * @len: room in @buf, %NICTL_STICKY_ID_LEN
+ *
+ * Return: 0, or -EOPNOTSUPP when the device has neither a PCI function nor
+ * a permanent address.
+ */
+int nictl_sticky_id(const struct net_device *netdev, char *buf, size_t len)
+{
+	struct device *pci = nictl_pci_function(netdev);
+
+	if (nictl_fault_one_identity())
+		snprintf(buf, len, "pci:fault");
+	else if (pci && netdev->dev_port)
+		snprintf(buf, len, "pci:%s/port%u", dev_name(pci), netdev->dev_port);
+	else if (pci)
+		snprintf(buf, len, "pci:%s", dev_name(pci));
+	else if (netdev->addr_len && !is_zero_ether_addr(netdev->perm_addr))
+		snprintf(buf, len, "mac:%*phC", netdev->addr_len, netdev->perm_addr);
+	else
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static struct nictl_sticky *nictl_sticky_by_id(const char *id)
+{
+	struct nictl_sticky *s;
+
+	list_for_each_entry(s, &nictl_stickies, list)
+		if (!strcmp(s->id, id))
+			return s;
+	return NULL;
+}
+
+static struct nictl_sticky *nictl_sticky_by_dev(const struct net_device *netdev)
+{
+	struct nictl_sticky *s;
+
+	list_for_each_entry(s, &nictl_stickies, list)
+		if (s->netdev == netdev)
+			return s;
+	return NULL;
+}
+
+/* Another registered device with the identity @id, or NULL. */
+static struct net_device *nictl_sticky_twin(const struct net_device *netdev, const char *id)
+{
+	char other_id[NICTL_STICKY_ID_LEN];
+	struct net_device *other;
+
+	for_each_netdev(&init_net, other)
+		if (other != netdev && !nictl_sticky_id(other, other_id, sizeof(other_id)) &&
+		    !strcmp(other_id, id))
+			return other;
+	return NULL;
+}
+
+/**
+ * nictl_sticky_of() - the identity of a device's sticky binding
+ * @netdev: the device
+ *
+ * Context: rtnl held, for as long as the string is used.
+ * Return: the identity, or NULL when the device has no sticky binding.
+ */
+const char *nictl_sticky_of(const struct net_device *netdev)
+{
+	struct nictl_sticky *s;
+
+	ASSERT_RTNL();
+	s = nictl_sticky_by_dev(netdev);
+	return s ? s->id : NULL;
+}
+
+/**
+ * nictl_sticky_prepare() - check that a bind may keep its request, and
+ *	make the sticky binding it will commit
+ * @netdev: the device being bound
+ * @req: the request; its extack says why not
+ *
+ * Context: rtnl held.
+ * Return: the sticky binding, or ERR_PTR(-EOPNOTSUPP: no identity; -EEXIST:
+ * another device has it; -ENOSPC: sticky_max reached; -ENOMEM).
+ */
+struct nictl_sticky *nictl_sticky_prepare(const struct net_device *netdev,
+					  const struct nictl_request *req)
+{
+	struct net_device *twin;
+	struct nictl_sticky *s;
+	int err;
+
+	ASSERT_RTNL();
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	err = nictl_sticky_id(netdev, s->id, sizeof(s->id));
+	if (err) {
+		NL_SET_ERR_MSG_FMT(req->extack,
+				   "%s has no PCI function or permanent address to stick to",
+				   netdev->name);
+		goto free;
+	}
+	twin = nictl_sticky_twin(netdev, s->id);
+	if (twin) {
+		NL_SET_ERR_MSG_FMT(req->extack, "%s is also %s: no sticky binding",
+				   twin->name, s->id);
+		err = -EEXIST;
+		goto free;
+	}
+	/* Replacing the device's own takes no new room. */
+	if (!nictl_sticky_by_id(s->id) && nictl_sticky_count >= READ_ONCE(nictl_sticky_max)) {
+		NL_SET_ERR_MSG_FMT(req->extack,
+				   "nictl keeps %u sticky bindings at most (sticky_max)",
+				   READ_ONCE(nictl_sticky_max));
+		err = -ENOSPC;
+		goto free;
+	}
+	err = nictl_request_copy(&s->req, req);
+	if (!err)
+		return s;
+free:
+	kfree(s);
+	return ERR_PTR(err);
+}
+
+static void nictl_sticky_free(struct nictl_sticky *s)
+{
+	nictl_request_free(&s->req);
+	kfree(s);
+}
+
+static void nictl_sticky_remove(struct nictl_sticky *s)
+{
+	list_del(&s->list);
+	WRITE_ONCE(nictl_sticky_count, nictl_sticky_count - 1);
+	nictl_sticky_free(s);
+}
+
+/**
+ * nictl_sticky_commit() - keep a prepared sticky binding, in place of the
+ *	one kept under the same identity
+ * @s: from nictl_sticky_prepare()
+ * @netdev: the device it was just applied to
+ *
+ * Context: rtnl held.
+ */
+void nictl_sticky_commit(struct nictl_sticky *s, const struct net_device *netdev)
+{
+	struct nictl_sticky *old = nictl_sticky_by_id(s->id);
+
+	ASSERT_RTNL();
+	if (old)
+		nictl_sticky_remove(old);
+	s->netdev = netdev;
+	list_add_tail(&s->list, &nictl_stickies);
+	WRITE_ONCE(nictl_sticky_count, nictl_sticky_count + 1);
+}
+
+/**
+ * nictl_sticky_discard() - free a sticky binding that was not committed
+ * @s: from nictl_sticky_prepare(), or NULL
+ */
+void nictl_sticky_discard(struct nictl_sticky *s)
+{
+	if (!IS_ERR_OR_NULL(s))
+		nictl_sticky_free(s);
+}
+
+/**
+ * nictl_sticky_drop() - forget a device's sticky binding
+ * @netdev: the device
+ *
+ * Context: rtnl held.
+ * Return: true when it had one.
+ */
+bool nictl_sticky_drop(const struct net_device *netdev)
+{
+	struct nictl_sticky *s;
+
+	ASSERT_RTNL();
+	s = nictl_sticky_by_dev(netdev);
+	if (s)
+		nictl_sticky_remove(s);
+	return s;
+}
+
+/**
+ * nictl_sticky_detach() - a device is unregistering: its sticky binding
+ *	waits for the next device with its identity
+ * @netdev: the device
+ *
+ * Context: rtnl held.
+ */
+void nictl_sticky_detach(const struct net_device *netdev)
+{
+	struct nictl_sticky *s;
+
+	ASSERT_RTNL();
+	s = nictl_sticky_by_dev(netdev);
+	if (s)
+		s->netdev = NULL;
+}
+
+/**
+ * nictl_sticky_drop_all() - forget every sticky binding (module unload)
+ *
+ * Context: rtnl held.
+ */
+void nictl_sticky_drop_all(void)
+{
+	struct nictl_sticky *s, *tmp;
+
+	ASSERT_RTNL();
+	list_for_each_entry_safe(s, tmp, &nictl_stickies, list)
+		nictl_sticky_remove(s);
+}
+
+/**
+ * nictl_sticky_any() - is any sticky binding kept?
+ *
+ * Without rtnl the answer is a hint, good enough to keep the periodic
+ * check running.
+ *
+ * Return: true when at least one is kept.
+ */
+bool nictl_sticky_any(void)
+{
+	return READ_ONCE(nictl_sticky_count);
+}
+
+/*
+ * The sticky binding for @netdev: the one attached to it, or one kept under
+ * its identity and attached to no device, which it then takes. One attached
+ * to another device with the same identity is returned with that device in
+ * @twin, and stays where it is.
+ */
+static struct nictl_sticky *nictl_sticky_attach(const struct net_device *netdev,
+						const struct net_device **twin)
+{
+	char id[NICTL_STICKY_ID_LEN];
+	struct nictl_sticky *s;
+
+	*twin = NULL;
+	s = nictl_sticky_by_dev(netdev);
+	if (s || list_empty(&nictl_stickies) || nictl_sticky_id(netdev, id, sizeof(id)))
+		return s;
+	s = nictl_sticky_by_id(id);
+	if (s && s->netdev)
+		*twin = s->netdev;
+	else if (s)
+		s->netdev = netdev;
+	return s;
+}
+
+/**
+ * nictl_sticky_apply() - apply a device's sticky binding, if it has one and
+ *	it is not in force
+ * @netdev: the device, whose queue IRQs may have appeared or changed
+ * @lock: take the device's instance lock (the caller does not hold it)
+ *
+ * Context: rtnl held; the notifier or the periodic check.
+ */
+void nictl_sticky_apply(struct net_device *netdev, bool lock)
+{
+	struct netlink_ext_ack extack = {};
+	const struct net_device *twin;
+	struct nictl_sticky *s;
+
+	ASSERT_RTNL();
+	s = nictl_sticky_attach(netdev, &twin);
+	if (!s)
+		return;
+	s->req.extack = &extack;
+	if (lock)
+		netdev_lock(netdev);
+	nictl_bind_replay(netdev, &s->req, s->id, twin);
+	if (lock)
+		netdev_unlock(netdev);
+	s->req.extack = NULL;
+}

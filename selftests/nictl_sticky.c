@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sticky bindings (NICTL_BIND_F_STICKY): the module keeps the request under
+ * the device's PCI identity and applies it again by itself, with nobody
+ * listening and no daemon, when the driver is reloaded (virtio_net requests
+ * its IRQs at probe, igb at open) and when the queue count changes; it
+ * reports what it applied or why it could not, leaving the device as its
+ * driver made it then; restore, a plain bind and unloading the module drop
+ * it; a shared identity and sticky_max are refused before anything moves.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "events.h"
+#include "irqs.h"
+#include "main.h"
+#include "module.h"
+#include "netdev.h"
+#include "nicops.h"
+#include "nictl.h"
+#include "sys.h"
+#include "verify.h"
+
+#define DEV		"vnode1"
+/* A sticky binding's CPU that the offline test takes away. */
+#define GONE_CPU	7
+/* The periodic check finds a queue change within watch_period_ms (1 s). */
+#define SETTLE_MS	8000
+#define EVENT_MS	5000
+
+FIXTURE(sticky) {
+	struct test_env env;
+	struct netdev_info info;
+	char driver[64];	/* of the PCI function: virtio-pci */
+	char id[100];		/* the identity nictl should keep it under */
+	struct nictl_bind_args args;
+	struct cpus node;
+	struct nictl_dev reply;
+	struct nl_result res;
+};
+
+FIXTURE_SETUP(sticky)
+{
+	ASSERT_EQ(0, env_setup(&self->env));
+	ASSERT_EQ(0, netdev_info(DEV, &self->info));
+	pci_driver_name(self->info.pci_path, self->driver, sizeof(self->driver));
+	ASSERT_STREQ("virtio-pci", self->driver);
+	snprintf(self->id, sizeof(self->id), "pci:%s", self->info.bus_addr);
+	ASSERT_EQ(0, node_cpus(self->info.numa_node, &self->node));
+	self->args.ifname = DEV;
+	self->args.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE |
+			   NICTL_BIND_F_STICKY;
+	self->args.cpus = &self->node;
+}
+
+FIXTURE_TEARDOWN(sticky)
+{
+	struct netdev_info now;
+
+	EXPECT_EQ(0, netdev_revive(self->info.pci_path, self->driver, DEV));
+	if (!netdev_info(DEV, &now) && now.rx_queues != self->info.rx_queues)
+		EXPECT_EQ(0, netdev_set_channels(DEV, self->info.rx_queues));
+	EXPECT_EQ(0, nictl_set_param("sticky_max", 64));
+	/* Its restores drop the sticky bindings too. */
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+/* Unbind the PCI function of @ifname and bind it again: a driver reload. */
+static int reload(const char *ifname)
+{
+	struct netdev_info info;
+	char driver[64];
+
+	if (netdev_info(ifname, &info))
+		return -ENODEV;
+	pci_driver_name(info.pci_path, driver, sizeof(driver));
+	return pci_driver_bind(driver, info.bus_addr, false) ?:
+	       netdev_revive(info.pci_path, driver, ifname);
+}
+
+/*
+ * Bind DEV stickily on CPUs 5 and 7 (@two), then take GONE_CPU offline:
+ * 0, or -errno with what failed printed.
+ */
+static int stick_to_a_cpu_that_goes(struct nl_client *nl, struct nictl_bind_args *args,
+				    struct cpus *two)
+{
+	struct nictl_dev reply;
+	struct nl_result res;
+	int ret;
+
+	cpus_zero(two);
+	cpus_set(two, 5);
+	cpus_set(two, GONE_CPU);
+	args->cpus = two;
+	args->flags = NICTL_BIND_F_STICKY;
+	ret = nictl_bind(nl, args, &reply, &res);
+	if (ret)
+		fprintf(stderr, "# bind %s --cpus 5,7 --sticky: %s\n", DEV, res.msg);
+	return ret ?: cpu_set_online(GONE_CPU, false);
+}
+
+/* After a reload DEV is as its driver made it: nictl holds nothing for it. */
+static bool reload_leaves_it_alone(struct nl_client *nl)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+
+	return !reload(DEV) && !nictl_dev_get(nl, DEV, &dev, &res) && dev_unbound(&dev) &&
+	       !(dev.dev_flags & NICTL_DEV_F_STICKY);
+}
+
+/* @dev is bound on @cpus by its sticky binding, kept under @id. */
+static bool sticky_in_force(const struct nictl_dev *dev, const char *id,
+			    const struct cpus *cpus, bool distinct_cores)
+{
+	if (!(dev->dev_flags & NICTL_DEV_F_STICKY) || strcmp(dev->sticky_id, id)) {
+		fprintf(stderr, "# %s: flags %#x, sticky id '%s'; want sticky as %s\n",
+			dev->ifname, dev->dev_flags, dev->sticky_id, id);
+		return false;
+	}
+	return masks_placed(dev, cpus, distinct_cores);
+}
+
+/* What sticky_in_force() checks, without printing: for polling. */
+static bool quietly_in_force(const struct nictl_dev *dev, const char *id)
+{
+	struct cpus mask, effective, want;
+	unsigned int i;
+
+	if (!(dev->dev_flags & NICTL_DEV_F_BOUND) || strcmp(dev->sticky_id, id) || !dev->n_irqs)
+		return false;
+	for (i = 0; i < dev->n_irqs; i++) {
+		cpus_zero(&want);
+		cpus_set(&want, dev->irqs[i].target_cpu);
+		if (!(dev->irqs[i].flags & NICTL_IRQ_F_BOUND) ||
+		    irq_affinity(dev->irqs[i].num, &mask, &effective) || !cpus_equal(&mask, &want))
+			return false;
+	}
+	return true;
+}
+
+/* Poll DEV_GET of @ifname for up to @ms until its sticky binding is in force. */
+static bool settles(struct nl_client *nl, const char *ifname, const char *id,
+		    const struct cpus *cpus, int ms)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+
+	for (; ms > 0; ms -= 200) {
+		if (!nictl_dev_get(nl, ifname, &dev, &res) && quietly_in_force(&dev, id))
+			break;
+		usleep(200 * 1000);
+	}
+	if (ms <= 0)
+		fprintf(stderr, "# %s: the sticky binding was not in force again in time\n", ifname);
+	return nictl_dev_get(nl, ifname, &dev, &res) == 0 && sticky_in_force(&dev, id, cpus, true);
+}
+
+TEST_F_TIMEOUT(sticky, reload_applies_it_with_nobody_listening, 600)
+{
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	ASSERT_TRUE(sticky_in_force(&self->reply, self->id, &self->node, true));
+
+	ASSERT_EQ(0, reload(DEV));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
+	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_BOUND);
+	EXPECT_TRUE(sticky_in_force(&self->reply, self->id, &self->node, true));
+	/* netdev_revive() sent traffic: every new IRQ fired on its target. */
+	EXPECT_TRUE(placement_ok(&self->reply, &self->node, true));
+	EXPECT_TRUE(dev_matches_proc(&self->reply));
+}
+
+/*
+ * The event of a reload: registered, then sticky-applied with every IRQ's
+ * affinity before and after, and no requester (nobody asked).
+ */
+TEST_F_TIMEOUT(sticky, reload_reports_what_it_applied, 600)
+{
+	struct nictl_listener l;
+	struct nictl_event_msg ev;
+	struct netdev_info now;
+	unsigned int i;
+
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, nictl_listen(&l));
+	ASSERT_EQ(0, reload(DEV));
+	ASSERT_EQ(0, netdev_info(DEV, &now));
+	ASSERT_EQ(1, nictl_wait_event(&l, NICTL_EVENT_STICKY_APPLIED, now.ifindex, EVENT_MS, &ev))
+		TH_LOG("no sticky-applied event for ifindex %u", now.ifindex);
+	nictl_unlisten(&l);
+	EXPECT_STREQ(self->id, ev.dev.sticky_id);
+	EXPECT_TRUE(ev.dev.dev_flags & NICTL_DEV_F_STICKY);
+	EXPECT_FALSE(ev.dev.present & ATTR_BIT(NICTL_A_PORTID));
+	EXPECT_FALSE(ev.dev.present & ATTR_BIT(NICTL_A_PID));
+	ASSERT_EQ(4U, ev.dev.n_irqs);
+	for (i = 0; i < ev.dev.n_irqs; i++) {
+		EXPECT_TRUE(ev.dev.irqs[i].present & ATTR_BIT(NICTL_A_IRQ_OLD_AFFINITY));
+		EXPECT_TRUE(cpus_test(&self->node, ev.dev.irqs[i].target_cpu))
+			TH_LOG("IRQ %u on CPU %u", ev.dev.irqs[i].num, ev.dev.irqs[i].target_cpu);
+	}
+}
+
+/*
+ * igb requests its IRQs at open, not at probe: the binding waits through
+ * the registration of the reloaded device and applies when it opens.
+ */
+TEST_F_TIMEOUT(sticky, reload_of_an_open_time_requester, 600)
+{
+	struct nictl_bind_args igb = { .ifname = "igb0", .flags = NICTL_BIND_F_STICKY };
+	struct netdev_info info;
+	struct cpus all;
+	char id[100];
+
+	ASSERT_EQ(0, netdev_info("igb0", &info));
+	snprintf(id, sizeof(id), "pci:%s", info.bus_addr);
+	/* A queue pair per vCPU: every CPU takes one. */
+	ASSERT_EQ(0, sys_online_cpus(&all));
+	igb.cpus = &all;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &igb, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, reload("igb0"));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "igb0", &self->reply, &self->res));
+	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_BOUND);
+	EXPECT_TRUE(sticky_in_force(&self->reply, id, &all, false));
+}
+
+/* ethtool -L raises no notifier event; the periodic check applies it again. */
+TEST_F_TIMEOUT(sticky, channel_changes_keep_it, 600)
+{
+	ASSERT_EQ(2U, self->info.rx_queues);
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, netdev_set_channels(DEV, 1));
+	EXPECT_TRUE(settles(&self->env.nl, DEV, self->id, &self->node, SETTLE_MS));
+	ASSERT_EQ(0, netdev_set_channels(DEV, 2));
+	EXPECT_TRUE(settles(&self->env.nl, DEV, self->id, &self->node, SETTLE_MS));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
+	EXPECT_EQ(4U, self->reply.n_irqs);
+}
+
+/*
+ * A sticky binding whose CPU went offline cannot be applied: an event and
+ * the kernel log say why, and the reloaded device keeps its driver's
+ * placement. The binding stays, and applies at the next reload once the
+ * CPU is back.
+ */
+TEST_F_TIMEOUT(sticky, offline_cpu_fails_it_and_leaves_the_device, 600)
+{
+	struct nictl_listener l;
+	struct nictl_event_msg ev;
+	struct netdev_info now;
+	struct cpus two;
+
+	ASSERT_EQ(0, stick_to_a_cpu_that_goes(&self->env.nl, &self->args, &two));
+	ASSERT_EQ(0, nictl_listen(&l));
+	ASSERT_EQ(0, reload(DEV));
+	ASSERT_EQ(0, netdev_info(DEV, &now));
+	ASSERT_EQ(1, nictl_wait_event(&l, NICTL_EVENT_STICKY_FAILED, now.ifindex, EVENT_MS, &ev))
+		TH_LOG("no sticky-failed event for ifindex %u", now.ifindex);
+	nictl_unlisten(&l);
+	EXPECT_EQ(EINVAL, ev.err);
+	EXPECT_NE(NULL, strstr(ev.message, "CPU 7 is offline")) TH_LOG("message: %s", ev.message);
+	EXPECT_STREQ(self->id, ev.dev.sticky_id);
+
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
+	EXPECT_TRUE(dev_unbound(&self->reply));
+	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+
+	ASSERT_EQ(0, cpu_set_online(GONE_CPU, true));
+	ASSERT_EQ(0, reload(DEV));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
+	EXPECT_TRUE(sticky_in_force(&self->reply, self->id, &two, true));
+}
+
+/* Restore drops the sticky binding with the binding: a reload leaves the driver's placement. */
+TEST_F_TIMEOUT(sticky, restore_drops_it, 600)
+{
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, DEV, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_FALSE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+	EXPECT_FALSE(self->reply.present & ATTR_BIT(NICTL_A_STICKY_ID));
+	EXPECT_TRUE(reload_leaves_it_alone(&self->env.nl));
+	EXPECT_EQ(-ENODATA, nictl_restore(&self->env.nl, DEV, &self->reply, &self->res));
+}
+
+/*
+ * A sticky binding alone (its device reloaded and not applied: the CPU is
+ * offline) is still the device's to drop with restore.
+ */
+TEST_F_TIMEOUT(sticky, restore_drops_it_without_a_binding, 600)
+{
+	struct cpus two;
+
+	ASSERT_EQ(0, stick_to_a_cpu_that_goes(&self->env.nl, &self->args, &two));
+	ASSERT_EQ(0, reload(DEV));
+	ASSERT_EQ(0, cpu_set_online(GONE_CPU, true));
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, DEV, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_FALSE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+	EXPECT_TRUE(reload_leaves_it_alone(&self->env.nl));
+}
+
+/* The last bind says what the device should have: one without the flag drops it. */
+TEST_F_TIMEOUT(sticky, plain_bind_drops_it, 600)
+{
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	self->args.flags &= ~NICTL_BIND_F_STICKY;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_FALSE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+	EXPECT_TRUE(reload_leaves_it_alone(&self->env.nl));
+}
+
+/* A dry run keeps nothing, and drops nothing either. */
+TEST_F_TIMEOUT(sticky, dry_run_keeps_nothing, 300)
+{
+	self->args.flags |= NICTL_BIND_F_DRY_RUN;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_FALSE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
+	EXPECT_FALSE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+}
+
+TEST_F_TIMEOUT(sticky, unload_drops_them_all, 600)
+{
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	nl_close(&self->env.nl);
+	ASSERT_EQ(0, nictl_module_unload());
+	ASSERT_EQ(0, nictl_module_load());
+	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	EXPECT_TRUE(reload_leaves_it_alone(&self->env.nl));
+}
+
+/*
+ * Two devices with one identity could not tell whose binding it is: the
+ * bind is refused before anything moves (fault_one_identity gives every
+ * device the identity pci:fault).
+ */
+TEST_F_TIMEOUT(sticky, shared_identity_is_refused, 300)
+{
+	struct irq_snapshot before;
+	int ret;
+
+	ASSERT_EQ(0, irq_snapshot_take(&before));
+	ASSERT_EQ(0, nictl_param_write("fault_one_identity", "1"));
+	ret = nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res);
+	EXPECT_EQ(0, nictl_param_write("fault_one_identity", "0"));
+	EXPECT_TRUE(refused(ret, &self->res, EEXIST, true, &before));
+	EXPECT_NE(NULL, strstr(self->res.msg, "pci:fault")) TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
+	EXPECT_TRUE(dev_unbound(&self->reply));
+}
+
+/* Past sticky_max a new device is refused before anything moves; its own may be replaced. */
+TEST_F_TIMEOUT(sticky, sticky_max_is_a_clear_refusal, 300)
+{
+	struct nictl_bind_args other = self->args;
+	struct irq_snapshot before;
+	struct cpus node0;
+	int ret;
+
+	ASSERT_EQ(0, node_cpus(0, &node0));
+	other.ifname = "vnode0";
+	other.cpus = &node0;
+	ASSERT_EQ(0, nictl_set_param("sticky_max", 1));
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, irq_snapshot_take(&before));
+	ret = nictl_bind(&self->env.nl, &other, &self->reply, &self->res);
+	EXPECT_TRUE(refused(ret, &self->res, ENOSPC, true, &before));
+	EXPECT_NE(NULL, strstr(self->res.msg, "sticky_max")) TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+}
+
+NICTL_TEST_MAIN
