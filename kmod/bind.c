@@ -215,6 +215,7 @@ static int nictl_bind_locked(struct nictl_dev *dev, const s8 *serves,
 	nictl_bindings_lock();
 	err = nictl_apply(changes, n, dry_run, req->extack);
 	if (!err && !dry_run) {
+		nictl_sticky_originals(dev->netdev, changes, n);
 		nictl_binding_commit(b, changes);
 		b = NULL;
 	}
@@ -223,6 +224,8 @@ static int nictl_bind_locked(struct nictl_dev *dev, const s8 *serves,
 		goto out;
 	if (keep)
 		nictl_bind_keep(dev, &sticky);
+	if (!dry_run)
+		nictl_sticky_learn(dev);
 	nictl_binding_annotate(dev);
 	dev->sticky_id = replay ?: nictl_sticky_of(dev->netdev);
 	for (i = 0; i < dev->n_irqs; i++)

@@ -181,6 +181,33 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigne
 	return 0;
 }
 
+/**
+ * nictl_msi_vectors() - the IRQs of a PCI function's MSI and MSI-X vectors
+ * @pci: the function
+ * @irqs: receives the first @max of them, in vector order
+ * @max: room in @irqs
+ *
+ * Requested or not: a driver allocates its vectors before it requests
+ * them, at probe for most, and nictl may set their affinity in between.
+ *
+ * Context: rtnl held; takes the function's MSI descriptor lock.
+ * Return: how many vectors the function has, which may be more than @max.
+ */
+unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned int max)
+{
+	struct msi_desc *desc;
+	unsigned int n = 0, i;
+
+	if (!nictl_has_msi_descs(pci))
+		return 0;
+	guard(msi_descs_lock)(pci);
+	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
+		for (i = 0; i < desc->nvec_used; i++, n++)
+			if (n < max)
+				irqs[n] = desc->irq + i;
+	return n;
+}
+
 static enum nictl_irq_source nictl_irq_source(unsigned int named, unsigned int linked)
 {
 	if (named && linked)

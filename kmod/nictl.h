@@ -59,6 +59,7 @@ struct nictl_dev {
 
 /* discover.c */
 struct device *nictl_pci_function(const struct net_device *netdev);
+unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned int max);
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
 int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev);
 void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
@@ -284,5 +285,9 @@ void nictl_sticky_detach(const struct net_device *netdev);
 void nictl_sticky_drop_all(void);
 bool nictl_sticky_any(void);
 void nictl_sticky_apply(struct net_device *netdev, bool lock);
+void nictl_sticky_learn(const struct nictl_dev *dev);
+void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change *changes,
+			    unsigned int n);
+void nictl_sticky_preset(struct net_device *netdev, bool lock);
 
 #endif /* _NICTL_NICTL_H */

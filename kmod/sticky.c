@@ -10,6 +10,15 @@
  * the module's unload, and meanwhile attaches to whichever device has its
  * identity.
  *
+ * A driver that requests its IRQs at open (igb, e1000e, most server NICs)
+ * allocates its vectors at probe: between the two, at NETDEV_REGISTER and
+ * NETDEV_PRE_UP, the module pre-sets the vectors, known by their position
+ * among the PCI function's vectors, as the last successful apply placed
+ * them. An affinity set before request_irq() is kept by the request, so
+ * the first interrupt lands on it; at open the normal apply confirms the
+ * placement by name. The pre-set keeps the masks it replaced, the driver's,
+ * for the binding the confirmation makes: restore puts those back.
+ *
  * Everything here runs under rtnl: binds, restores, the notifier and the
  * periodic check's applies all hold it, and so does DEV_GET, which reports
  * the identity. Only the count is read without it, by the periodic check,
@@ -24,18 +33,41 @@
 #include "nictl.h"
 
 /**
+ * struct nictl_sticky_slot - where one vector of the device's PCI function goes
+ * @vector: its position among the function's MSI/MSI-X vectors
+ * @cpu: its CPU
+ */
+struct nictl_sticky_slot {
+	unsigned int vector;
+	unsigned int cpu;
+};
+
+/**
  * struct nictl_sticky - one sticky binding
  * @list: in nictl_stickies
  * @id: the identity it is kept under (%NICTL_A_STICKY_ID)
  * @netdev: the registered device with that identity it applies to, or NULL
  *	while there is none (driver unloaded, device in another namespace)
  * @req: the request it applies, without attributes or extack
+ * @n_vectors: how many vectors the PCI function had at the last successful
+ *	apply: a driver that allocates another number lays its queues out
+ *	differently, and is not pre-set
+ * @n_slots: entries in @slots, 0 when there is nothing to pre-set
+ * @slots: the vectors that apply placed, and where
+ * @preset: the writes of the last pre-set, each with the mask it replaced,
+ *	until an apply takes those as the IRQs' originals
+ * @n_preset: entries in @preset
  */
 struct nictl_sticky {
 	struct list_head list;
 	char id[NICTL_STICKY_ID_LEN];
 	const struct net_device *netdev;
 	struct nictl_request req;
+	unsigned int n_vectors;
+	unsigned int n_slots;
+	struct nictl_sticky_slot *slots;
+	struct nictl_change *preset;
+	unsigned int n_preset;
 };
 
 static LIST_HEAD(nictl_stickies);
@@ -172,8 +204,17 @@ free:
 	return ERR_PTR(err);
 }
 
+static void nictl_sticky_forget_preset(struct nictl_sticky *s)
+{
+	nictl_changes_free(s->preset, s->n_preset);
+	s->preset = NULL;
+	s->n_preset = 0;
+}
+
 static void nictl_sticky_free(struct nictl_sticky *s)
 {
+	nictl_sticky_forget_preset(s);
+	kfree(s->slots);
 	nictl_request_free(&s->req);
 	kfree(s);
 }
@@ -246,8 +287,10 @@ void nictl_sticky_detach(const struct net_device *netdev)
 
 	ASSERT_RTNL();
 	s = nictl_sticky_by_dev(netdev);
-	if (s)
+	if (s) {
 		s->netdev = NULL;
+		nictl_sticky_forget_preset(s);
+	}
 }
 
 /**
@@ -326,4 +369,185 @@ void nictl_sticky_apply(struct net_device *netdev, bool lock)
 	if (lock)
 		netdev_unlock(netdev);
 	s->req.extack = NULL;
+}
+
+/* Give each change of @to the saved mask of the change of @from with its IRQ. */
+static void nictl_copy_saved(struct nictl_change *to, unsigned int n_to,
+			     const struct nictl_change *from, unsigned int n_from)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n_to; i++)
+		for (j = 0; j < n_from; j++)
+			if (to[i].irq == from[j].irq)
+				cpumask_copy(to[i].saved, from[j].saved);
+}
+
+/**
+ * nictl_sticky_originals() - the masks an apply replaced, as they were
+ *	before the device's last pre-set
+ * @netdev: the device just applied to
+ * @changes: the apply's changes; the saved mask of each IRQ the pre-set
+ *	wrote becomes the one the driver had given it
+ * @n: how many
+ *
+ * The pre-set is used up: later applies replace nictl's own masks.
+ *
+ * Context: rtnl held, before the binding is committed.
+ */
+void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change *changes,
+			    unsigned int n)
+{
+	struct nictl_sticky *s = nictl_sticky_by_dev(netdev);
+
+	if (!s || !s->n_preset)
+		return;
+	nictl_copy_saved(changes, n, s->preset, s->n_preset);
+	nictl_sticky_forget_preset(s);
+}
+
+/* The position of @irq in @vectors, or -1. */
+static int nictl_vector_of(const unsigned int *vectors, unsigned int n, unsigned int irq)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (vectors[i] == irq)
+			return i;
+	return -1;
+}
+
+/*
+ * The function's vectors, all of them, in a new array (kfree it); NULL
+ * when there are none or no memory.
+ */
+static unsigned int *nictl_vectors(struct device *pci, unsigned int *n)
+{
+	unsigned int *vectors;
+
+	*n = pci ? nictl_msi_vectors(pci, NULL, 0) : 0;
+	if (!*n)
+		return NULL;
+	vectors = kcalloc(*n, sizeof(*vectors), GFP_KERNEL);
+	/* Vectors come and go under rtnl only: the count stays. */
+	if (vectors)
+		nictl_msi_vectors(pci, vectors, *n);
+	return vectors;
+}
+
+/**
+ * nictl_sticky_learn() - remember where an apply put the device's vectors,
+ *	for the pre-set after its next reload
+ * @dev: the device, with the plan just applied
+ *
+ * Learns nothing (and pre-sets nothing later) when an IRQ of the plan is
+ * not a vector of the device's PCI function.
+ *
+ * Context: rtnl and the device's instance lock held.
+ */
+void nictl_sticky_learn(const struct nictl_dev *dev)
+{
+	struct nictl_sticky *s = nictl_sticky_by_dev(dev->netdev);
+	struct nictl_sticky_slot *slots;
+	unsigned int *vectors, n, i, k = 0;
+	int v;
+
+	if (!s)
+		return;
+	kfree(s->slots);
+	s->slots = NULL;
+	s->n_slots = 0;
+	vectors = nictl_vectors(nictl_pci_function(dev->netdev), &n);
+	slots = vectors ? kcalloc(dev->n_irqs, sizeof(*slots), GFP_KERNEL) : NULL;
+	for (i = 0; slots && i < dev->n_irqs; i++) {
+		if (dev->irqs[i].plan_cpu < 0)
+			continue;
+		v = nictl_vector_of(vectors, n, dev->irqs[i].irq);
+		if (v < 0)
+			goto out;
+		slots[k++] = (struct nictl_sticky_slot){ .vector = v, .cpu = dev->irqs[i].plan_cpu };
+	}
+	swap(s->slots, slots);
+	s->n_slots = k;
+	s->n_vectors = n;
+out:
+	kfree(slots);
+	kfree(vectors);
+}
+
+/*
+ * Pre-set the vectors @s learned, if the function has as many as then and
+ * none is requested yet; keep what they had, for nictl_sticky_originals().
+ */
+static void nictl_sticky_preset_vectors(struct nictl_sticky *s, struct net_device *netdev)
+{
+	struct netlink_ext_ack extack = {};
+	struct nictl_change *changes;
+	bool managed, shared;
+	unsigned int *vectors, n, i;
+	char name[NICTL_IRQ_NAME_LEN];
+	int err;
+
+	vectors = nictl_vectors(nictl_pci_function(netdev), &n);
+	changes = vectors && n == s->n_vectors ? nictl_changes_alloc(s->n_slots) : NULL;
+	for (i = 0; changes && i < s->n_slots; i++) {
+		changes[i].irq = vectors[s->slots[i].vector];
+		changes[i].name = "a vector not yet requested";
+		cpumask_set_cpu(s->slots[i].cpu, changes[i].target);
+		/* Requested: too late to pre-set, the apply that follows places it. */
+		if (nictl_irq_name(changes[i].irq, name, sizeof(name), &managed, &shared))
+			goto out;
+	}
+	if (!changes)
+		goto out;
+	cpus_read_lock();
+	err = nictl_apply(changes, s->n_slots, false, &extack);
+	cpus_read_unlock();
+	if (err) {
+		/* The apply at open tries again, and reports. */
+		pr_debug("%s: no pre-set of %s: %s\n", netdev->name, s->id, extack._msg ?: "");
+		goto out;
+	}
+	/* A second pre-set (REGISTER, then PRE_UP) replaced nictl's own masks. */
+	nictl_copy_saved(changes, s->n_slots, s->preset, s->n_preset);
+	nictl_sticky_forget_preset(s);
+	swap(s->preset, changes);
+	s->n_preset = s->n_slots;
+out:
+	nictl_changes_free(changes, s->n_slots);
+	kfree(vectors);
+}
+
+/**
+ * nictl_sticky_preset() - before a driver requests its IRQs, give its
+ *	vectors the affinity the device's sticky binding last gave them
+ * @netdev: the device, registering or about to open
+ * @lock: take the device's instance lock (the caller does not hold it)
+ *
+ * Only for a device that nictl holds no binding for and that has no queue
+ * IRQs yet: one that has them is placed by nictl_sticky_apply(), and a
+ * bound one keeps its affinities across a close and open (free_irq()
+ * keeps them).
+ *
+ * Context: rtnl held; the notifier at NETDEV_REGISTER and NETDEV_PRE_UP.
+ */
+void nictl_sticky_preset(struct net_device *netdev, bool lock)
+{
+	const struct net_device *twin;
+	struct nictl_sticky *s;
+	struct nictl_dev dev;
+
+	ASSERT_RTNL();
+	s = nictl_sticky_attach(netdev, &twin);
+	if (!s || twin || !s->n_slots)
+		return;
+	if (lock)
+		netdev_lock(netdev);
+	if (!nictl_dev_discover(netdev, &dev)) {
+		if (!dev.n_irqs && !dev.bound)
+			nictl_sticky_preset_vectors(s, netdev);
+		nictl_dev_release(&dev);
+	}
+	if (lock)
+		netdev_unlock(netdev);
 }

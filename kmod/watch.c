@@ -60,8 +60,9 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
  * Sends the device's own event, then compares its queues with what was
  * last seen: drivers that request their IRQs at open change them at UP and
  * DOWN, and some re-request them on a reset that shows only as a carrier
- * change (NETDEV_CHANGE). Where queue IRQs may have appeared (REGISTER,
- * UP, CHANGE), applies the device's sticky binding.
+ * change (NETDEV_CHANGE). Before its queue IRQs are requested (REGISTER,
+ * PRE_UP) pre-sets the device's vectors by its sticky binding; where they
+ * may have appeared (REGISTER, UP, CHANGE), applies the binding.
  *
  * Context: the notifier, under rtnl. On 6.15+ the core holds an ops-locked
  * device's instance lock around REGISTER, UP, DOWN, CHANGE and CHANGENAME,
@@ -76,8 +77,16 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 	struct nictl_dev dev;
 	int err;
 
-	if ((type == NICTL_EVENT_UNSPEC && event != NETDEV_CHANGE) || !nictl_watch_covers(netdev))
+	if (!nictl_watch_covers(netdev))
 		return;
+	if (event == NETDEV_PRE_UP) {
+		nictl_sticky_preset(netdev, unlocked);
+		return;
+	}
+	if (type == NICTL_EVENT_UNSPEC && event != NETDEV_CHANGE)
+		return;
+	if (event == NETDEV_REGISTER)
+		nictl_sticky_preset(netdev, unlocked);
 	if (unlocked)
 		netdev_lock(netdev);
 	err = nictl_dev_discover(netdev, &dev);

@@ -115,6 +115,43 @@ int proc_interrupts(struct proc_irqs *out)
 	return ret;
 }
 
+/* The CPU numbers of the header's "CPUn" columns (online CPUs only), into @cpus. */
+static unsigned int cpu_columns(const char *header, int *cpus, unsigned int max)
+{
+	unsigned int n = 0;
+	const char *p = header;
+
+	while ((p = strstr(p, "CPU")) && n < max) {
+		p += 3;
+		cpus[n++] = atoi(p);
+	}
+	return n;
+}
+
+int irq_fired_on(unsigned int irq, struct cpus *on)
+{
+	FILE *f = fopen("/proc/interrupts", "re");
+	char line[4096], *p, *end;
+	int cpus[CPUS_MAX];
+	unsigned int n, i;
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	cpus_zero(on);
+	n = fgets(line, sizeof(line), f) ? cpu_columns(line, cpus, CPUS_MAX) : 0;
+	while (n && ret == -ENOENT && fgets(line, sizeof(line), f)) {
+		if (strtoul(line, &end, 10) != irq || *end != ':')
+			continue;
+		for (p = end + 1, i = 0; i < n; i++, p = end)
+			if (strtoull(p, &end, 10))
+				cpus_set(on, cpus[i]);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
 const struct proc_irq *proc_irqs_find(const struct proc_irqs *p, unsigned int irq)
 {
 	unsigned int i;

@@ -37,6 +37,8 @@ int proc_interrupts(struct proc_irqs *out);
 const struct proc_irq *proc_irqs_find(const struct proc_irqs *p, unsigned int irq);
 /* Whether @name is one of the words after the counts (an action name). */
 bool proc_irq_has_name(const struct proc_irq *p, const char *name);
+/* The CPUs /proc/interrupts counts interrupts of @irq on: 0 or -errno. */
+int irq_fired_on(unsigned int irq, struct cpus *on);
 
 /* How often @irq fired so far, on all CPUs together: 0 or -errno. */
 int irq_count(unsigned int irq, unsigned long long *count);

@@ -533,7 +533,8 @@ enum nictl_dev_flags {
  *	placement, and these flags) under the device's %NICTL_A_STICKY_ID and
  *	apply it again, with the same checks and all or nothing, whenever the
  *	device's queue IRQs appear or change: when it registers again (driver
- *	reload), at open, when its queue counts or queue IRQs change. Each
+ *	reload), at open, when its queue counts or queue IRQs change; for a
+ *	driver that requests its IRQs at open, already before it does. Each
  *	such apply sends %NICTL_EVENT_STICKY_APPLIED, or
  *	%NICTL_EVENT_STICKY_FAILED and leaves the device as its driver made
  *	it. A bind without the flag drops the device's sticky binding, as
