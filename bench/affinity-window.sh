@@ -64,7 +64,6 @@ row reload 3 - "reload | registered event | the bind write returned (rest of the
 row drift 1 $((period + 100)) "drift | the /proc write | every queue IRQ on policy (/proc)"
 row drift 2 - "drift | the /proc write | the drift event"
 row drift 3 - "drift | the /proc write | the daemon's bound event"
-row sticky 1 - "reload, sticky, no daemon | registered event | every queue IRQ on policy (/proc)"
 row sticky 3 - "reload, sticky, no daemon | registered event | the bind write returned"
 lines RESULT | awk '$2 == "sticky" && $5 >= 0 { v[++n] = $5 }
 	END {

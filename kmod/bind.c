@@ -392,7 +392,8 @@ static int nictl_restore_locked(struct genl_info *info, struct nictl_binding *b,
 /*
  * Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock
  * for the rest. A sticky binding alone (the device has not opened since a
- * reload, say) is dropped, and the reply describes the device.
+ * reload, say) is dropped, what it pre-set put back, and the reply
+ * describes the device.
  */
 static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
 {
@@ -406,6 +407,11 @@ static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
 	if (IS_ERR(netdev))
 		return PTR_ERR(netdev);
 	b = nictl_binding_find(netdev);
+	if (!b) {
+		cpus_read_lock();
+		nictl_sticky_undo_preset(netdev);
+		cpus_read_unlock();
+	}
 	sticky = !b && nictl_sticky_drop(netdev);
 	if (!b && !sticky) {
 		NL_SET_ERR_MSG_FMT(info->extack, "nictl has not bound %s", netdev->name);

@@ -24,6 +24,7 @@
  * the identity. Only the count is read without it, by the periodic check,
  * which must run while a sticky binding exists even when nobody listens.
  */
+#include <linux/cpu.h>
 #include <linux/etherdevice.h>
 #include <linux/moduleparam.h>
 #include <linux/rtnetlink.h>
@@ -550,4 +551,23 @@ void nictl_sticky_preset(struct net_device *netdev, bool lock)
 	}
 	if (lock)
 		netdev_unlock(netdev);
+}
+
+/**
+ * nictl_sticky_undo_preset() - give the vectors a pre-set wrote the masks
+ *	they had before, when no apply followed it
+ * @netdev: the device, whose sticky binding is being dropped
+ *
+ * Context: rtnl and cpus_read_lock held.
+ */
+void nictl_sticky_undo_preset(const struct net_device *netdev)
+{
+	struct nictl_sticky *s = nictl_sticky_by_dev(netdev);
+	unsigned int i;
+
+	for (i = 0; s && i < s->n_preset; i++)
+		cpumask_copy(s->preset[i].target, s->preset[i].saved);
+	if (s && s->n_preset && nictl_apply(s->preset, s->n_preset, false, NULL))
+		pr_notice("%s: could not put back the masks of the pre-set of %s\n",
+			  netdev->name, s->id);
 }

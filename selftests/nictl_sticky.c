@@ -264,6 +264,65 @@ TEST_F_TIMEOUT(sticky, reload_of_an_open_time_requester, 600)
 	EXPECT_TRUE(fired_only_on_targets(&self->reply));
 }
 
+/*
+ * The queue IRQs of @dev have the kernel's default placement: all the same
+ * mask (the default, cut to the device's node at the request), of more than
+ * one CPU, where a bind or pre-set gives each its own CPU.
+ */
+static bool irqs_as_requested(const struct nictl_dev *dev)
+{
+	struct cpus first, mask, effective;
+	char got[64], want[64];
+	unsigned int i;
+	bool ok = dev->n_irqs;
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		if (irq_affinity(dev->irqs[i].num, &mask, &effective))
+			return false;
+		if (!i)
+			first = mask;
+		if (cpus_equal(&mask, &first) && cpus_count(&mask) > 1)
+			continue;
+		cpus_format(&mask, got, sizeof(got));
+		cpus_format(&first, want, sizeof(want));
+		fprintf(stderr, "# IRQ %u (%s) has CPUs %s, the first IRQ %s\n", dev->irqs[i].num,
+			dev->irqs[i].name, got, want);
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * A restore between the pre-set and the open gives the vectors back the
+ * masks they had: nothing nictl set outlives the sticky binding. (A vector
+ * not yet requested has no /proc/irq/N: what the request makes of it is
+ * what shows.)
+ */
+TEST_F_TIMEOUT(sticky, restore_before_open_undoes_the_preset, 600)
+{
+	struct nictl_bind_args igb = { .ifname = "igb0", .flags = NICTL_BIND_F_STICKY };
+	struct netdev_info info;
+	struct cpus all;
+	char name[IFNAMSIZ];
+
+	ASSERT_EQ(0, netdev_info("igb0", &info));
+	ASSERT_EQ(0, sys_online_cpus(&all));
+	igb.cpus = &all;
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &igb, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	/* Reloaded and not opened: pre-set, not applied. */
+	ASSERT_EQ(0, pci_driver_bind(info.driver, info.bus_addr, false));
+	ASSERT_EQ(0, pci_driver_bind(info.driver, info.bus_addr, true));
+	ASSERT_EQ(0, netdev_of_pci(info.pci_path, name, sizeof(name)));
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, name, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_FALSE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+	ASSERT_EQ(0, netdev_revive(info.pci_path, info.driver, "igb0"));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "igb0", &self->reply, &self->res));
+	EXPECT_TRUE(dev_unbound(&self->reply));
+	EXPECT_TRUE(irqs_as_requested(&self->reply));
+}
+
 /* ethtool -L raises no notifier event; the periodic check applies it again. */
 TEST_F_TIMEOUT(sticky, channel_changes_keep_it, 600)
 {

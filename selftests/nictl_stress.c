@@ -325,7 +325,7 @@ struct binder {
  * vnode0 and e1k sit on node 0 (CPUs 0-3), vnode1 on node 1 (4-7); CPUs 3
  * and 6 come and go, so the binds that need them fail now and then. The
  * sticky binds make the module apply them again at vnode0's channel
- * changes and vnode1's rebinds, and fail to when CPU 3 is gone.
+ * changes and vnode1's rebinds, and fail to while CPU 3 or 6 is gone.
  */
 static const struct policy vnode0_policies[] = {
 	{ { "--numa-local" }, "1-3" },
@@ -336,7 +336,7 @@ static const struct policy vnode0_policies[] = {
 	{ { "--cpus", "3,6" }, "3,6" },
 	{ { "--numa-local", "--dry-run" }, NULL },
 	{ { "--numa-local", "--sticky" }, "1-3" },
-	{ { "--cpus", "1,3", "--sticky" }, "1,3" },
+	{ { "--cpus", "3,6", "--sticky" }, "3,6" },
 };
 
 static const struct policy e1k_policies[] = {
@@ -354,7 +354,7 @@ static const struct policy vnode1_policies[] = {
 	{ { "--node", "0" }, "1-3" },
 	{ { "--cpus", "3,6" }, "3,6" },
 	{ { "--numa-local", "--allow-siblings" }, "4-7" },
-	{ { "--cpus", "5,7", "--sticky" }, "5,7" },
+	{ { "--cpus", "3,6", "--sticky" }, "3,6" },
 };
 
 static const struct policy vnode0_last = { { "--cpus", "2,5" }, "2,5" };
