@@ -61,26 +61,21 @@ static int nictl_bind_plan(struct nictl_dev *dev, const struct nictl_request *re
  */
 static int nictl_plan_in_force(const struct nictl_dev *dev)
 {
-	cpumask_var_t affinity, effective;
 	const struct nictl_qirq *q;
-	bool pending, in_force = true;
+	cpumask_var_t affinity;
+	bool in_force = true;
 	unsigned int i;
 
 	if (!alloc_cpumask_var(&affinity, GFP_KERNEL))
 		return -ENOMEM;
-	if (!alloc_cpumask_var(&effective, GFP_KERNEL)) {
-		free_cpumask_var(affinity);
-		return -ENOMEM;
-	}
 	for (i = 0; in_force && i < dev->n_irqs; i++) {
 		q = &dev->irqs[i];
 		if (q->plan_cpu < 0)
 			continue;
 		in_force = q->bound && q->target_cpu == q->plan_cpu &&
-			   !nictl_irq_masks(q->irq, affinity, effective, &pending) &&
+			   !nictl_irq_masks(q->irq, affinity, NULL, NULL) &&
 			   cpumask_equal(affinity, cpumask_of(q->plan_cpu));
 	}
-	free_cpumask_var(effective);
 	free_cpumask_var(affinity);
 	return in_force;
 }

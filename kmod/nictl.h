@@ -288,7 +288,7 @@ void nictl_sticky_apply(struct net_device *netdev, bool lock);
 void nictl_sticky_learn(const struct nictl_dev *dev);
 void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change *changes,
 			    unsigned int n);
-void nictl_sticky_preset(struct net_device *netdev, bool lock);
+void nictl_sticky_preset(struct net_device *netdev);
 void nictl_sticky_undo_preset(const struct net_device *netdev);
 
 #endif /* _NICTL_NICTL_H */

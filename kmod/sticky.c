@@ -468,9 +468,10 @@ void nictl_sticky_learn(const struct nictl_dev *dev)
 			goto out;
 		slots[k++] = (struct nictl_sticky_slot){ .vector = v, .cpu = dev->irqs[i].plan_cpu };
 	}
-	swap(s->slots, slots);
+	s->slots = slots;
 	s->n_slots = k;
 	s->n_vectors = n;
+	slots = NULL;
 out:
 	kfree(slots);
 	kfree(vectors);
@@ -512,8 +513,9 @@ static void nictl_sticky_preset_vectors(struct nictl_sticky *s, struct net_devic
 	/* A second pre-set (REGISTER, then PRE_UP) replaced nictl's own masks. */
 	nictl_copy_saved(changes, s->n_slots, s->preset, s->n_preset);
 	nictl_sticky_forget_preset(s);
-	swap(s->preset, changes);
+	s->preset = changes;
 	s->n_preset = s->n_slots;
+	changes = NULL;
 out:
 	nictl_changes_free(changes, s->n_slots);
 	kfree(vectors);
@@ -523,34 +525,22 @@ out:
  * nictl_sticky_preset() - before a driver requests its IRQs, give its
  *	vectors the affinity the device's sticky binding last gave them
  * @netdev: the device, registering or about to open
- * @lock: take the device's instance lock (the caller does not hold it)
  *
- * Only for a device that nictl holds no binding for and that has no queue
- * IRQs yet: one that has them is placed by nictl_sticky_apply(), and a
- * bound one keeps its affinities across a close and open (free_irq()
- * keeps them).
+ * Only for a device that nictl holds no binding for: a bound one keeps its
+ * affinities across a close and open (free_irq() keeps them). Vectors
+ * already requested are placed by nictl_sticky_apply() instead.
  *
  * Context: rtnl held; the notifier at NETDEV_REGISTER and NETDEV_PRE_UP.
  */
-void nictl_sticky_preset(struct net_device *netdev, bool lock)
+void nictl_sticky_preset(struct net_device *netdev)
 {
 	const struct net_device *twin;
 	struct nictl_sticky *s;
-	struct nictl_dev dev;
 
 	ASSERT_RTNL();
 	s = nictl_sticky_attach(netdev, &twin);
-	if (!s || twin || !s->n_slots)
-		return;
-	if (lock)
-		netdev_lock(netdev);
-	if (!nictl_dev_discover(netdev, &dev)) {
-		if (!dev.n_irqs && !dev.bound)
-			nictl_sticky_preset_vectors(s, netdev);
-		nictl_dev_release(&dev);
-	}
-	if (lock)
-		netdev_unlock(netdev);
+	if (s && !twin && s->n_slots && !nictl_binding_find(netdev))
+		nictl_sticky_preset_vectors(s, netdev);
 }
 
 /**

@@ -6,9 +6,10 @@
  * re-applying its own affinity). The check runs only while someone listens
  * or a sticky binding is kept, and compares without rtnl what changes
  * without a notifier event: the bound IRQs' names and affinities under the
- * bindings lock, every device's queue counts under the snapshots lock. It takes rtnl only to discover a
- * device that changed, at most %NICTL_RECHECK_MAX of them per period, so
- * a listener (any user may be one) costs no rtnl while nothing changes.
+ * bindings lock, every device's queue counts under the snapshots lock. It
+ * takes rtnl only to discover a device that changed, at most
+ * %NICTL_RECHECK_MAX of them per period, so a listener (any user may be
+ * one) costs no rtnl while nothing changes.
  */
 #include <linux/moduleparam.h>
 #include <linux/rtnetlink.h>
@@ -80,13 +81,13 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 	if (!nictl_watch_covers(netdev))
 		return;
 	if (event == NETDEV_PRE_UP) {
-		nictl_sticky_preset(netdev, unlocked);
+		nictl_sticky_preset(netdev);
 		return;
 	}
 	if (type == NICTL_EVENT_UNSPEC && event != NETDEV_CHANGE)
 		return;
 	if (event == NETDEV_REGISTER)
-		nictl_sticky_preset(netdev, unlocked);
+		nictl_sticky_preset(netdev);
 	if (unlocked)
 		netdev_lock(netdev);
 	err = nictl_dev_discover(netdev, &dev);

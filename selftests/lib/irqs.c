@@ -7,15 +7,20 @@
 #include "irqs.h"
 #include "sys.h"
 
-/* The number of "CPUn" columns of the header line. */
-static unsigned int count_cpu_columns(const char *header)
+/*
+ * The number of "CPUn" columns of the header line (online CPUs only), and
+ * the first @max of their CPU numbers into @cpus, when not NULL.
+ */
+static unsigned int cpu_columns(const char *header, int *cpus, unsigned int max)
 {
 	unsigned int n = 0;
 	const char *p = header;
 
 	while ((p = strstr(p, "CPU"))) {
-		n++;
 		p += 3;
+		if (cpus && n < max)
+			cpus[n] = atoi(p);
+		n++;
 	}
 	return n;
 }
@@ -91,7 +96,7 @@ int proc_interrupts_parse(FILE *f, struct proc_irqs *out)
 	out->n = 0;
 	if (!fgets(line, sizeof(line), f))
 		return -EINVAL;
-	ncpus = count_cpu_columns(line);
+	ncpus = cpu_columns(line, NULL, 0);
 	while (fgets(line, sizeof(line), f)) {
 		if (out->n >= PROC_IRQS_MAX)
 			return -E2BIG;
@@ -115,19 +120,6 @@ int proc_interrupts(struct proc_irqs *out)
 	return ret;
 }
 
-/* The CPU numbers of the header's "CPUn" columns (online CPUs only), into @cpus. */
-static unsigned int cpu_columns(const char *header, int *cpus, unsigned int max)
-{
-	unsigned int n = 0;
-	const char *p = header;
-
-	while ((p = strstr(p, "CPU")) && n < max) {
-		p += 3;
-		cpus[n++] = atoi(p);
-	}
-	return n;
-}
-
 int irq_fired_on(unsigned int irq, struct cpus *on)
 {
 	FILE *f = fopen("/proc/interrupts", "re");
@@ -140,6 +132,7 @@ int irq_fired_on(unsigned int irq, struct cpus *on)
 		return -errno;
 	cpus_zero(on);
 	n = fgets(line, sizeof(line), f) ? cpu_columns(line, cpus, CPUS_MAX) : 0;
+	n = n < CPUS_MAX ? n : CPUS_MAX;
 	while (n && ret == -ENOENT && fgets(line, sizeof(line), f)) {
 		if (strtoul(line, &end, 10) != irq || *end != ':')
 			continue;
