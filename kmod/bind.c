@@ -346,8 +346,13 @@ void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *re
 			kvfree(serves);
 		}
 	}
-	if (err)
+	if (err) {
+		/* What a pre-set wrote goes back: the driver's placement stays whole. */
+		cpus_read_lock();
+		nictl_sticky_undo_preset(netdev);
+		cpus_read_unlock();
 		nictl_replay_failed(&dev, err, req->extack);
+	}
 	nictl_dev_release(&dev);
 }
 

@@ -170,6 +170,9 @@ static inline bool nictl_has_msi_descs(struct device *dev)
 {
 	return dev->msi.data;
 }
+
+/* The descriptor's MSI-X table entry (0 for MSI). */
+#define nictl_msi_desc_index(desc)	((desc)->msi_index)
 #else
 /*
  * Before 6.1 a device's MSI descriptors are a plain list with no lock of
@@ -206,6 +209,9 @@ static inline struct msi_desc *nictl_msi_next(struct device *dev, struct msi_des
 #define msi_for_each_desc(desc, dev, filter)					\
 	for ((desc) = nictl_msi_next((dev), NULL); (desc);			\
 	     (desc) = nictl_msi_next((dev), (desc)))
+
+/* The descriptor's MSI-X table entry (0 for MSI). */
+#define nictl_msi_desc_index(desc)	((desc)->msi_attrib.entry_nr)
 #endif /* NICTL_HAVE_MSI_DESC_ITER */
 
 #ifndef NICTL_HAVE_IRQ_SET_AFFINITY

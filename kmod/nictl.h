@@ -274,6 +274,17 @@ bool nictl_snapshots_check(struct nictl_recheck *recheck);
 #define NICTL_STICKY_ID_LEN	100
 
 struct nictl_sticky;
+
+/**
+ * struct nictl_sticky_slot - where one vector of the device's PCI function goes
+ * @vector: its position among the function's MSI/MSI-X vectors
+ * @cpu: its CPU
+ */
+struct nictl_sticky_slot {
+	unsigned int vector;
+	unsigned int cpu;
+};
+
 int nictl_sticky_id(const struct net_device *netdev, char *buf, size_t len);
 const char *nictl_sticky_of(const struct net_device *netdev);
 struct nictl_sticky *nictl_sticky_prepare(const struct net_device *netdev,
@@ -290,5 +301,33 @@ void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change
 			    unsigned int n);
 void nictl_sticky_preset(struct net_device *netdev);
 void nictl_sticky_undo_preset(const struct net_device *netdev);
+
+/* sticky_early.c: x86 only, where the vector_activate tracepoint is */
+struct nictl_early;
+#ifdef NICTL_HAVE_VECTOR_ACTIVATE
+void nictl_early_init(void);
+void nictl_early_exit(void);
+struct nictl_early *nictl_early_publish(const char *function, unsigned int n_vectors,
+					const struct nictl_sticky_slot *slots, unsigned int n);
+void nictl_early_unpublish(struct nictl_early *e);
+struct nictl_change *nictl_early_take(struct nictl_early *e, unsigned int *n);
+#else
+static inline void nictl_early_init(void) {}
+static inline void nictl_early_exit(void) {}
+static inline struct nictl_early *nictl_early_publish(const char *function,
+						      unsigned int n_vectors,
+						      const struct nictl_sticky_slot *slots,
+						      unsigned int n)
+{
+	return NULL;
+}
+
+static inline void nictl_early_unpublish(struct nictl_early *e) {}
+static inline struct nictl_change *nictl_early_take(struct nictl_early *e, unsigned int *n)
+{
+	*n = 0;
+	return NULL;
+}
+#endif
 
 #endif /* _NICTL_NICTL_H */

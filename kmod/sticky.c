@@ -34,16 +34,6 @@
 #include "nictl.h"
 
 /**
- * struct nictl_sticky_slot - where one vector of the device's PCI function goes
- * @vector: its position among the function's MSI/MSI-X vectors
- * @cpu: its CPU
- */
-struct nictl_sticky_slot {
-	unsigned int vector;
-	unsigned int cpu;
-};
-
-/**
  * struct nictl_sticky - one sticky binding
  * @list: in nictl_stickies
  * @id: the identity it is kept under (%NICTL_A_STICKY_ID)
@@ -58,6 +48,8 @@ struct nictl_sticky_slot {
  * @preset: the writes of the last pre-set, each with the mask it replaced,
  *	until an apply takes those as the IRQs' originals
  * @n_preset: entries in @preset
+ * @early: @slots as published for the early placement (sticky_early.c),
+ *	with what it wrote since; NULL when it is off or nothing is learned
  */
 struct nictl_sticky {
 	struct list_head list;
@@ -69,6 +61,7 @@ struct nictl_sticky {
 	struct nictl_sticky_slot *slots;
 	struct nictl_change *preset;
 	unsigned int n_preset;
+	struct nictl_early *early;
 };
 
 static LIST_HEAD(nictl_stickies);
@@ -214,6 +207,7 @@ static void nictl_sticky_forget_preset(struct nictl_sticky *s)
 
 static void nictl_sticky_free(struct nictl_sticky *s)
 {
+	nictl_early_unpublish(s->early);
 	nictl_sticky_forget_preset(s);
 	kfree(s->slots);
 	nictl_request_free(&s->req);
@@ -372,6 +366,24 @@ void nictl_sticky_apply(struct net_device *netdev, bool lock)
 	s->req.extack = NULL;
 }
 
+/*
+ * What the early placement wrote since the last look becomes the pre-set:
+ * the masks it replaced are the originals. A pre-set before it was of the
+ * vectors these were allocated in place of, or of the same ones.
+ */
+static void nictl_sticky_take_early(struct nictl_sticky *s)
+{
+	struct nictl_change *early;
+	unsigned int n;
+
+	early = nictl_early_take(s->early, &n);
+	if (!early)
+		return;
+	nictl_sticky_forget_preset(s);
+	s->preset = early;
+	s->n_preset = n;
+}
+
 /* Give each change of @to the saved mask of the change of @from with its IRQ. */
 static void nictl_copy_saved(struct nictl_change *to, unsigned int n_to,
 			     const struct nictl_change *from, unsigned int n_from)
@@ -401,6 +413,8 @@ void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change
 {
 	struct nictl_sticky *s = nictl_sticky_by_dev(netdev);
 
+	if (s)
+		nictl_sticky_take_early(s);
 	if (!s || !s->n_preset)
 		return;
 	nictl_copy_saved(changes, n, s->preset, s->n_preset);
@@ -451,14 +465,19 @@ void nictl_sticky_learn(const struct nictl_dev *dev)
 	struct nictl_sticky *s = nictl_sticky_by_dev(dev->netdev);
 	struct nictl_sticky_slot *slots;
 	unsigned int *vectors, n, i, k = 0;
+	struct device *pci;
 	int v;
 
 	if (!s)
 		return;
+	nictl_sticky_take_early(s);
+	nictl_early_unpublish(s->early);
+	s->early = NULL;
 	kfree(s->slots);
 	s->slots = NULL;
 	s->n_slots = 0;
-	vectors = nictl_vectors(nictl_pci_function(dev->netdev), &n);
+	pci = nictl_pci_function(dev->netdev);
+	vectors = nictl_vectors(pci, &n);
 	slots = vectors ? kcalloc(dev->n_irqs, sizeof(*slots), GFP_KERNEL) : NULL;
 	for (i = 0; slots && i < dev->n_irqs; i++) {
 		if (dev->irqs[i].plan_cpu < 0)
@@ -471,6 +490,7 @@ void nictl_sticky_learn(const struct nictl_dev *dev)
 	s->slots = slots;
 	s->n_slots = k;
 	s->n_vectors = n;
+	s->early = nictl_early_publish(dev_name(pci), n, slots, k);
 	slots = NULL;
 out:
 	kfree(slots);
@@ -490,6 +510,7 @@ static void nictl_sticky_preset_vectors(struct nictl_sticky *s, struct net_devic
 	char name[NICTL_IRQ_NAME_LEN];
 	int err;
 
+	nictl_sticky_take_early(s);
 	vectors = nictl_vectors(nictl_pci_function(netdev), &n);
 	changes = vectors && n == s->n_vectors ? nictl_changes_alloc(s->n_slots) : NULL;
 	for (i = 0; changes && i < s->n_slots; i++) {
@@ -544,9 +565,9 @@ void nictl_sticky_preset(struct net_device *netdev)
 }
 
 /**
- * nictl_sticky_undo_preset() - give the vectors a pre-set wrote the masks
- *	they had before, when no apply followed it
- * @netdev: the device, whose sticky binding is being dropped
+ * nictl_sticky_undo_preset() - give the vectors a pre-set (or the early
+ *	placement) wrote the masks they had before, when no apply followed it
+ * @netdev: the device, whose sticky binding is being dropped or failed
  *
  * Context: rtnl and cpus_read_lock held.
  */
@@ -555,9 +576,13 @@ void nictl_sticky_undo_preset(const struct net_device *netdev)
 	struct nictl_sticky *s = nictl_sticky_by_dev(netdev);
 	unsigned int i;
 
+	if (s)
+		nictl_sticky_take_early(s);
 	for (i = 0; s && i < s->n_preset; i++)
 		cpumask_copy(s->preset[i].target, s->preset[i].saved);
 	if (s && s->n_preset && nictl_apply(s->preset, s->n_preset, false, NULL))
 		pr_notice("%s: could not put back the masks of the pre-set of %s\n",
 			  netdev->name, s->id);
+	if (s)
+		nictl_sticky_forget_preset(s);
 }

@@ -23,6 +23,7 @@
 #include "nicops.h"
 #include "nictl.h"
 #include "sys.h"
+#include "traffic.h"
 #include "verify.h"
 
 #define DEV		"vnode1"
@@ -35,6 +36,7 @@
 FIXTURE(sticky) {
 	struct test_env env;
 	struct netdev_info info;
+	unsigned int igb_queues;	/* igb0's, for the teardown to give back */
 	char driver[64];	/* of the PCI function: virtio-pci */
 	char id[100];		/* the identity nictl should keep it under */
 	struct nictl_bind_args args;
@@ -45,10 +47,14 @@ FIXTURE(sticky) {
 
 FIXTURE_SETUP(sticky)
 {
+	struct netdev_info now;
+
 	ASSERT_EQ(0, env_setup(&self->env));
 	ASSERT_EQ(0, netdev_info(DEV, &self->info));
 	pci_driver_name(self->info.pci_path, self->driver, sizeof(self->driver));
 	ASSERT_STREQ("virtio-pci", self->driver);
+	ASSERT_EQ(0, netdev_info("igb0", &now));
+	self->igb_queues = now.rx_queues;
 	snprintf(self->id, sizeof(self->id), "pci:%s", self->info.bus_addr);
 	ASSERT_EQ(0, node_cpus(self->info.numa_node, &self->node));
 	self->args.ifname = DEV;
@@ -64,6 +70,8 @@ FIXTURE_TEARDOWN(sticky)
 	EXPECT_EQ(0, netdev_revive(self->info.pci_path, self->driver, DEV));
 	if (!netdev_info(DEV, &now) && now.rx_queues != self->info.rx_queues)
 		EXPECT_EQ(0, netdev_set_channels(DEV, self->info.rx_queues));
+	if (!netdev_info("igb0", &now) && now.rx_queues != self->igb_queues)
+		EXPECT_EQ(0, netdev_set_channels("igb0", self->igb_queues));
 	EXPECT_EQ(0, nictl_set_param("sticky_max", 64));
 	/* Its restores drop the sticky bindings too. */
 	EXPECT_EQ(0, env_teardown(&self->env));
@@ -161,6 +169,56 @@ static bool settles(struct nl_client *nl, const char *ifname, const char *id,
 	return nictl_dev_get(nl, ifname, &dev, &res) == 0 && sticky_in_force(&dev, id, cpus, true);
 }
 
+/*
+ * Every interrupt /proc/interrupts counted for @dev's queue IRQs was on a CPU
+ * of @within, or on the IRQ's target CPU when @within is NULL, and at least
+ * one came.
+ */
+static bool fired_only_on(const struct nictl_dev *dev, const struct cpus *within)
+{
+	struct cpus on, want;
+	char list[64];
+	unsigned int i, fired = 0;
+	bool ok = true;
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		cpus_zero(&want);
+		cpus_set(&want, dev->irqs[i].target_cpu);
+		if (irq_fired_on(dev->irqs[i].num, &on))
+			return false;
+		fired += cpus_count(&on) > 0;
+		if (cpus_subset(&on, within ?: &want))
+			continue;
+		cpus_format(&on, list, sizeof(list));
+		fprintf(stderr, "# IRQ %u (%s), target CPU %u, had interrupts on CPUs %s\n",
+			dev->irqs[i].num, dev->irqs[i].name, dev->irqs[i].target_cpu, list);
+		ok = false;
+	}
+	if (!fired)
+		fprintf(stderr, "# no queue IRQ of %s fired\n", dev->ifname);
+	return ok && fired;
+}
+
+/*
+ * Whether the module places a sticky binding's vectors as they are
+ * allocated: on x86 it must (sticky_early), and the suite runs there.
+ */
+static bool places_early(void)
+{
+	char value[8] = "";
+
+	if (nictl_param_read("sticky_early", value, sizeof(value)) || value[0] != 'Y') {
+		fprintf(stderr, "# sticky_early is '%s'; want Y on x86\n", value);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * virtio_net allocates and requests its vectors at probe, before any
+ * notifier point: the module places them as they are allocated, so the
+ * first interrupt of every new queue IRQ is on its CPU already.
+ */
 TEST_F_TIMEOUT(sticky, reload_applies_it_with_nobody_listening, 600)
 {
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
@@ -171,9 +229,12 @@ TEST_F_TIMEOUT(sticky, reload_applies_it_with_nobody_listening, 600)
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
 	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_BOUND);
 	EXPECT_TRUE(sticky_in_force(&self->reply, self->id, &self->node, true));
-	/* netdev_revive() sent traffic: every new IRQ fired on its target. */
+	/* netdev_revive() sent traffic: every new IRQ fired on its target, */
 	EXPECT_TRUE(placement_ok(&self->reply, &self->node, true));
 	EXPECT_TRUE(dev_matches_proc(&self->reply));
+	/* and never anywhere else. */
+	ASSERT_TRUE(places_early());
+	EXPECT_TRUE(fired_only_on(&self->reply, NULL));
 }
 
 /*
@@ -208,35 +269,6 @@ TEST_F_TIMEOUT(sticky, reload_reports_what_it_applied, 600)
 }
 
 /*
- * Every interrupt /proc/interrupts counted for @dev's queue IRQs was on the
- * IRQ's target CPU, and at least one came.
- */
-static bool fired_only_on_targets(const struct nictl_dev *dev)
-{
-	struct cpus on, want;
-	char list[64];
-	unsigned int i, fired = 0;
-	bool ok = true;
-
-	for (i = 0; i < dev->n_irqs; i++) {
-		cpus_zero(&want);
-		cpus_set(&want, dev->irqs[i].target_cpu);
-		if (irq_fired_on(dev->irqs[i].num, &on))
-			return false;
-		fired += cpus_count(&on) > 0;
-		if (cpus_subset(&on, &want))
-			continue;
-		cpus_format(&on, list, sizeof(list));
-		fprintf(stderr, "# IRQ %u (%s), target CPU %u, had interrupts on CPUs %s\n",
-			dev->irqs[i].num, dev->irqs[i].name, dev->irqs[i].target_cpu, list);
-		ok = false;
-	}
-	if (!fired)
-		fprintf(stderr, "# no queue IRQ of %s fired\n", dev->ifname);
-	return ok && fired;
-}
-
-/*
  * igb requests its IRQs at open, not at probe: the module pre-sets the
  * reloaded function's vectors at registration, before the request, so
  * every interrupt of the new IRQs, the first too, is on its CPU; at open
@@ -261,7 +293,7 @@ TEST_F_TIMEOUT(sticky, reload_of_an_open_time_requester, 600)
 	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_BOUND);
 	EXPECT_TRUE(sticky_in_force(&self->reply, id, &all, false));
 	/* netdev_revive() sent traffic through it. */
-	EXPECT_TRUE(fired_only_on_targets(&self->reply));
+	EXPECT_TRUE(fired_only_on(&self->reply, NULL));
 }
 
 /*
@@ -335,6 +367,46 @@ TEST_F_TIMEOUT(sticky, channel_changes_keep_it, 600)
 	EXPECT_TRUE(settles(&self->env.nl, DEV, self->id, &self->node, SETTLE_MS));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->reply, &self->res));
 	EXPECT_EQ(4U, self->reply.n_irqs);
+}
+
+/*
+ * igb frees its vectors and allocates others inside `ethtool -L`, under
+ * rtnl and with no notifier event between: the module places them as they
+ * are allocated. Fewer queues keep their positions; more queues than at the
+ * last apply get the binding's CPUs until the periodic check gives each its
+ * own. Either way no interrupt of a new IRQ lands off the binding's CPUs.
+ */
+TEST_F_TIMEOUT(sticky, channel_changes_of_a_reallocating_driver, 600)
+{
+	struct nictl_bind_args igb = { .ifname = "igb0", .flags = NICTL_BIND_F_STICKY };
+	static const unsigned int counts[] = { 1, 2 };
+	struct netdev_info info;
+	struct cpus away;
+	char id[100];
+	unsigned int i;
+
+	ASSERT_EQ(0, netdev_info("igb0", &info));
+	snprintf(id, sizeof(id), "pci:%s", info.bus_addr);
+	/*
+	 * The other node's CPUs: left alone, the kernel gives a new vector a
+	 * CPU of the device's node, so an interrupt there shows.
+	 */
+	ASSERT_EQ(0, node_cpus(info.numa_node ? 0 : 1, &away));
+	igb.cpus = &away;
+	ASSERT_TRUE(places_early());
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &igb, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		ASSERT_EQ(0, netdev_set_channels("igb0", counts[i]));
+		EXPECT_TRUE(settles(&self->env.nl, "igb0", id, &away, SETTLE_MS))
+			TH_LOG("after ethtool -L igb0 combined %u", counts[i]);
+		ASSERT_EQ(0, netdev_info("igb0", &info));
+		EXPECT_EQ(counts[i], info.rx_queues);
+		ASSERT_EQ(0, traffic_burst(test_nics));
+		ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "igb0", &self->reply, &self->res));
+		EXPECT_TRUE(fired_only_on(&self->reply, &away))
+			TH_LOG("after ethtool -L igb0 combined %u", counts[i]);
+	}
 }
 
 /*
