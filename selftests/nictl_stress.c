@@ -2,10 +2,12 @@
 /*
  * Everything at once, for a bounded time (NICTL_STRESS_SECONDS, default
  * 90, and on a slow host on until every kind of operation and event
- * happened, up to 4 times as long): nictlctl binders and a restorer on vnode0, e1k and vnode1, stats
- * readers and switches, two `nictlctl monitor -j` listeners, while vnode1's
+ * happened, up to 4 times as long): nictlctl binders and a restorer on
+ * vnode0, e1k and vnode1, stats readers and switches, two `nictlctl
+ * monitor -j` listeners, while vnode1's
  * PCI function is unbound and bound, vnode0's channels go 2 -> 1 -> 2, CPUs
- * 3 and 6 go offline and online, the module is unloaded and loaded, the
+ * 3 and 6 go offline and online, igb0's sticky binding is broken by one of
+ * them gone at a channel change, the module is unloaded and loaded, the
  * fault knob fails some affinity writes, and something else moves vnode1's
  * IRQs through /proc. `nictlctl daemon` governs vnode1 throughout.
  *
@@ -802,6 +804,72 @@ static void run_hotplug(void)
 	}
 }
 
+/* igb0, which no binder touches: a sticky binding that a CPU cycle breaks. */
+static const struct policy igb0_sticky = { { "--cpus", "3,6", "--sticky" }, "3,6" };
+static const struct binder igb0_binder = { "igb0", &igb0_sticky, 1, NULL, -1 };
+
+/*
+ * A sticky binding the module cannot apply, every cycle: igb0 bound stickily
+ * on CPUs 3 and 6, then, under the CPU-cycle lock, CPU 6 taken away and
+ * igb0's channel count changed. igb allocates new vectors inside ethtool -L:
+ * the early placement skips a layout with a CPU offline, the module's apply
+ * fails (sticky-failed) and igb0 keeps what its driver gave it. Then CPU 6
+ * comes back, and settles as the hotplug worker's CPUs do.
+ */
+static void run_sticky_breaker(void)
+{
+	struct run_result *r = malloc(sizeof(*r));
+	unsigned int seed = getpid(), i, n;
+	struct netdev_info igb0;
+	struct placement got;
+	char what[48];
+	long long end;
+	int lock, ret;
+
+	if (!r || must("igb0's queue count", netdev_info("igb0", &igb0)))
+		goto out;
+	for (i = 1; phase() < CALM; i++) {
+		op_begin("take " CPU_LOCK);
+		lock = cpu_lock();
+		op_end();
+		if (lock < 0) {
+			anomaly("take " CPU_LOCK ": %s", strerror(-lock));
+			break;
+		}
+		if (bind_once(r, &igb0_binder, &igb0_sticky, &got)) {
+			close(lock);
+			nap(&seed, 1000, 3000);
+			continue;
+		}
+		n = 2 - i % 2;
+		snprintf(what, sizeof(what), "ethtool -L igb0 combined %u", n);
+		op_begin("CPU 6 offline, then %s", what);
+		if (must("CPU 6 offline", set_online(6, false)))
+			break;
+		ret = must(what, netdev_set_channels("igb0", n));
+		if (!ret) {
+			count(C_ETHTOOL);
+			/* The periodic check finds the new queue count within a second. */
+			nap(&seed, 3000, 4000);
+		}
+		op_begin("CPU 6 online");
+		if (must("CPU 6 online", set_online(6, true)) || ret)
+			break;
+		count(C_CPU_CYCLES);
+		for (end = now_ms() + CPU_SETTLE_MS; phase() < CALM && now_ms() < end;)
+			usleep(100 * 1000);
+		close(lock);
+		nap(&seed, 1000, 3000);
+	}
+	op_begin("ethtool -L igb0 combined %u, restore igb0", igb0.rx_queues);
+	must("igb0's queue count back", netdev_set_channels("igb0", igb0.rx_queues));
+	/* A module reload may have dropped the binding already. */
+	ctl(r, (const char *const []){ "restore", "igb0", NULL });
+	op_end();
+out:
+	free(r);
+}
+
 static void run_module_reloader(void)
 {
 	unsigned int seed = getpid(), tries;
@@ -890,8 +958,8 @@ static void run_mover(void)
 
 enum job {
 	J_BIND_VNODE0, J_BIND_E1K, J_BIND_VNODE1, J_RESTORE, J_STATS, J_STATS_SWITCH,
-	J_LISTEN0, J_LISTEN1, J_PCI, J_CHANNELS, J_HOTPLUG, J_MODULE, J_FAULTS, J_MOVER,
-	NR_JOBS
+	J_LISTEN0, J_LISTEN1, J_PCI, J_CHANNELS, J_HOTPLUG, J_STICKY, J_MODULE, J_FAULTS,
+	J_MOVER, NR_JOBS
 };
 
 static const struct {
@@ -909,6 +977,7 @@ static const struct {
 	[J_PCI] = { "pci vnode1", CALM },
 	[J_CHANNELS] = { "channels vnode0", CALM },
 	[J_HOTPLUG] = { "cpu hotplug", CALM },
+	[J_STICKY] = { "sticky breaker", CALM },
 	[J_MODULE] = { "module", CALM },
 	[J_FAULTS] = { "faults", CALM },
 	[J_MOVER] = { "proc mover", CALM },
@@ -936,6 +1005,8 @@ static void run_job(enum job j, const struct nic *vnode1)
 		return run_channels();
 	case J_HOTPLUG:
 		return run_hotplug();
+	case J_STICKY:
+		return run_sticky_breaker();
 	case J_MODULE:
 		return run_module_reloader();
 	case J_FAULTS:
