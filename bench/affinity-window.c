@@ -10,12 +10,9 @@
  *        affinity-window BDF PLACEMENT TIMEOUT_MS reload DRIVER
  *        affinity-window BDF PLACEMENT TIMEOUT_MS drift QUEUE CPU
  *
- * The queue IRQs of PCI function BDF are those of its msi_irqs whose
- * action, as /proc/irq/N/ names it, is virtio-net's "virtioK-input.Q" or
- * "virtioK-output.Q"; they are known by that name without the "virtioK-",
- * since a rebind may give the device and its IRQs other numbers.
- * PLACEMENT says which CPUs each must have, as smp_affinity_list shows them:
- * "input.0=5,output.0=5,input.1=7,output.1=7" ("-": none).
+ * The queue IRQs of PCI function BDF, and PLACEMENT, the CPUs each must
+ * have, are as placement.h says: "input.0=5,output.0=5,input.1=7,output.1=7"
+ * ("-": none).
  *
  * state   prints the placement now, in PLACEMENT's form; exit 0 when it
  *         is PLACEMENT.
@@ -30,7 +27,6 @@
  * PLACEMENT says, -1 when none did within TIMEOUT_MS.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <err.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -39,20 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_IRQS	64
+#include "placement.h"
+
 #define POLL_NS		1000000LL
 #define PERIOD_PARAM	"/sys/module/nictl/parameters/watch_period_ms"
-
-struct queue_irq {
-	char queue[32];		/* "input.0" */
-	unsigned int irq;
-	char cpus[64];		/* smp_affinity_list */
-};
-
-struct placement {
-	struct queue_irq q[MAX_IRQS];
-	unsigned int nr;
-};
 
 static const char *bdf, *driver;
 static long long bind_returned_ns;
@@ -72,118 +58,12 @@ static void sleep_ns(long long ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Read the first line of @path into @buf, without its newline; false on error. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ok = f && fgets(buf, len, f);
-
-	if (f)
-		fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f || fputs(text, f) < 0 || fclose(f))
 		err(1, "write %s to %s", text, path);
-}
-
-/* The queue name of IRQ @irq ("input.0"), from its /proc/irq entry; false if none. */
-static int queue_of(unsigned int irq, char *queue, size_t len)
-{
-	char path[64];
-	const char *q;
-	struct dirent *e;
-	DIR *d;
-	int found = 0;
-
-	snprintf(path, sizeof(path), "/proc/irq/%u", irq);
-	d = opendir(path);
-	while (d && !found && (e = readdir(d))) {
-		q = strrchr(e->d_name, '-');
-		found = q && (!strncmp(q, "-input.", 7) || !strncmp(q, "-output.", 8));
-		if (found)
-			snprintf(queue, len, "%s", q + 1);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
-/* The queue IRQs of the function and their CPUs now (none while it is unbound). */
-static void read_placement(struct placement *p)
-{
-	char path[128];
-	struct queue_irq *q;
-	struct dirent *e;
-	DIR *d;
-
-	p->nr = 0;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/msi_irqs", bdf);
-	d = opendir(path);
-	while (d && p->nr < MAX_IRQS && (e = readdir(d))) {
-		q = &p->q[p->nr];
-		q->irq = strtoul(e->d_name, NULL, 10);
-		if (!q->irq || !queue_of(q->irq, q->queue, sizeof(q->queue)))
-			continue;
-		snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", q->irq);
-		if (read_line(path, q->cpus, sizeof(q->cpus)))
-			p->nr++;
-	}
-	if (d)
-		closedir(d);
-}
-
-static void parse_placement(const char *arg, struct placement *p)
-{
-	char *copy, *item, *save, *eq;
-	struct queue_irq *q;
-
-	p->nr = 0;
-	if (!strcmp(arg, "-"))
-		return;
-	copy = strdup(arg);
-	if (!copy)
-		err(1, "strdup");
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		eq = strchr(item, '=');
-		if (!eq || p->nr == MAX_IRQS)
-			errx(2, "bad placement '%s'", arg);
-		*eq = '\0';
-		q = &p->q[p->nr++];
-		snprintf(q->queue, sizeof(q->queue), "%s", item);
-		snprintf(q->cpus, sizeof(q->cpus), "%s", eq + 1);
-	}
-	free(copy);
-}
-
-static const struct queue_irq *find(const struct placement *p, const char *queue)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nr; i++)
-		if (!strcmp(p->q[i].queue, queue))
-			return &p->q[i];
-	return NULL;
-}
-
-/* Whether @now has exactly @want's queue IRQs, each on @want's CPUs. */
-static int in_place(const struct placement *want, const struct placement *now)
-{
-	const struct queue_irq *q;
-	unsigned int i;
-
-	for (i = 0; i < want->nr; i++) {
-		q = find(now, want->q[i].queue);
-		if (!q || strcmp(q->cpus, want->q[i].cpus))
-			return 0;
-	}
-	return want->nr == now->nr;
 }
 
 /* Poll every millisecond: the time of the first poll that found @want, or -1. */
@@ -193,8 +73,8 @@ static long long wait_in_place(const struct placement *want, long long timeout_n
 	long long t, start = now_ns();
 
 	for (t = start; t - start < timeout_ns; t = now_ns()) {
-		read_placement(&now);
-		if (in_place(want, &now))
+		placement_read(bdf, &now);
+		if (placement_equal(want, &now))
 			return t;
 		sleep_ns(POLL_NS);
 	}
@@ -231,7 +111,7 @@ static void drift(const struct placement *want, long long timeout_ns, const char
 		  const char *cpu)
 {
 	struct placement now;
-	const struct queue_irq *q;
+	const struct queue_place *q;
 	char path[64], period[32];
 	long long written;
 
@@ -239,8 +119,8 @@ static void drift(const struct placement *want, long long timeout_ns, const char
 		errx(1, "nictl is not loaded");
 	srand(now_ns());
 	sleep_ns(rand() % (atoll(period) + 1) * 1000000LL);
-	read_placement(&now);
-	q = find(&now, queue);
+	placement_read(bdf, &now);
+	q = placement_find(&now, queue);
 	if (!q)
 		errx(1, "%s has no queue IRQ %s", bdf, queue);
 	snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", q->irq);
@@ -252,13 +132,10 @@ static void drift(const struct placement *want, long long timeout_ns, const char
 static int state(const struct placement *want)
 {
 	struct placement now;
-	unsigned int i;
 
-	read_placement(&now);
-	for (i = 0; i < now.nr; i++)
-		printf("%s%s=%s", i ? "," : "", now.q[i].queue, now.q[i].cpus);
-	printf("%s\n", now.nr ? "" : "-");
-	return !in_place(want, &now);
+	placement_read(bdf, &now);
+	placement_print(&now);
+	return !placement_equal(want, &now);
 }
 
 int main(int argc, char **argv)
@@ -269,7 +146,7 @@ int main(int argc, char **argv)
 	if (argc < 5)
 		errx(2, "usage: affinity-window BDF PLACEMENT TIMEOUT_MS state|reload|drift ...");
 	bdf = argv[1];
-	parse_placement(argv[2], &want);
+	placement_parse(argv[2], &want);
 	timeout_ns = atoll(argv[3]) * 1000000LL;
 	if (!strcmp(argv[4], "state"))
 		return state(&want);

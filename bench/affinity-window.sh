@@ -28,7 +28,7 @@ out=$top/build/bench/affinity-window-$krel
 make -C "$top" --no-print-directory test-modules ctl >/dev/null
 mkdir -p "$top/build/bench"
 cc -O2 -Wall -Wextra -Werror -pthread -o "$top/build/bench/affinity-window" \
-	"$top/bench/affinity-window.c"
+	"$top/bench/affinity-window.c" "$top/bench/placement.c"
 NICTL_VM_QUIET=1 "$top/selftests/vm/run-guest.sh" "$krel" "$out" \
 	env NICTL_BENCH_ROUNDS="$rounds" bench/affinity-window-guest.sh >/dev/null
 
