@@ -279,8 +279,8 @@ static int bind_steered(struct ctl_nl *nl, struct bind_args *args, const struct 
 		if (err && !dry_run)
 			unbind(nl, dev);
 		if (err && why[0])
-			ctl_msg("cannot steer %s: %s; put back every steering value written and the "
-				"IRQs' affinities from before nictl", dev->ifname, why);
+			ctl_msg("cannot steer %s: %s; put back every steering value written "
+				"and the IRQs' affinities from before nictl", dev->ifname, why);
 	}
 	if (!err)
 		err = report_steered(args, &choice, &result, &plan, txn.xps);

@@ -36,7 +36,7 @@ struct steer_input {
 enum rps_case {
 	RPS_SPREAD,		/* fewer rx queues than cores on the IRQ's node */
 	RPS_OFF_QUEUES,		/* a queue per core already: RPS would only add IPIs */
-	RPS_OFF_NO_IRQ,		/* the queue's IRQ was placed nowhere: no node to spread on */
+	RPS_OFF_NO_IRQ,		/* the queue's IRQ was placed nowhere: no node */
 	RPS_OFF_NO_CPU,		/* no steering CPU on the IRQ's node */
 };
 

@@ -39,8 +39,9 @@ static int check_cpus(const struct cpuset *cpus)
 		cpuset_andnot(&left, &isolated);
 		if (cpuset_empty(&left)) {
 			list = cpuset_format(cpus);
-			ctl_msg("every CPU of %s is isolated (isolcpus/nohz_full): none is left to "
-				"steer to; give --cpus or --exclude that leave one", list ?: "the set");
+			ctl_msg("every CPU of %s is isolated (isolcpus/nohz_full): none is "
+				"left to steer to; give --cpus or --exclude that leave one",
+				list ?: "the set");
 			free(list);
 			err = -ENOSPC;
 		}
