@@ -18,18 +18,22 @@
 #include "policy.h"
 #include "report.h"
 #include "show.h"
+#include "steer/input.h"
+#include "steer/print.h"
+#include "steer/txn.h"
 
 struct bind_args {
 	struct dev_ref ref;
 	struct bind_policy policy;
 	unsigned int nr_sources;	/* of --numa-local, --node, --cpus */
+	bool steer;
 	bool json;
 };
 
 static const char bind_usage[] =
 	"Usage: " PROG_NAME " bind DEV [--numa-local | --node N | --cpus LIST] [--exclude LIST]\n"
 	"                     [--allow-siblings] [--take-over] [--allow-shared] [--sticky]\n"
-	"                     [--dry-run] [-j|--json]\n"
+	"                     [--steer] [--dry-run] [-j|--json]\n"
 	"\n"
 	"Spread the queue IRQs of DEV (an interface name or ifindex) over a set of\n"
 	"CPUs, all of them or none, and show the result. The set is:\n"
@@ -55,7 +59,13 @@ static const char bind_usage[] =
 	"                    permanent MAC) and applies it again by itself whenever\n"
 	"                    DEV's queue IRQs appear or change: driver reload, open,\n"
 	"                    queue changes; `restore DEV` drops it\n"
-	"  --dry-run         show the placement the kernel would apply, change nothing\n"
+	"  --steer           also steer the protocol work after the IRQs: RPS spreads it\n"
+	"                    over the set's CPUs on each queue IRQ's node when DEV has\n"
+	"                    fewer rx queues than those cores, RFS follows the sockets,\n"
+	"                    and XPS gives each CPU the tx queue whose IRQ is nearest;\n"
+	"                    all or nothing with the bind; `restore DEV` puts it back\n"
+	"  --dry-run         show the placement the kernel would apply (and with --steer\n"
+	"                    the steering plan), change nothing\n"
 	"  -j, --json        print the result as JSON (an array of one device)\n"
 	"  -h, --help        show this help\n";
 
@@ -70,6 +80,7 @@ enum {
 	OPT_TAKE_OVER,
 	OPT_ALLOW_SHARED,
 	OPT_STICKY,
+	OPT_STEER,
 };
 
 static int parse_cpus_arg(const char *opt, const char *arg, struct cpuset *cpus)
@@ -140,6 +151,9 @@ static int parse_option(struct bind_args *args, int c, char **argv)
 	case OPT_STICKY:
 		args->policy.sticky = true;
 		return 0;
+	case OPT_STEER:
+		args->steer = true;
+		return 0;
 	case 'j':
 		args->json = true;
 		return 0;
@@ -161,6 +175,7 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 		{ "take-over", no_argument, NULL, OPT_TAKE_OVER },
 		{ "allow-shared", no_argument, NULL, OPT_ALLOW_SHARED },
 		{ "sticky", no_argument, NULL, OPT_STICKY },
+		{ "steer", no_argument, NULL, OPT_STEER },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -185,9 +200,8 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 	return dev_ref_parse("bind", argv[optind], &args->ref) ?: -1;
 }
 
-/* Tell the user which CPUs were offered and why, then show the result. */
-static int report_result(const struct bind_args *args, const struct cpu_choice *choice,
-			 const struct dev_list *result)
+/* Tell the user which CPUs were offered and why. */
+static int report_choice(const struct bind_args *args, const struct cpu_choice *choice)
 {
 	char *list = cpuset_format(&choice->cpus);
 
@@ -199,25 +213,98 @@ static int report_result(const struct bind_args *args, const struct cpu_choice *
 	free(list);
 	if (args->policy.dry_run)
 		ctl_msg("dry run: nothing changed; shown is the placement bind would apply");
-	return show_devs(result, args->json);
+	return 0;
 }
 
 /* Everything after the arguments, on an open socket; 0 or -1 (reported). */
-static int bind_dev(struct ctl_nl *nl, struct bind_args *args)
+static int bind_dev(struct ctl_nl *nl, struct bind_args *args, const struct nictl_dev *dev)
 {
-	struct dev_list found, result = { NULL, 0 };
 	struct cpu_choice choice = { CPUSET_INIT, NULL };
+	struct dev_list result;
+	int err;
+
+	err = policy_bind(nl, dev, &args->policy, &choice, &result);
+	if (!err)
+		err = report_choice(args, &choice) ?: show_devs(&result, args->json);
+	dev_list_free(&result);
+	cpu_choice_free(&choice);
+	return err;
+}
+
+/* Give @dev's IRQs back what they had before nictl: a steered bind failed. */
+static void unbind(struct ctl_nl *nl, const struct nictl_dev *dev)
+{
+	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
+	struct dev_list restored;
+
+	if (!dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, &ref), "bind", dev->ifname,
+			  &restored))
+		dev_list_free(&restored);
+}
+
+static int report_steered(const struct bind_args *args, const struct cpu_choice *choice,
+			  const struct dev_list *result, const struct steer_plan *plan, bool xps)
+{
+	if (report_choice(args, choice))
+		return -1;
+	if (args->json)
+		return steer_print_json(stdout, &result->devs[0], plan, xps);
+	return show_table(stdout, result) ?: steer_print_table(stdout, plan, xps);
+}
+
+/*
+ * bind --steer: check and remember the steering values, bind, plan from
+ * where the IRQs went and write the plan; when steering fails after the
+ * bind, the IRQs go back too.
+ */
+static int bind_steered(struct ctl_nl *nl, struct bind_args *args, const struct nictl_dev *dev)
+{
+	struct cpu_choice choice = { CPUSET_INIT, NULL };
+	struct dev_list result = { NULL, 0 };
+	struct steer_plan plan = { .cpus = CPUSET_INIT };
+	bool dry_run = args->policy.dry_run;
+	struct steer_txn txn;
+	char why[512] = "";
+	int err;
+
+	err = policy_choose(dev, &args->policy, &choice);
+	if (err)
+		return err;
+	err = steer_prepare(dev, &choice.cpus, &txn) ?:
+	      policy_send(nl, dev, &args->policy, &choice, &result);
+	if (!err) {
+		err = steer_plan_dev(&result.devs[0], &choice.cpus, txn.flow_entries, &plan);
+		if (!err && !dry_run)
+			err = steer_commit(&txn, &plan, why, sizeof(why));
+		if (err && !dry_run)
+			unbind(nl, dev);
+		if (err && why[0])
+			ctl_msg("cannot steer %s: %s; put back every steering value written "
+				"and the IRQs' affinities from before nictl", dev->ifname, why);
+	}
+	if (!err)
+		err = report_steered(args, &choice, &result, &plan, txn.xps);
+	steer_plan_free(&plan);
+	steer_txn_free(&txn);
+	dev_list_free(&result);
+	cpu_choice_free(&choice);
+	return err;
+}
+
+/* DEV_GET, then the bind: 0 or -1 (reported). */
+static int bind_ref(struct ctl_nl *nl, struct bind_args *args)
+{
+	struct dev_list found;
 	int err;
 
 	err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, &args->ref), "bind",
 			   args->ref.name, &found);
 	if (err)
 		return err;
-	err = policy_bind(nl, &found.devs[0], &args->policy, &choice, &result);
-	if (!err)
-		err = report_result(args, &choice, &result);
-	dev_list_free(&result);
-	cpu_choice_free(&choice);
+	if (args->steer)
+		err = bind_steered(nl, args, &found.devs[0]);
+	else
+		err = bind_dev(nl, args, &found.devs[0]);
 	dev_list_free(&found);
 	return err;
 }
@@ -234,7 +321,7 @@ int cmd_bind(int argc, char **argv)
 	if (ret < 0) {
 		ret = EXIT_FAILURE;
 		if (!ctl_nl_open(&nl)) {
-			ret = bind_dev(&nl, &args) ? EXIT_FAILURE : EXIT_SUCCESS;
+			ret = bind_ref(&nl, &args) ? EXIT_FAILURE : EXIT_SUCCESS;
 			ctl_nl_close(&nl);
 		}
 	}

@@ -343,3 +343,24 @@ unsigned int dev_queue_count(const struct nictl_dev *dev)
 				n = dev->irqs[i].queues[k].queue + 1;
 	return n;
 }
+
+/*
+ * The CPU nictl placed the IRQ serving queue @q on: its receive side when
+ * @rx, else its transmit side (a combined IRQ serves both). -1 when no IRQ
+ * serving it was placed.
+ */
+int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx)
+{
+	unsigned int unwanted = rx ? NICTL_QUEUE_KIND_TX : NICTL_QUEUE_KIND_RX;
+	const struct irq_queue *served;
+	unsigned int i, k;
+
+	for (i = 0; i < dev->nr_irqs; i++) {
+		for (k = 0; k < dev->irqs[i].nr_queues; k++) {
+			served = &dev->irqs[i].queues[k];
+			if (served->queue == q && served->kind != unwanted)
+				return dev->irqs[i].target_cpu;
+		}
+	}
+	return -1;
+}

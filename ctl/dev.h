@@ -7,6 +7,7 @@
 #ifndef NICTLCTL_DEV_H
 #define NICTLCTL_DEV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cpuset.h"
@@ -70,5 +71,6 @@ int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const c
 void dev_list_free(struct dev_list *list);
 unsigned int dev_group_count(const struct nictl_dev *dev);
 unsigned int dev_queue_count(const struct nictl_dev *dev);
+int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx);
 
 #endif /* NICTLCTL_DEV_H */

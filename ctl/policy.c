@@ -51,18 +51,17 @@ static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_d
 }
 
 /*
- * Bind @dev, as DEV_GET just described it, by @policy. On success @choice
- * holds the CPUs offered and why, @result the kernel's reply (one device);
- * the caller frees both. On failure print the one line saying why and
- * return -1, with nothing to free.
+ * The CPUs @policy offers for @dev, as DEV_GET just described it, into
+ * @choice (the caller frees it): refused early when the set has too few
+ * cores for the device's queues. 0, or -1 after printing why, with nothing
+ * to free.
  */
-int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
-		struct cpu_choice *choice, struct dev_list *result)
+int policy_choose(const struct nictl_dev *dev, const struct bind_policy *policy,
+		  struct cpu_choice *choice)
 {
 	struct cpu_request req = policy->req;
 	int err;
 
-	*result = (struct dev_list){ NULL, 0 };
 	if (policy->numa_local) {
 		if (dev->numa_node < 0) {
 			ctl_msg("the NUMA node of %s is unknown; use --node N or --cpus LIST",
@@ -78,10 +77,40 @@ int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bin
 	if (!policy->allow_siblings)
 		err = cpus_check_cores(choice, dev->ifname, dev_queue_count(dev),
 				       dev_group_count(dev));
-	if (!err)
-		err = dev_exchange(nl, bind_request(nl, dev, policy, &choice->cpus), "bind",
-				   dev->ifname, result);
 	if (err)
 		cpu_choice_free(choice);
+	return err;
+}
+
+/*
+ * Send the BIND that places @dev's queue IRQs on @choice's CPUs; @result
+ * holds the kernel's reply (one device), for the caller to free. 0, or -1
+ * after printing why, with nothing to free.
+ */
+int policy_send(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
+		const struct cpu_choice *choice, struct dev_list *result)
+{
+	return dev_exchange(nl, bind_request(nl, dev, policy, &choice->cpus), "bind", dev->ifname,
+			    result);
+}
+
+/*
+ * Bind @dev, as DEV_GET just described it, by @policy. On success @choice
+ * holds the CPUs offered and why, @result the kernel's reply (one device);
+ * the caller frees both. On failure print the one line saying why and
+ * return -1, with nothing to free.
+ */
+int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
+		struct cpu_choice *choice, struct dev_list *result)
+{
+	int err;
+
+	*result = (struct dev_list){ NULL, 0 };
+	err = policy_choose(dev, policy, choice);
+	if (!err) {
+		err = policy_send(nl, dev, policy, choice, result);
+		if (err)
+			cpu_choice_free(choice);
+	}
 	return err;
 }

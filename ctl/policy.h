@@ -23,6 +23,10 @@ struct bind_policy {
 };
 
 void bind_policy_free(struct bind_policy *policy);
+int policy_choose(const struct nictl_dev *dev, const struct bind_policy *policy,
+		  struct cpu_choice *choice);
+int policy_send(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
+		const struct cpu_choice *choice, struct dev_list *result);
 int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
 		struct cpu_choice *choice, struct dev_list *result);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The restore command: undo nictl's binding of one device. */
 #include <getopt.h>
+#include <net/if.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -10,13 +11,15 @@
 #include "dev.h"
 #include "report.h"
 #include "show.h"
+#include "steer/undo.h"
 
 static const char restore_usage[] =
 	"Usage: " PROG_NAME " restore DEV [-j|--json]\n"
 	"\n"
 	"Give the queue IRQs of DEV (an interface name or ifindex) back the\n"
-	"affinities they had before nictl first bound them, make nictl forget\n"
-	"the device, and show the result.\n"
+	"affinities they had before nictl first bound them, and their queues the\n"
+	"RPS, RFS and XPS values from before nictl first steered them; make nictl\n"
+	"forget the device, and show the result.\n"
 	"\n"
 	"Options:\n"
 	"  -j, --json    print the result as JSON (an array of one device)\n"
@@ -25,8 +28,8 @@ static const char restore_usage[] =
 int cmd_restore(int argc, char **argv)
 {
 	struct dev_ref ref;
+	int ret, steered;
 	bool json;
-	int ret;
 
 	ret = show_opts(argc, argv, restore_usage, &json);
 	if (ret >= 0)
@@ -36,5 +39,10 @@ int cmd_restore(int argc, char **argv)
 	if (argc - optind > 1)
 		return ctl_usage("restore", "unexpected argument '%s'", argv[optind + 1]);
 	ret = dev_ref_parse("restore", argv[optind], &ref);
-	return ret ?: show_run(NICTL_CMD_RESTORE, "restore", &ref, json);
+	if (ret)
+		return ret;
+	/* The steering first: it needs no module, and a failure keeps its file. */
+	steered = steer_undo(ref.ifindex ?: if_nametoindex(ref.name));
+	ret = show_run(NICTL_CMD_RESTORE, "restore", &ref, json);
+	return steered ? EXIT_FAILURE : ret;
 }

@@ -467,17 +467,25 @@ void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 	json_str(j, "source", source_name(dev->source));
 }
 
-static int json_dev(struct json *j, const struct nictl_dev *dev)
+/* The members of a device's object, its IRQs too; -1 when out of memory. */
+int show_json_dev_members(struct json *j, const struct nictl_dev *dev)
 {
 	unsigned int i;
 
-	json_obj_begin(j, NULL);
 	show_json_dev_fields(j, dev);
 	json_arr_begin(j, "irqs");
 	for (i = 0; i < dev->nr_irqs; i++)
 		if (json_irq(j, &dev->irqs[i]))
 			return -1;
 	json_arr_end(j);
+	return 0;
+}
+
+static int json_dev(struct json *j, const struct nictl_dev *dev)
+{
+	json_obj_begin(j, NULL);
+	if (show_json_dev_members(j, dev))
+		return -1;
 	json_obj_end(j);
 	return 0;
 }

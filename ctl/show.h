@@ -18,6 +18,7 @@ int show_json(FILE *f, const struct dev_list *list);
 int show_json_cpus(struct json *j, const char *key, const char *list_key,
 		   const struct cpuset *cpus);
 void show_json_dev_fields(struct json *j, const struct nictl_dev *dev);
+int show_json_dev_members(struct json *j, const struct nictl_dev *dev);
 int show_json_irq_fields(struct json *j, const struct nictl_irq *irq);
 int show_devs(const struct dev_list *list, bool json);
 int show_opts(int argc, char **argv, const char *usage, bool *json);

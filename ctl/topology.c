@@ -135,9 +135,20 @@ int topo_isolated_cpus(struct cpuset *out)
 }
 
 /*
+ * Add the SMT siblings of @cpu (its physical core, @cpu among them) to @out.
+ * A CPU without topology (never the case for an online CPU on the kernels
+ * nictl supports) is a core of its own: nothing is added.
+ */
+int topo_cpu_siblings(int cpu, struct cpuset *out)
+{
+	int err = read_cpulist(out, "devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+
+	return err == -ENOENT ? 0 : err;
+}
+
+/*
  * Count the physical cores @cpus spans: CPUs whose thread_siblings_list
- * overlap are one core. A CPU without topology (never the case for an online
- * CPU on the kernels nictl supports) counts as a core of its own.
+ * overlap are one core.
  */
 int topo_count_cores(const struct cpuset *cpus, unsigned int *cores)
 {
@@ -149,10 +160,7 @@ int topo_count_cores(const struct cpuset *cpus, unsigned int *cores)
 		if (cpuset_has(&seen, cpu))
 			continue;
 		(*cores)++;
-		err = read_cpulist(&seen, "devices/system/cpu/cpu%d/topology/thread_siblings_list",
-				   cpu);
-		if (err == -ENOENT)
-			err = 0;
+		err = topo_cpu_siblings(cpu, &seen);
 		if (err)
 			break;
 	}

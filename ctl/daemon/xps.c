@@ -4,64 +4,27 @@
  * a packet sent on that CPU uses that queue and its completions come back
  * where it was sent: the pairing vendor scripts make with `-x`. The sysfs
  * root is topo_root(), which host unit tests point at a fake tree.
+ * `bind --steer` plans XPS over every CPU of the bind instead (steer/plan.c).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <linux/nictl.h>
-
 #include "daemon/xps.h"
 #include "log.h"
-#include "topology.h"
+#include "steer/knob.h"
+#include "steer/mask.h"
 
-/* A CPU mask for one CPU as sysfs bitmaps are written: 32-bit hex groups. */
-int xps_mask(unsigned int cpu, char *buf, size_t len)
-{
-	size_t n;
-	unsigned int i;
-
-	n = snprintf(buf, len, "%x", 1U << (cpu % 32));
-	for (i = 0; i < cpu / 32 && n < len; i++)
-		n += snprintf(buf + n, len - n, ",00000000");
-	return n < len ? 0 : -ENAMETOOLONG;
-}
-
-/* The CPU of the IRQ that serves transmit queue @q, -1 if none was placed. */
-static int tx_queue_cpu(const struct nictl_dev *dev, unsigned int q)
-{
-	const struct irq_queue *served;
-	unsigned int i, k;
-
-	for (i = 0; i < dev->nr_irqs; i++) {
-		for (k = 0; k < dev->irqs[i].nr_queues; k++) {
-			served = &dev->irqs[i].queues[k];
-			if (served->queue == q && served->kind != NICTL_QUEUE_KIND_RX)
-				return dev->irqs[i].target_cpu;
-		}
-	}
-	return -1;
-}
-
+/* Point tx queue @q's XPS map at @cpu alone. */
 static int write_xps(const char *ifname, unsigned int q, unsigned int cpu)
 {
-	char path[4096], mask[2400];
-	FILE *f;
+	struct cpuset one = CPUSET_INIT;
+	char name[KNOB_NAME_LEN], mask[STEER_MASK_LEN];
 	int err;
 
-	err = xps_mask(cpu, mask, sizeof(mask));
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "%s/class/net/%s/queues/tx-%u/xps_cpus", topo_root(),
-		 ifname, q);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	/* sysfs takes the value in one write; fclose() flushes it. */
-	err = fputs(mask, f) < 0 ? -EIO : 0;
-	if (fclose(f) && !err)
-		err = -errno;
-	return err;
+	err = cpuset_add(&one, cpu) ?: steer_mask_format(&one, mask, sizeof(mask));
+	cpuset_free(&one);
+	snprintf(name, sizeof(name), "tx-%u/xps_cpus", q);
+	return err ?: knob_write(ifname, name, mask);
 }
 
 /*
@@ -78,7 +41,7 @@ int xps_apply(const struct nictl_dev *dev)
 
 	line[0] = '\0';
 	for (q = 0; q < dev->tx_queues; q++) {
-		cpu = tx_queue_cpu(dev, q);
+		cpu = dev_queue_cpu(dev, q, false);
 		if (cpu < 0)
 			continue;
 		err = write_xps(dev->ifname, q, cpu);

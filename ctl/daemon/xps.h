@@ -3,11 +3,8 @@
 #ifndef NICTLCTL_XPS_H
 #define NICTLCTL_XPS_H
 
-#include <stddef.h>
-
 #include "dev.h"
 
-int xps_mask(unsigned int cpu, char *buf, size_t len);
 int xps_apply(const struct nictl_dev *dev);
 
 #endif /* NICTLCTL_XPS_H */

@@ -8,24 +8,6 @@
 
 #include "daemon/xps.h"
 
-TEST(mask_format)
-{
-	char buf[64];
-
-	ASSERT_EQ(0, xps_mask(0, buf, sizeof(buf)));
-	EXPECT_STREQ("1", buf);
-	ASSERT_EQ(0, xps_mask(5, buf, sizeof(buf)));
-	EXPECT_STREQ("20", buf);
-	ASSERT_EQ(0, xps_mask(31, buf, sizeof(buf)));
-	EXPECT_STREQ("80000000", buf);
-	/* Beyond 32 CPUs the kernel reads comma-separated 32-bit groups. */
-	ASSERT_EQ(0, xps_mask(33, buf, sizeof(buf)));
-	EXPECT_STREQ("2,00000000", buf);
-	ASSERT_EQ(0, xps_mask(64, buf, sizeof(buf)));
-	EXPECT_STREQ("1,00000000,00000000", buf);
-	EXPECT_EQ(-ENAMETOOLONG, xps_mask(64, buf, 10));
-}
-
 static char *read_file(const struct fakesys *f, const char *rel)
 {
 	static char buf[64];

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A steering plan in the table and JSON formats of bind (see print.c). */
+#ifndef NICTLCTL_STEER_PRINT_H
+#define NICTLCTL_STEER_PRINT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "dev.h"
+#include "steer/plan.h"
+
+int steer_print_table(FILE *f, const struct steer_plan *plan, bool xps);
+int steer_print_json(FILE *f, const struct nictl_dev *dev, const struct steer_plan *plan,
+		     bool xps);
+
+#endif /* NICTLCTL_STEER_PRINT_H */

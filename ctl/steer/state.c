@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files of steer/state.h. A device's file is named after its ifindex,
+ * which a rename keeps and a driver reload changes: a reloaded device
+ * starts with the kernel's defaults, and the values of the device that went
+ * must not be put on it. Each file is written whole to a temporary name and
+ * renamed, so a reader never sees half of one. $NICTL_RUN_DIR replaces
+ * /run/nictl (host unit tests).
+ *
+ * A device's file: "name value" lines, one per queue value, in the order
+ * bind wrote them, after a "#" comment line naming the device:
+ *
+ *   # vnode1: steering values before nictlctl bind --steer
+ *   rx-0/rps_flow_cnt 0
+ *   rx-0/rps_cpus 00
+ *   tx-0/xps_cpus 10
+ *
+ * The sysctl's file, "rps_sock_flow_entries": "<before> <raised to>".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "steer/state.h"
+
+#define STATE_PREFIX	"steer-"
+#define FLOW_FILE	"rps_sock_flow_entries"
+
+static const char *state_dir(void)
+{
+	const char *dir = getenv("NICTL_RUN_DIR");
+
+	return dir && *dir ? dir : "/run/nictl";
+}
+
+static void dev_file(char *buf, size_t len, unsigned int ifindex)
+{
+	snprintf(buf, len, "%s/" STATE_PREFIX "%u", state_dir(), ifindex);
+}
+
+static void flow_file(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/" FLOW_FILE, state_dir());
+}
+
+/* Write @text to @path through a temporary file in the same directory. */
+static int write_atomically(const char *path, const char *text)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd, err = 0;
+
+	if (mkdir(state_dir(), 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+	} else if (fputs(text, f) < 0 || fflush(f) || fsync(fd)) {
+		err = -errno;
+		fclose(f);
+	} else if (fclose(f)) {
+		err = -errno;
+	}
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+bool state_exists(unsigned int ifindex)
+{
+	char path[4096];
+
+	dev_file(path, sizeof(path), ifindex);
+	return !access(path, F_OK);
+}
+
+int state_save(unsigned int ifindex, const char *ifname, const struct knob_list *old)
+{
+	char path[4096], *text = NULL;
+	size_t size = 0;
+	unsigned int i;
+	FILE *mem;
+	int err;
+
+	mem = open_memstream(&text, &size);
+	if (!mem)
+		return -ENOMEM;
+	fprintf(mem, "# %s: steering values before nictlctl bind --steer\n", ifname);
+	for (i = 0; i < old->nr; i++)
+		fprintf(mem, "%s %s\n", old->knobs[i].name, old->knobs[i].value);
+	if (fclose(mem)) {
+		free(text);
+		return -ENOMEM;
+	}
+	dev_file(path, sizeof(path), ifindex);
+	err = write_atomically(path, text);
+	free(text);
+	return err;
+}
+
+/* Add the "name value" line @line to @old; -EINVAL when it is not one. */
+static int parse_line(char *line, struct knob_list *old)
+{
+	char *value;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (line[0] == '#')
+		return 0;
+	value = strchr(line, ' ');
+	if (!value || value == line)
+		return -EINVAL;
+	*value++ = '\0';
+	return knobs_add(old, line, value);
+}
+
+/* The values @ifindex's file holds into @old: 0, -ENOENT, -EINVAL, -ENOMEM. */
+int state_load(unsigned int ifindex, struct knob_list *old)
+{
+	char path[4096], *line = NULL;
+	size_t size = 0;
+	FILE *f;
+	int err = 0;
+
+	*old = (struct knob_list){ NULL, 0 };
+	dev_file(path, sizeof(path), ifindex);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (!err && getline(&line, &size, f) >= 0)
+		err = parse_line(line, old);
+	free(line);
+	fclose(f);
+	if (err)
+		knobs_free(old);
+	return err;
+}
+
+int state_remove(unsigned int ifindex)
+{
+	char path[4096];
+
+	dev_file(path, sizeof(path), ifindex);
+	return unlink(path) ? -errno : 0;
+}
+
+/* Whether a device other than @ifindex, still there, has steering to restore. */
+bool state_others(unsigned int ifindex)
+{
+	char name[IF_NAMESIZE];
+	struct dirent *e;
+	unsigned int other;
+	bool found = false;
+	DIR *dir;
+
+	dir = opendir(state_dir());
+	while (dir && !found && (e = readdir(dir))) {
+		if (sscanf(e->d_name, STATE_PREFIX "%u", &other) == 1 && !strchr(e->d_name, '.'))
+			found = other != ifindex && if_indextoname(other, name);
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+int state_flow_save(unsigned int before, unsigned int raised)
+{
+	char path[4096], text[32];
+
+	flow_file(path, sizeof(path));
+	snprintf(text, sizeof(text), "%u %u\n", before, raised);
+	return write_atomically(path, text);
+}
+
+int state_flow_load(unsigned int *before, unsigned int *raised)
+{
+	char path[4096];
+	FILE *f;
+	int n;
+
+	flow_file(path, sizeof(path));
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%u %u", before, raised);
+	fclose(f);
+	return n == 2 ? 0 : -EINVAL;
+}
+
+int state_flow_remove(void)
+{
+	char path[4096];
+
+	flow_file(path, sizeof(path));
+	return unlink(path) ? -errno : 0;
+}

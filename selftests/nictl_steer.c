@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bind --steer on the guests' NICs: RPS, RFS and XPS as planned (e1k: one
+ * queue pair for node 0's two cores but CPU 0: RPS on; vnode1: two queue
+ * pairs on node 1's two cores: RPS off), restore putting back every
+ * value exactly (the host-wide RFS table size too, and only once no steered
+ * device needs it), the rollback when any one write fails, and refusals
+ * that change nothing.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "main.h"
+#include "nictl.h"
+#include "run.h"
+#include "sys.h"
+
+#define FLOW_ENTRIES	"/proc/sys/net/core/rps_sock_flow_entries"
+#define RUN_DIR		"/run/nictl"
+#define MAX_QUEUES	8
+#define MASK_LEN	64
+
+/* Every steering value of one device, as sysfs prints them. */
+struct steering {
+	unsigned int rx;
+	unsigned int tx;
+	bool xps;			/* one tx queue: no XPS maps */
+	char rps_cpus[MAX_QUEUES][MASK_LEN];
+	char flow_cnt[MAX_QUEUES][MASK_LEN];
+	char xps_cpus[MAX_QUEUES][MASK_LEN];
+};
+
+static const char *const nics[] = { "vnode0", "vnode1", "e1k" };
+
+static int queue_file(char *path, size_t len, const char *ifname, const char *dir,
+		      unsigned int q, const char *file)
+{
+	return pathf(path, len, "/sys/class/net/%s/queues/%s-%u/%s", ifname, dir, q, file);
+}
+
+static unsigned int count_queues(const char *ifname, const char *dir)
+{
+	char path[256];
+	unsigned int n = 0;
+
+	while (!queue_file(path, sizeof(path), ifname, dir, n, "") && !access(path, F_OK))
+		n++;
+	return n;
+}
+
+static int steering_read(const char *ifname, struct steering *s)
+{
+	char path[256];
+	unsigned int q;
+	int err = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->rx = count_queues(ifname, "rx");
+	s->tx = count_queues(ifname, "tx");
+	if (!s->rx || s->rx > MAX_QUEUES || s->tx > MAX_QUEUES)
+		return -ERANGE;
+	for (q = 0; q < s->rx && !err; q++) {
+		err = queue_file(path, sizeof(path), ifname, "rx", q, "rps_cpus") ?:
+		      read_str(path, s->rps_cpus[q], MASK_LEN) ?:
+		      queue_file(path, sizeof(path), ifname, "rx", q, "rps_flow_cnt") ?:
+		      read_str(path, s->flow_cnt[q], MASK_LEN);
+	}
+	s->xps = s->tx > 1;
+	for (q = 0; s->xps && q < s->tx && !err; q++)
+		err = queue_file(path, sizeof(path), ifname, "tx", q, "xps_cpus") ?:
+		      read_str(path, s->xps_cpus[q], MASK_LEN);
+	return err;
+}
+
+static int steering_write(const char *ifname, const struct steering *s)
+{
+	char path[256];
+	unsigned int q;
+	int err = 0;
+
+	for (q = 0; q < s->rx && !err; q++) {
+		err = queue_file(path, sizeof(path), ifname, "rx", q, "rps_cpus") ?:
+		      write_str(path, s->rps_cpus[q]) ?:
+		      queue_file(path, sizeof(path), ifname, "rx", q, "rps_flow_cnt") ?:
+		      write_str(path, s->flow_cnt[q]);
+	}
+	for (q = 0; s->xps && q < s->tx && !err; q++)
+		err = queue_file(path, sizeof(path), ifname, "tx", q, "xps_cpus") ?:
+		      write_str(path, s->xps_cpus[q]);
+	return err;
+}
+
+static bool same_value(const char *ifname, const char *what, unsigned int q, const char *want,
+		       const char *got)
+{
+	if (!strcmp(want, got))
+		return true;
+	fprintf(stderr, "# %s %s of queue %u: want '%s', got '%s'\n", ifname, what, q, want,
+		got);
+	return false;
+}
+
+/* Whether @ifname's values are @want's now; says which are not. */
+static bool steering_is(const char *ifname, const struct steering *want)
+{
+	struct steering now;
+	unsigned int q;
+	bool ok;
+
+	if (steering_read(ifname, &now)) {
+		fprintf(stderr, "# cannot read the steering of %s\n", ifname);
+		return false;
+	}
+	ok = now.rx == want->rx && now.tx == want->tx;
+	for (q = 0; q < want->rx && ok; q++) {
+		ok &= same_value(ifname, "rps_cpus", q, want->rps_cpus[q], now.rps_cpus[q]);
+		ok &= same_value(ifname, "rps_flow_cnt", q, want->flow_cnt[q], now.flow_cnt[q]);
+	}
+	for (q = 0; want->xps && q < want->tx && ok; q++)
+		ok &= same_value(ifname, "xps_cpus", q, want->xps_cpus[q], now.xps_cpus[q]);
+	return ok;
+}
+
+/* A sysfs CPU mask ("f0", "1,00000000") as a set. */
+static int mask_cpus(const char *mask, struct cpus *s)
+{
+	unsigned int bit = 0;
+	const char *p;
+	int digit, b;
+
+	cpus_zero(s);
+	for (p = mask + strlen(mask); p-- > mask;) {
+		if (*p == ',')
+			continue;
+		if (!isxdigit((unsigned char)*p))
+			return -EINVAL;
+		digit = isdigit((unsigned char)*p) ? *p - '0' : (*p | 0x20) - 'a' + 10;
+		for (b = 0; b < 4; b++, bit++)
+			if (digit & (1 << b))
+				cpus_set(s, bit);
+	}
+	return 0;
+}
+
+static bool mask_is(const char *ifname, const char *what, unsigned int q, const char *mask,
+		    const struct cpus *want)
+{
+	char want_list[CPUS_LIST_LEN], got_list[CPUS_LIST_LEN];
+	struct cpus got;
+
+	if (mask_cpus(mask, &got)) {
+		fprintf(stderr, "# %s %s of queue %u: '%s' is not a mask\n", ifname, what, q, mask);
+		return false;
+	}
+	if (cpus_equal(&got, want))
+		return true;
+	cpus_format(want, want_list, sizeof(want_list));
+	cpus_format(&got, got_list, sizeof(got_list));
+	fprintf(stderr, "# %s %s of queue %u: want CPUs '%s', got '%s'\n", ifname, what, q,
+		want_list, got_list);
+	return false;
+}
+
+static long flow_entries(void)
+{
+	long v = -1;
+
+	read_long(FLOW_ENTRIES, &v);
+	return v;
+}
+
+static int set_flow_entries(long v)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%ld", v);
+	return write_str(FLOW_ENTRIES, s);
+}
+
+/* The files steering keeps under /run/nictl: none once nothing is steered. */
+static unsigned int kept_files(bool remove)
+{
+	char path[300];
+	struct dirent *e;
+	unsigned int n = 0;
+	DIR *dir = opendir(RUN_DIR);
+
+	while (dir && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		n++;
+		if (remove && !pathf(path, sizeof(path), RUN_DIR "/%s", e->d_name))
+			unlink(path);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+FIXTURE(steer) {
+	struct test_env env;
+	struct run_result run;
+	struct run_result jq;
+	struct steering before[ARRAY_SIZE(nics)];
+	long flow_entries;
+};
+
+FIXTURE_SETUP(steer)
+{
+	unsigned int i;
+
+	ASSERT_EQ(0, env_setup(&self->env));
+	for (i = 0; i < ARRAY_SIZE(nics); i++)
+		ASSERT_EQ(0, steering_read(nics[i], &self->before[i])) TH_LOG("%s", nics[i]);
+	self->flow_entries = flow_entries();
+	ASSERT_LE(0, self->flow_entries);
+	/* The kernel's default: bind raises it, restore lowers it again. */
+	ASSERT_EQ(0, set_flow_entries(0));
+}
+
+FIXTURE_TEARDOWN(steer)
+{
+	unsigned int i;
+
+	unsetenv("NICTL_FAULT_STEER_WRITE");
+	for (i = 0; i < ARRAY_SIZE(nics); i++)
+		EXPECT_EQ(0, steering_write(nics[i], &self->before[i])) TH_LOG("%s", nics[i]);
+	EXPECT_EQ(0, set_flow_entries(self->flow_entries));
+	kept_files(true);
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+#define CTL(self, ...) \
+	run_ctl(&(self)->run, false, NULL, (const char *const []){ __VA_ARGS__, NULL })
+#define JQ(self, filter) run_jq(&(self)->jq, (self)->run.out, filter)
+
+static const struct steering *before_of(FIXTURE_DATA(steer) *self, const char *ifname)
+{
+	unsigned int i;
+
+	for (i = 0; strcmp(nics[i], ifname); i++)
+		;
+	return &self->before[i];
+}
+
+/* Nothing a refused or rolled back bind could have touched has changed. */
+static bool nothing_changed(FIXTURE_DATA(steer) *self)
+{
+	bool ok = irq_snapshot_changes(&self->env.snap) == 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(nics); i++)
+		ok &= steering_is(nics[i], &self->before[i]);
+	if (flow_entries() != 0) {
+		fprintf(stderr, "# rps_sock_flow_entries: want 0, got %ld\n", flow_entries());
+		ok = false;
+	}
+	if (kept_files(false)) {
+		fprintf(stderr, "# %u files left in " RUN_DIR "\n", kept_files(false));
+		ok = false;
+	}
+	return ok;
+}
+
+/* The CPU the IRQ of tx queue @q of @ifname is bound to, -1 if none. */
+static int tx_irq_cpu(FIXTURE_DATA(steer) *self, const char *ifname, unsigned int q)
+{
+	struct nl_result res;
+	struct nictl_dev dev;
+	unsigned int i, k;
+
+	if (nictl_dev_get(&self->env.nl, ifname, &dev, &res))
+		return -1;
+	for (i = 0; i < dev.n_irqs; i++)
+		for (k = 0; k < dev.irqs[i].n_queues; k++)
+			if (dev.irqs[i].queues[k].queue == q &&
+			    dev.irqs[i].queues[k].kind != NICTL_QUEUE_KIND_RX)
+				return dev.irqs[i].target_cpu;
+	return -1;
+}
+
+/*
+ * vnode1, two queue pairs on node 1's two cores: RPS off, the RFS table
+ * split in two, and each tx queue sent on by its IRQ CPU's core alone.
+ */
+TEST_F_TIMEOUT(steer, queue_per_core, 300)
+{
+	struct cpus node1, core, all;
+	struct steering now;
+	unsigned int q;
+	int cpu;
+
+	ASSERT_EQ(0, node_cpus(1, &node1));
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--steer", "-j"));
+	ASSERT_EQ(0, JQ(self, "[.[0].steer.rx[].rps] | join(\",\")"));
+	EXPECT_STREQ("off,off\n", self->jq.out);
+	EXPECT_EQ(32768, flow_entries());
+	ASSERT_EQ(0, steering_read("vnode1", &now));
+	cpus_zero(&all);
+	for (q = 0; q < 2; q++) {
+		cpus_zero(&core);
+		EXPECT_TRUE(mask_is("vnode1", "rps_cpus", q, now.rps_cpus[q], &core));
+		EXPECT_STREQ("16384", now.flow_cnt[q]);
+		cpu = tx_irq_cpu(self, "vnode1", q);
+		ASSERT_LE(0, cpu) TH_LOG("tx queue %u has no bound IRQ", q);
+		ASSERT_EQ(0, cpu_core(cpu, &core));
+		EXPECT_TRUE(mask_is("vnode1", "xps_cpus", q, now.xps_cpus[q], &core));
+		for_each_cpu(cpu, &core)
+			cpus_set(&all, cpu);
+	}
+	EXPECT_TRUE(cpus_equal(&all, &node1)) TH_LOG("XPS does not cover node 1");
+}
+
+/* e1k, one queue pair for node 0's cores but CPU 0: RPS spreads over them. */
+TEST_F_TIMEOUT(steer, fewer_queues_than_cores, 300)
+{
+	struct steering now;
+	struct cpus node0;
+
+	ASSERT_EQ(0, node_cpus(0, &node0));
+	cpus_clear(&node0, 0);
+	ASSERT_EQ(0, CTL(self, "bind", "e1k", "--cpus", "1-3", "--steer"));
+	EXPECT_NE(NULL, strstr(self->run.out, "rx queue 0: 1 rx queues for 2 cores on node 0"))
+		TH_LOG("stdout: %s", self->run.out);
+	ASSERT_EQ(0, steering_read("e1k", &now));
+	EXPECT_TRUE(mask_is("e1k", "rps_cpus", 0, now.rps_cpus[0], &node0));
+	EXPECT_STREQ("32768", now.flow_cnt[0]);
+	EXPECT_EQ(32768, flow_entries());
+	EXPECT_EQ(0, CTL(self, "restore", "e1k"));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+/* The plan printed by a dry run is what a bind then writes; the dry run writes nothing. */
+TEST_F_TIMEOUT(steer, dry_run_shows_the_plan, 300)
+{
+	const char *plan = "[.[0].steer.rx[] | .rps_cpus_list, .rps_flow_cnt] | tojson";
+	struct steering now;
+	struct cpus planned;
+	char *dry;
+
+	ASSERT_EQ(0, CTL(self, "bind", "e1k", "--cpus", "1-3", "--steer", "--dry-run", "-j"));
+	EXPECT_TRUE(nothing_changed(self));
+	ASSERT_EQ(0, JQ(self, plan));
+	dry = strdup(self->jq.out);
+	ASSERT_NE(NULL, dry);
+	EXPECT_EQ(0, JQ(self, ".[0].steer.rx[0].rps_cpus_list"));
+	self->jq.out[strcspn(self->jq.out, "\n")] = '\0';
+	ASSERT_EQ(0, cpus_parse(&planned, self->jq.out));
+	ASSERT_EQ(0, CTL(self, "bind", "e1k", "--cpus", "1-3", "--steer", "-j"));
+	EXPECT_EQ(0, JQ(self, plan));
+	EXPECT_STREQ(dry, self->jq.out);
+	free(dry);
+	ASSERT_EQ(0, steering_read("e1k", &now));
+	EXPECT_TRUE(mask_is("e1k", "rps_cpus", 0, now.rps_cpus[0], &planned));
+}
+
+/* Values of its own on every queue and a small RFS table: restore puts back each. */
+TEST_F_TIMEOUT(steer, restore_puts_back_exactly, 300)
+{
+	static const char *const own[][2] = {
+		{ "rx-0/rps_cpus", "3" }, { "rx-1/rps_flow_cnt", "128" },
+		{ "tx-0/xps_cpus", "30" }, { "tx-1/xps_cpus", "c0" },
+	};
+	struct steering before;
+	char path[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(own); i++) {
+		ASSERT_EQ(0, pathf(path, sizeof(path), "/sys/class/net/vnode1/queues/%s",
+				   own[i][0]));
+		ASSERT_EQ(0, write_str(path, own[i][1])) TH_LOG("%s", path);
+	}
+	ASSERT_EQ(0, set_flow_entries(4096));
+	ASSERT_EQ(0, steering_read("vnode1", &before));
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--steer"));
+	EXPECT_EQ(32768, flow_entries());
+	/* vnode1's values, and the RFS table size from before. */
+	EXPECT_EQ(2U, kept_files(false));
+	EXPECT_EQ(0, CTL(self, "restore", "vnode1"));
+	EXPECT_TRUE(steering_is("vnode1", &before));
+	EXPECT_EQ(4096, flow_entries());
+	EXPECT_EQ(0U, kept_files(false));
+}
+
+/* A larger RFS table than nictl's is shared out and never touched. */
+TEST_F_TIMEOUT(steer, larger_flow_table_untouched, 300)
+{
+	struct steering now;
+
+	ASSERT_EQ(0, set_flow_entries(65536));
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--steer"));
+	EXPECT_EQ(65536, flow_entries());
+	ASSERT_EQ(0, steering_read("vnode1", &now));
+	EXPECT_STREQ("32768", now.flow_cnt[0]);
+	EXPECT_STREQ("32768", now.flow_cnt[1]);
+	EXPECT_EQ(0, CTL(self, "restore", "vnode1"));
+	EXPECT_EQ(65536, flow_entries());
+	EXPECT_TRUE(steering_is("vnode1", before_of(self, "vnode1")));
+}
+
+/* The RFS table nictl raised stays until the last steered device is restored. */
+TEST_F_TIMEOUT(steer, flow_table_kept_for_the_last_device, 300)
+{
+	ASSERT_EQ(0, CTL(self, "bind", "vnode0", "--numa-local", "--steer"));
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--steer"));
+	EXPECT_EQ(32768, flow_entries());
+	EXPECT_EQ(0, CTL(self, "restore", "vnode1"));
+	EXPECT_EQ(32768, flow_entries()) TH_LOG("lowered while vnode0 is steered");
+	EXPECT_EQ(0, CTL(self, "restore", "vnode0"));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+/*
+ * vnode1's bind writes 7 values: the RFS table size, rps_flow_cnt and
+ * rps_cpus of its two rx queues, xps_cpus of its two tx queues. Failing
+ * any one of them puts back everything, the IRQs too; the 8th write is
+ * never made, so that bind succeeds.
+ */
+TEST_F_TIMEOUT(steer, rollback_at_every_write, 900)
+{
+	char k[8];
+	int fault;
+
+	for (fault = 1; fault <= 7; fault++) {
+		snprintf(k, sizeof(k), "%d", fault);
+		ASSERT_EQ(0, setenv("NICTL_FAULT_STEER_WRITE", k, 1));
+		EXPECT_EQ(1, CTL(self, "bind", "vnode1", "--numa-local", "--steer"))
+			TH_LOG("write %d failing", fault);
+		EXPECT_TRUE(one_line_error(&self->run, "cannot steer vnode1"));
+		EXPECT_TRUE(nothing_changed(self)) TH_LOG("after write %d failed", fault);
+	}
+	ASSERT_EQ(0, setenv("NICTL_FAULT_STEER_WRITE", "8", 1));
+	EXPECT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--steer"));
+}
+
+/* A CPU list that leaves no CPU is refused before anything changes. */
+TEST_F_TIMEOUT(steer, no_cpu_left_is_refused, 300)
+{
+	EXPECT_NE(0, CTL(self, "bind", "vnode1", "--cpus", "4-5", "--exclude", "4-5", "--steer"));
+	EXPECT_EQ(1U, count_lines(self->run.err));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+/* Without the queues' rps_cpus (here: a sysfs root that has none), RPS is not available. */
+TEST_F_TIMEOUT(steer, no_rps_is_refused, 300)
+{
+	char root[] = "/tmp/nictl-nosysfs-XXXXXX";
+
+	ASSERT_NE(NULL, mkdtemp(root));
+	ASSERT_EQ(0, setenv("NICTL_SYSFS", root, 1));
+	EXPECT_EQ(1, CTL(self, "bind", "vnode1", "--cpus", "4,6", "--allow-siblings", "--steer"));
+	unsetenv("NICTL_SYSFS");
+	rmdir(root);
+	EXPECT_TRUE(one_line_error(&self->run, "RPS is not available on vnode1"));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+/* A read-only sysfs (in a mount namespace of its own) is refused up front. */
+TEST_F_TIMEOUT(steer, read_only_sysfs_is_refused, 300)
+{
+	const char *const wrap[] = {
+		"unshare", "-m", "sh", "-c", "mount -o remount,bind,ro /sys && exec \"$0\" \"$@\"",
+		NULL
+	};
+
+	EXPECT_EQ(1, run_ctl(&self->run, false, wrap, (const char *const []){
+		"bind", "vnode1", "--numa-local", "--steer", NULL }));
+	EXPECT_TRUE(one_line_error(&self->run, "steering needs sysfs writable"));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+TEST_F_TIMEOUT(steer, unknown_device_is_refused, 120)
+{
+	EXPECT_EQ(1, CTL(self, "bind", "nictl-nodev", "--steer"));
+	EXPECT_TRUE(one_line_error(&self->run, "no such device"));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+NICTL_TEST_MAIN
