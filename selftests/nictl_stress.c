@@ -763,22 +763,45 @@ static int set_online(unsigned int cpu, bool online)
 	return ret;
 }
 
+/* Take CPU_LOCK for a CPU cycle: its fd, or -1 (an anomaly). */
+static int take_cpu_lock(void)
+{
+	int lock;
+
+	op_begin("take " CPU_LOCK);
+	lock = cpu_lock();
+	op_end();
+	if (lock < 0)
+		anomaly("take " CPU_LOCK ": %s", strerror(-lock));
+	return lock;
+}
+
+/*
+ * After a CPU came back. The settling time also spaces the cycles out,
+ * which they need: Debian's 6.12 WARNs now and then in the deadline server
+ * as a CPU dies (task_non_contending() from sched_cpu_dying(), no nictl
+ * code on the stack) when cycles come faster. The churn stopping does not
+ * wait for it.
+ */
+static void settle_cpus(void)
+{
+	long long end;
+
+	for (end = now_ms() + CPU_SETTLE_MS; phase() < CALM && now_ms() < end;)
+		usleep(100 * 1000);
+}
+
 static void run_hotplug(void)
 {
 	unsigned int seed = getpid(), i, cpu;
-	long long end;
 	char what[32];
 	int lock;
 
 	for (i = 0; phase() < CALM; i++) {
 		cpu = hotplug_cpus[i % ARRAY_SIZE(hotplug_cpus)];
-		op_begin("take " CPU_LOCK);
-		lock = cpu_lock();
-		op_end();
-		if (lock < 0) {
-			anomaly("take " CPU_LOCK ": %s", strerror(-lock));
+		lock = take_cpu_lock();
+		if (lock < 0)
 			return;
-		}
 		snprintf(what, sizeof(what), "CPU %u offline", cpu);
 		op_begin("%s", what);
 		if (must(what, set_online(cpu, false)))
@@ -789,15 +812,7 @@ static void run_hotplug(void)
 		if (must(what, set_online(cpu, true)))
 			return;
 		count(C_CPU_CYCLES);
-		/*
-		 * The settling time also spaces the cycles out, which they
-		 * need: Debian's 6.12 WARNs now and then in the deadline
-		 * server as a CPU dies (task_non_contending() from
-		 * sched_cpu_dying(), no nictl code on the stack) when cycles
-		 * come faster. The churn stopping does not wait for it.
-		 */
-		for (end = now_ms() + CPU_SETTLE_MS; phase() < CALM && now_ms() < end;)
-			usleep(100 * 1000);
+		settle_cpus();
 		close(lock);
 		/* Time for a waiting unbind to take the lock. */
 		nap(&seed, 1000, 3000);
@@ -823,19 +838,14 @@ static void run_sticky_breaker(void)
 	struct netdev_info igb0;
 	struct placement got;
 	char what[48];
-	long long end;
 	int lock, ret;
 
 	if (!r || must("igb0's queue count", netdev_info("igb0", &igb0)))
 		goto out;
 	for (i = 1; phase() < CALM; i++) {
-		op_begin("take " CPU_LOCK);
-		lock = cpu_lock();
-		op_end();
-		if (lock < 0) {
-			anomaly("take " CPU_LOCK ": %s", strerror(-lock));
+		lock = take_cpu_lock();
+		if (lock < 0)
 			break;
-		}
 		if (bind_once(r, &igb0_binder, &igb0_sticky, &got)) {
 			close(lock);
 			nap(&seed, 1000, 3000);
@@ -856,8 +866,7 @@ static void run_sticky_breaker(void)
 		if (must("CPU 6 online", set_online(6, true)) || ret)
 			break;
 		count(C_CPU_CYCLES);
-		for (end = now_ms() + CPU_SETTLE_MS; phase() < CALM && now_ms() < end;)
-			usleep(100 * 1000);
+		settle_cpus();
 		close(lock);
 		nap(&seed, 1000, 3000);
 	}
