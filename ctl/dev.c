@@ -345,11 +345,10 @@ unsigned int dev_queue_count(const struct nictl_dev *dev)
 }
 
 /*
- * The CPU nictl placed the IRQ serving queue @q on: its receive side when
- * @rx, else its transmit side (a combined IRQ serves both). -1 when no IRQ
- * serving it was placed.
+ * The IRQ serving queue @q: its receive side when @rx, else its transmit
+ * side (a combined IRQ serves both). NULL when no IRQ serves it.
  */
-int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx)
+const struct nictl_irq *dev_queue_irq(const struct nictl_dev *dev, unsigned int q, bool rx)
 {
 	unsigned int unwanted = rx ? NICTL_QUEUE_KIND_TX : NICTL_QUEUE_KIND_RX;
 	const struct irq_queue *served;
@@ -359,8 +358,16 @@ int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx)
 		for (k = 0; k < dev->irqs[i].nr_queues; k++) {
 			served = &dev->irqs[i].queues[k];
 			if (served->queue == q && served->kind != unwanted)
-				return dev->irqs[i].target_cpu;
+				return &dev->irqs[i];
 		}
 	}
-	return -1;
+	return NULL;
+}
+
+/* The CPU nictl placed that IRQ on; -1 when it placed none. */
+int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx)
+{
+	const struct nictl_irq *irq = dev_queue_irq(dev, q, rx);
+
+	return irq ? irq->target_cpu : -1;
 }

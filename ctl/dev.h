@@ -71,6 +71,7 @@ int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const c
 void dev_list_free(struct dev_list *list);
 unsigned int dev_group_count(const struct nictl_dev *dev);
 unsigned int dev_queue_count(const struct nictl_dev *dev);
+const struct nictl_irq *dev_queue_irq(const struct nictl_dev *dev, unsigned int q, bool rx);
 int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx);
 
 #endif /* NICTLCTL_DEV_H */

@@ -43,6 +43,6 @@ int cmd_restore(int argc, char **argv)
 		return ret;
 	/* The steering first: it needs no module, and a failure keeps its file. */
 	steered = steer_undo(ref.ifindex ?: if_nametoindex(ref.name));
-	ret = show_run(NICTL_CMD_RESTORE, "restore", &ref, json);
+	ret = show_run(NICTL_CMD_RESTORE, "restore", &ref, json, false);
 	return steered ? EXIT_FAILURE : ret;
 }

@@ -45,6 +45,8 @@
  * "  no queue IRQs: gve names no IRQ after a queue, and the kernel links
  * no queue to one". When a dump finds no device at all, show prints the line
  * "no network devices with a bus parent".
+ * `show` (not bind or restore) prints after each device's rows (or its
+ * "no queue IRQs" line) the device's steering, as steer/view.c documents.
  *
  * JSON (-j; on stdout, one line)
  *
@@ -90,6 +92,7 @@
  *     drifts          integer, times moved off its target
  *     fighting        boolean, as the flag
  *     target_cpu      integer, or null when nictl placed the IRQ nowhere
+ *   steering   object, from `show` only: see steer/view.c
  *
  * A kind or source this nictlctl does not know is shown as "unknown".
  */
@@ -109,6 +112,7 @@
 #include "json.h"
 #include "report.h"
 #include "show.h"
+#include "steer/view.h"
 #include "util.h"
 
 static const char *const kind_names[__NICTL_QUEUE_KIND_MAX] = {
@@ -368,20 +372,28 @@ static int print_dev(FILE *f, const struct nictl_dev *dev)
 	return print_irqs(f, dev);
 }
 
-/* The table format; -1 after saying so when out of memory. */
-int show_table(FILE *f, const struct dev_list *list)
+/*
+ * The table format, each device's steering after its IRQs when @views is
+ * not NULL; -1 after saying so when out of memory.
+ */
+static int table(FILE *f, const struct dev_list *list, const struct steer_views *views)
 {
 	unsigned int i;
 
 	for (i = 0; i < list->nr; i++) {
 		if (i)
 			fputc('\n', f);
-		if (print_dev(f, &list->devs[i])) {
+		if (print_dev(f, &list->devs[i]) || (views && steer_view_table(f, views, i))) {
 			ctl_msg("out of memory");
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int show_table(FILE *f, const struct dev_list *list)
+{
+	return table(f, list, NULL);
 }
 
 /* @cpus as an array of numbers @key and a cpulist @list_key; -1 when out of memory. */
@@ -481,39 +493,49 @@ int show_json_dev_members(struct json *j, const struct nictl_dev *dev)
 	return 0;
 }
 
-static int json_dev(struct json *j, const struct nictl_dev *dev)
-{
-	json_obj_begin(j, NULL);
-	if (show_json_dev_members(j, dev))
-		return -1;
-	json_obj_end(j);
-	return 0;
-}
+/* The devices, and their steering when @views is not NULL. */
+struct json_devs_arg {
+	const struct dev_list *list;
+	const struct steer_views *views;
+};
 
 /* The devices as a JSON array. */
 static int json_devs(struct json *j, const void *arg)
 {
-	const struct dev_list *list = arg;
+	const struct json_devs_arg *a = arg;
 	unsigned int i;
-	int err = 0;
 
 	json_arr_begin(j, NULL);
-	for (i = 0; i < list->nr && !err; i++)
-		err = json_dev(j, &list->devs[i]);
+	for (i = 0; i < a->list->nr; i++) {
+		json_obj_begin(j, NULL);
+		if (show_json_dev_members(j, &a->list->devs[i]) ||
+		    (a->views && steer_view_json(j, a->views, i)))
+			return -1;
+		json_obj_end(j);
+	}
 	json_arr_end(j);
-	return err;
+	return 0;
 }
 
 /* The JSON format; -1 after saying so when out of memory. */
 int show_json(FILE *f, const struct dev_list *list)
 {
-	return json_print_doc(f, json_devs, list);
+	struct json_devs_arg arg = { list, NULL };
+
+	return json_print_doc(f, json_devs, &arg);
 }
 
-/* Print @list on stdout in the format the user chose. */
+/* Print @list on stdout in the format the user chose, with @views if not NULL. */
+static int print_devs(const struct dev_list *list, const struct steer_views *views, bool json)
+{
+	struct json_devs_arg arg = { list, views };
+
+	return json ? json_print_doc(stdout, json_devs, &arg) : table(stdout, list, views);
+}
+
 int show_devs(const struct dev_list *list, bool json)
 {
-	return json ? show_json(stdout, list) : show_table(stdout, list);
+	return print_devs(list, NULL, json);
 }
 
 /*
@@ -549,11 +571,12 @@ int show_opts(int argc, char **argv, const char *usage, bool *json)
 
 /*
  * Send @cmd (named @name for messages) about @ref, or a dump of all devices
- * when @ref is NULL, and print the devices of the reply. Returns the exit
- * status.
+ * when @ref is NULL, and print the devices of the reply, with their
+ * steering as sysfs has it now when @steering. Returns the exit status.
  */
-int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json)
+int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json, bool steering)
 {
+	struct steer_views views = { NULL };
 	struct dev_list list;
 	struct ctl_nl nl;
 	int err;
@@ -564,10 +587,13 @@ int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json
 	ctl_nl_close(&nl);
 	if (err)
 		return EXIT_FAILURE;
-	if (!list.nr && !json)
+	if (steering)
+		err = steer_views_read(&list, &views);
+	if (!err && !list.nr && !json)
 		puts("no network devices with a bus parent");
-	else
-		err = show_devs(&list, json);
+	else if (!err)
+		err = print_devs(&list, steering ? &views : NULL, json);
+	steer_views_free(&views);
 	dev_list_free(&list);
 	return err ? EXIT_FAILURE : EXIT_SUCCESS;
 }
@@ -577,6 +603,9 @@ static const char show_usage[] =
 	"\n"
 	"Show network devices and how their queue IRQs are spread over the CPUs:\n"
 	"every device with a bus parent, or only DEV (an interface name or ifindex).\n"
+	"Per queue, the RPS, RFS and XPS steering next to its IRQ's CPU, with a\n"
+	"warning for steering onto another node than the IRQ's, and for RFS counts\n"
+	"without net.core.rps_sock_flow_entries.\n"
 	"\n"
 	"Options:\n"
 	"  -j, --json    print one JSON document (an array of devices)\n"
@@ -594,7 +623,7 @@ int cmd_show(int argc, char **argv)
 	if (argc - optind > 1)
 		return ctl_usage("show", "unexpected argument '%s'", argv[optind + 1]);
 	if (optind == argc)
-		return show_run(NICTL_CMD_DEV_GET, "show", NULL, json);
+		return show_run(NICTL_CMD_DEV_GET, "show", NULL, json, true);
 	ret = dev_ref_parse("show", argv[optind], &ref);
-	return ret ?: show_run(NICTL_CMD_DEV_GET, "show", &ref, json);
+	return ret ?: show_run(NICTL_CMD_DEV_GET, "show", &ref, json, true);
 }

@@ -4,8 +4,9 @@
  * queue pair for node 0's two cores but CPU 0: RPS on; vnode1: two queue
  * pairs on node 1's two cores: RPS off), restore putting back every
  * value exactly (the host-wide RFS table size too, and only once no steered
- * device needs it), the rollback when any one write fails, and refusals
- * that change nothing.
+ * device needs it), the rollback when any one write fails, refusals
+ * that change nothing; and `show` reporting the values sysfs holds and
+ * flagging RPS onto another node than the queue's IRQ.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -475,6 +476,134 @@ TEST_F_TIMEOUT(steer, read_only_sysfs_is_refused, 300)
 		"bind", "vnode1", "--numa-local", "--steer", NULL }));
 	EXPECT_TRUE(one_line_error(&self->run, "steering needs sysfs writable"));
 	EXPECT_TRUE(nothing_changed(self));
+}
+
+/*
+ * What `show -j` says of @ifname's steering, one line per value, as the
+ * lines @want_show() makes from sysfs.
+ */
+#define SHOW_STEERING \
+	".[0].steering | \"entries \\(.rps_sock_flow_entries)\", " \
+	"(.rx[] | \"rx \\(.queue) \\(.rps_cpus_list) \\(.rps_flow_cnt)\"), " \
+	"(.tx[] | \"tx \\(.queue) \\(.xps_cpus_list)\"), " \
+	"(.warnings[] | \"warning \\(.what) \\(.queue)\")"
+
+/* A sysfs mask as the cpulist show prints. */
+static const char *mask_list(const char *mask, char *buf, size_t len)
+{
+	struct cpus s;
+
+	if (mask_cpus(mask, &s))
+		return "(not a mask)";
+	cpus_format(&s, buf, len);
+	return buf;
+}
+
+/* The lines SHOW_STEERING should print for @ifname: its values in sysfs, no warning. */
+static char *want_show(const char *ifname)
+{
+	char list[CPUS_LIST_LEN], *text = NULL;
+	struct steering now;
+	size_t len = 0;
+	unsigned int q;
+	FILE *f;
+
+	if (steering_read(ifname, &now))
+		return NULL;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "entries %ld\n", flow_entries());
+	for (q = 0; q < now.rx; q++)
+		fprintf(f, "rx %u %s %s\n", q, mask_list(now.rps_cpus[q], list, sizeof(list)),
+			now.flow_cnt[q]);
+	for (q = 0; q < now.tx; q++)
+		fprintf(f, "tx %u %s\n", q,
+			now.xps ? mask_list(now.xps_cpus[q], list, sizeof(list)) : "null");
+	fclose(f);
+	return text;
+}
+
+static bool show_is_sysfs(FIXTURE_DATA(steer) *self, const char *ifname)
+{
+	char *want = want_show(ifname);
+	bool ok;
+
+	ok = want && !CTL(self, "show", ifname, "-j") && !JQ(self, SHOW_STEERING) &&
+	     !strcmp(want, self->jq.out);
+	if (!ok)
+		fprintf(stderr, "# show %s -j, want:\n%s# got:\n%s", ifname, want ?: "?\n",
+			self->jq.out);
+	free(want);
+	return ok;
+}
+
+/* After bind --steer, show reports every value sysfs holds, and nothing contradicts. */
+TEST_F_TIMEOUT(steer, show_reports_the_steering, 300)
+{
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--steer"));
+	ASSERT_EQ(0, CTL(self, "bind", "e1k", "--cpus", "1-3", "--steer"));
+	EXPECT_TRUE(show_is_sysfs(self, "vnode1"));
+	EXPECT_TRUE(show_is_sysfs(self, "e1k"));
+	EXPECT_EQ(0, CTL(self, "show", "vnode1"));
+	EXPECT_EQ(NULL, strstr(self->run.out, "warning:")) TH_LOG("stdout: %s", self->run.out);
+	EXPECT_EQ(0, CTL(self, "restore", "vnode1"));
+	EXPECT_EQ(0, CTL(self, "restore", "e1k"));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+/* @cpus as a sysfs mask; the guests have fewer than 32 CPUs. */
+static void cpus_mask(const struct cpus *cpus, char *buf, size_t len)
+{
+	unsigned long bits = 0;
+	int cpu;
+
+	for_each_cpu(cpu, cpus)
+		bits |= 1UL << cpu;
+	snprintf(buf, len, "%lx", bits);
+}
+
+/* RPS of vnode1's rx queue 0, whose IRQ is on node 1, onto node 0 by hand: show warns. */
+TEST_F_TIMEOUT(steer, show_flags_rps_onto_the_other_node, 300)
+{
+	char path[256], mask[MASK_LEN], list[CPUS_LIST_LEN], want[CPUS_LIST_LEN + 80];
+	struct cpus node0;
+
+	ASSERT_EQ(0, node_cpus(0, &node0));
+	cpus_mask(&node0, mask, sizeof(mask));
+	cpus_format(&node0, list, sizeof(list));
+	ASSERT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local", "--steer"));
+	ASSERT_EQ(0, queue_file(path, sizeof(path), "vnode1", "rx", 0, "rps_cpus"));
+	ASSERT_EQ(0, write_str(path, mask));
+	EXPECT_EQ(0, CTL(self, "show", "vnode1"));
+	snprintf(want, sizeof(want),
+		 "  warning: rx queue 0: rps_cpus has CPUs %s of another node", list);
+	EXPECT_NE(NULL, strstr(self->run.out, want))
+		TH_LOG("want '%s' in stdout:\n%s", want, self->run.out);
+	EXPECT_EQ(1U, count_lines(strstr(self->run.out, "warning:") ?: ""))
+		TH_LOG("want one warning in stdout:\n%s", self->run.out);
+	EXPECT_EQ(0, CTL(self, "show", "vnode1", "-j"));
+	EXPECT_EQ(0, JQ(self, ".[0].steering.warnings[] | \"\\(.what) \\(.queue)\""));
+	EXPECT_STREQ("rps-other-node 0\n", self->jq.out);
+	EXPECT_EQ(0, CTL(self, "restore", "vnode1"));
+	EXPECT_TRUE(nothing_changed(self));
+}
+
+/* Without rps_cpus (a sysfs root that has none) show prints "-" and judges nothing. */
+TEST_F_TIMEOUT(steer, show_without_rps, 300)
+{
+	char root[] = "/tmp/nictl-nosysfs-XXXXXX";
+	int ret;
+
+	ASSERT_NE(NULL, mkdtemp(root));
+	ASSERT_EQ(0, setenv("NICTL_SYSFS", root, 1));
+	ret = CTL(self, "show", "e1k", "-j");
+	unsetenv("NICTL_SYSFS");
+	rmdir(root);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, JQ(self, ".[0].steering | [.rx[].rps_cpus, .rx[].rps_flow_cnt, "
+			  ".tx[].xps_cpus, (.warnings | length)] | tojson"));
+	EXPECT_STREQ("[null,null,null,0]\n", self->jq.out);
 }
 
 TEST_F_TIMEOUT(steer, unknown_device_is_refused, 120)

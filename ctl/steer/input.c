@@ -41,6 +41,35 @@ static int read_topo(struct steer_cpu *topo, unsigned int nr)
 	return err;
 }
 
+/*
+ * The node and core of every online CPU, as an array indexed by CPU number
+ * into @topo (to free) with its length in @nr. 0 or -errno.
+ */
+int steer_topo_read(struct steer_cpu **topo, unsigned int *nr)
+{
+	struct cpuset online = CPUSET_INIT;
+	int cpu, err;
+
+	*topo = NULL;
+	*nr = 0;
+	err = topo_online_cpus(&online);
+	cpuset_for_each(cpu, &online)
+		*nr = cpu + 1;
+	cpuset_free(&online);
+	if (err)
+		return err;
+	*topo = calloc(*nr ?: 1, sizeof(**topo));
+	if (!*topo)
+		return -ENOMEM;
+	err = read_topo(*topo, *nr);
+	if (err) {
+		free(*topo);
+		*topo = NULL;
+		*nr = 0;
+	}
+	return err;
+}
+
 /* Each queue's IRQ CPU in the reply @bound, rx or tx. */
 static int *queue_cpus(const struct nictl_dev *bound, unsigned int n, bool rx)
 {
@@ -60,7 +89,7 @@ static int *queue_cpus(const struct nictl_dev *bound, unsigned int n, bool rx)
 int steer_plan_dev(const struct nictl_dev *bound, const struct cpuset *cpus,
 		   unsigned int flow_entries, struct steer_plan *plan)
 {
-	struct cpuset online = CPUSET_INIT, isolated = CPUSET_INIT;
+	struct cpuset isolated = CPUSET_INIT;
 	struct steer_input in = {
 		.rx_queues = bound->rx_queues,
 		.tx_queues = bound->tx_queues,
@@ -70,17 +99,14 @@ int steer_plan_dev(const struct nictl_dev *bound, const struct cpuset *cpus,
 	};
 	struct steer_cpu *topo = NULL;
 	int *rx_cpu = NULL, *tx_cpu = NULL;
-	int cpu, err;
+	int err;
 
 	*plan = (struct steer_plan){ .cpus = CPUSET_INIT };
-	err = topo_online_cpus(&online) ?: topo_isolated_cpus(&isolated);
-	cpuset_for_each(cpu, &online)
-		in.nr_topo = cpu + 1;
+	err = topo_isolated_cpus(&isolated) ?: steer_topo_read(&topo, &in.nr_topo);
 	if (!err) {
-		topo = calloc(in.nr_topo ?: 1, sizeof(*topo));
 		rx_cpu = queue_cpus(bound, in.rx_queues, true);
 		tx_cpu = queue_cpus(bound, in.tx_queues, false);
-		err = !topo || !rx_cpu || !tx_cpu ? -ENOMEM : read_topo(topo, in.nr_topo);
+		err = !rx_cpu || !tx_cpu ? -ENOMEM : 0;
 	}
 	in.topo = topo;
 	in.rx_cpu = rx_cpu;
@@ -92,7 +118,6 @@ int steer_plan_dev(const struct nictl_dev *bound, const struct cpuset *cpus,
 	free(rx_cpu);
 	free(tx_cpu);
 	free(topo);
-	cpuset_free(&online);
 	cpuset_free(&isolated);
 	return err ? -1 : 0;
 }

@@ -4,9 +4,11 @@
  * groups, most significant first, separated by commas ("2,00000000" is
  * CPU 33). An empty set is "0", which turns RPS or XPS off for the queue.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "steer/mask.h"
 
@@ -35,4 +37,29 @@ int steer_mask_format(const struct cpuset *cpus, char *buf, size_t len)
 	while (group-- && n < len)
 		n += snprintf(buf + n, len - n, ",%08x", group_bits(cpus, group));
 	return n < len ? 0 : -ENAMETOOLONG;
+}
+
+/*
+ * A mask as sysfs prints it into @cpus, emptied first. Read from the last
+ * digit: every group but the first has all its 8 digits, so the commas can
+ * be skipped. -EINVAL on anything but hex digits and commas.
+ */
+int steer_mask_parse(const char *mask, struct cpuset *cpus)
+{
+	unsigned int bit = 0, b, digit;
+	const char *p;
+	int err = 0;
+
+	cpuset_free(cpus);
+	for (p = mask + strlen(mask); p-- > mask && !err;) {
+		if (*p == ',')
+			continue;
+		if (!isxdigit((unsigned char)*p))
+			return -EINVAL;
+		digit = isdigit((unsigned char)*p) ? *p - '0' : (*p | 0x20) - 'a' + 10;
+		for (b = 0; b < 4 && !err; b++, bit++)
+			if (digit & (1U << b))
+				err = cpuset_add(cpus, bit);
+	}
+	return err;
 }

@@ -43,7 +43,7 @@
 #define WHY_LEN		160
 
 /* A CPU or node number, "-" when negative. */
-static const char *number(int n, char *buf, size_t len)
+const char *steer_number(int n, char *buf, size_t len)
 {
 	if (n < 0)
 		return "-";
@@ -72,8 +72,9 @@ static int print_rx(FILE *f, const struct steer_plan *plan)
 		"RPS_CPUS", "RPS_FLOW_CNT");
 	for (q = 0; q < plan->rx_queues; q++) {
 		rxq = &plan->rx[q];
-		fprintf(f, "    %-5u%-9s%-6s%-7u%-8s", q, number(rxq->irq_cpu, cpu, sizeof(cpu)),
-			number(rxq->node, node, sizeof(node)), rxq->cores,
+		fprintf(f, "    %-5u%-9s%-6s%-7u%-8s", q,
+			steer_number(rxq->irq_cpu, cpu, sizeof(cpu)),
+			steer_number(rxq->node, node, sizeof(node)), rxq->cores,
 			steer_rps_case_name(rxq->rps_case));
 		if (print_cpus(f, "%-10s", &rxq->rps_cpus))
 			return -1;
@@ -93,7 +94,7 @@ static int print_tx(FILE *f, const struct steer_plan *plan, bool xps)
 	}
 	fprintf(f, "    %-5s%-9s%s\n", "TXQ", "IRQ_CPU", "XPS_CPUS");
 	for (q = 0; q < plan->tx_queues; q++) {
-		fprintf(f, "    %-5u%-9s", q, number(plan->tx[q].irq_cpu, cpu, sizeof(cpu)));
+		fprintf(f, "    %-5u%-9s", q, steer_number(plan->tx[q].irq_cpu, cpu, sizeof(cpu)));
 		if (print_cpus(f, "%s\n", &plan->tx[q].xps_cpus))
 			return -1;
 	}
@@ -144,7 +145,8 @@ int steer_print_table(FILE *f, const struct steer_plan *plan, bool xps)
 	return err;
 }
 
-static void json_cpu(struct json *j, const char *key, int cpu)
+/* A CPU number, null when negative. */
+void steer_json_cpu(struct json *j, const char *key, int cpu)
 {
 	if (cpu < 0)
 		json_null(j, key);
@@ -164,7 +166,7 @@ static int json_rx(struct json *j, const struct steer_plan *plan)
 		steer_rps_why(plan, q, why, sizeof(why));
 		json_obj_begin(j, NULL);
 		json_int(j, "queue", q);
-		json_cpu(j, "irq_cpu", rxq->irq_cpu);
+		steer_json_cpu(j, "irq_cpu", rxq->irq_cpu);
 		json_int(j, "node", rxq->node);
 		json_int(j, "cores", rxq->cores);
 		json_str(j, "rps", steer_rps_case_name(rxq->rps_case));
@@ -186,7 +188,7 @@ static int json_tx(struct json *j, const struct steer_plan *plan, bool xps)
 	for (q = 0; xps && q < plan->tx_queues; q++) {
 		json_obj_begin(j, NULL);
 		json_int(j, "queue", q);
-		json_cpu(j, "irq_cpu", plan->tx[q].irq_cpu);
+		steer_json_cpu(j, "irq_cpu", plan->tx[q].irq_cpu);
 		if (show_json_cpus(j, "xps_cpus", "xps_cpus_list", &plan->tx[q].xps_cpus))
 			return -1;
 		json_obj_end(j);

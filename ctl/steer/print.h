@@ -7,8 +7,11 @@
 #include <stdio.h>
 
 #include "dev.h"
+#include "json.h"
 #include "steer/plan.h"
 
+const char *steer_number(int n, char *buf, size_t len);
+void steer_json_cpu(struct json *j, const char *key, int cpu);
 int steer_print_table(FILE *f, const struct steer_plan *plan, bool xps);
 int steer_print_json(FILE *f, const struct nictl_dev *dev, const struct steer_plan *plan,
 		     bool xps);

@@ -24,6 +24,7 @@
 #include "ctl_capture.h"
 #include "ctl_fakenl.h"
 #include "report.h"
+#include "steer/knob.h"
 #include "util.h"
 
 #define FAMILY	0x42
@@ -175,6 +176,7 @@ FIXTURE_SETUP(cmd)
 	fakesys_write(&self->fs, "0-7\n", "devices/system/cpu/online");
 	fakesys_write(&self->fs, "0-3\n", "devices/system/node/node0/cpulist");
 	fakesys_write(&self->fs, "4-7\n", "devices/system/node/node1/cpulist");
+	fakesys_write(&self->fs, "0-1\n", "devices/system/node/online");
 	fakesys_smt_pairs(&self->fs, 8);
 	memset(&fk, 0, sizeof(fk));
 	fnl_reset();
@@ -240,21 +242,66 @@ static uint32_t req_flags(unsigned int i)
 	return tb[NICTL_A_FLAGS] ? nla_get_u32(tb[NICTL_A_FLAGS]) : 0xdead;
 }
 
+/*
+ * The host-wide RFS table size: the host's own, as no test can fake it.
+ * The test devices have rps_flow_cnt 0, so its value makes no warning.
+ */
+static unsigned int host_flow_entries(void)
+{
+	unsigned int entries;
+
+	if (flow_entries_read(&entries))
+		abort();
+	return entries;
+}
+
+/* vnode1's queues in sysfs: RPS of rx queue 1 on node 1, all its IRQs on CPU 0 (node 0). */
+static void fake_queues(const struct fakesys *fs)
+{
+	static const char *const rps[] = { "f\n", "f0\n", "0\n", "0\n" };
+	static const char *const xps[] = { "1\n", "2\n", "4\n", "8\n" };
+	unsigned int q;
+
+	for (q = 0; q < 4; q++) {
+		fakesys_write(fs, rps[q], "class/net/vnode1/queues/rx-%u/rps_cpus", q);
+		fakesys_write(fs, "0\n", "class/net/vnode1/queues/rx-%u/rps_flow_cnt", q);
+		fakesys_write(fs, xps[q], "class/net/vnode1/queues/tx-%u/xps_cpus", q);
+	}
+}
+
 TEST_F(cmd, show_dumps_all_devices)
 {
+	char want[2048];
+
+	fake_queues(&self->fs);
 	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", NULL));
 	ASSERT_EQ(1, fnl.nr_req);
 	EXPECT_EQ(NLM_F_DUMP, fnl.req[0]->nlmsg_flags & NLM_F_DUMP);
 	EXPECT_STREQ("", self->err);
-	EXPECT_STREQ(
-		"vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
-		"queues rx 4 tx 4, up, not bound, irqs from napi\n"
-		"  QUEUE  KIND      IRQ  NAME             CPUS  EFFECTIVE  NODE  TARGET  FLAGS\n"
-		"  0      combined  40   virtio0-input.0  0-7   0          0     -       -\n"
-		"  1      combined  41   virtio0-input.1  0-7   0          0     -       -\n"
-		"  2      combined  42   virtio0-input.2  0-7   0          0     -       -\n"
-		"  3      combined  43   virtio0-input.3  0-7   0          0     -       -\n",
-		self->out);
+	snprintf(want, sizeof(want),
+		 "vnode1 (ifindex 3): driver virtio_net, bus 0000:00:04.0, node 1, "
+		 "queues rx 4 tx 4, up, not bound, irqs from napi\n"
+		 "  QUEUE  KIND      IRQ  NAME             CPUS  EFFECTIVE  NODE  TARGET  FLAGS\n"
+		 "  0      combined  40   virtio0-input.0  0-7   0          0     -       -\n"
+		 "  1      combined  41   virtio0-input.1  0-7   0          0     -       -\n"
+		 "  2      combined  42   virtio0-input.2  0-7   0          0     -       -\n"
+		 "  3      combined  43   virtio0-input.3  0-7   0          0     -       -\n"
+		 "  steering: net.core.rps_sock_flow_entries %u\n"
+		 "    RXQ  IRQ_CPU  NODE  RPS_CPUS  RPS_FLOW_CNT\n"
+		 "    0    0        0     0-3       0\n"
+		 "    1    0        0     4-7       0\n"
+		 "    2    0        0     -         0\n"
+		 "    3    0        0     -         0\n"
+		 "    TXQ  IRQ_CPU  NODE  XPS_CPUS\n"
+		 "    0    0        0     0\n"
+		 "    1    0        0     1\n"
+		 "    2    0        0     2\n"
+		 "    3    0        0     3\n"
+		 "  warning: rx queue 1: rps_cpus has CPUs 4-7 of another node than its IRQ's "
+		 "CPU 0 (node 0): RPS moves its packets across nodes; steer it to node 0 "
+		 "(bind --steer)\n",
+		 host_flow_entries());
+	EXPECT_STREQ(want, self->out);
 }
 
 TEST_F(cmd, show_one_device_as_json)
@@ -268,6 +315,29 @@ TEST_F(cmd, show_one_device_as_json)
 	EXPECT_STREQ("vnode1", nla_get_string(tb[NICTL_A_IFNAME]));
 	EXPECT_EQ(0, strncmp("[{\"ifname\":\"vnode1\",\"ifindex\":3,", self->out, 32));
 	EXPECT_EQ(']', self->out[strlen(self->out) - 2]);
+}
+
+/* The steering in JSON; without queue files in sysfs (no CONFIG_RPS): null, no warning. */
+TEST_F(cmd, show_steering_as_json)
+{
+	char want[1024];
+
+	fk.dev.queues = 1;
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", "-j", "vnode1", NULL));
+	snprintf(want, sizeof(want), "\"steering\":{\"rps_sock_flow_entries\":%u,\"rx\":[{"
+		 "\"queue\":0,\"irq_cpu\":0,\"node\":0,\"rps_cpus\":null,\"rps_cpus_list\":null,"
+		 "\"rps_flow_cnt\":null}],\"tx\":[{\"queue\":0,\"irq_cpu\":0,\"node\":0,"
+		 "\"xps_cpus\":null,\"xps_cpus_list\":null}],\"warnings\":[]}}]\n",
+		 host_flow_entries());
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("want %s in %s", want, self->out);
+	fake_queues(&self->fs);
+	fk.dev.queues = 4;
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", "-j", "vnode1", NULL));
+	EXPECT_NE(NULL, strstr(self->out, "\"rps_cpus\":[4,5,6,7],\"rps_cpus_list\":\"4-7\","
+			       "\"rps_flow_cnt\":0}")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"warnings\":[{\"what\":\"rps-other-node\","
+			       "\"queue\":1,\"message\":\"rx queue 1: rps_cpus has CPUs 4-7"))
+		TH_LOG("%s", self->out);
 }
 
 TEST_F(cmd, missing_module)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CPU sets written as the sysfs masks of rps_cpus and xps_cpus. */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "kselftest_harness.h"
 
@@ -49,6 +50,57 @@ TEST(short_buffer)
 
 	snprintf(want, sizeof(want), "error %d", -ENAMETOOLONG);
 	EXPECT_STREQ(want, mask_of("64", 10));
+}
+
+/* A mask as sysfs prints it, as a cpulist, or "error N". */
+static const char *list_of(const char *mask)
+{
+	static char buf[64];
+	struct cpuset cpus = CPUSET_INIT;
+	char *list;
+	int err;
+
+	err = steer_mask_parse(mask, &cpus);
+	list = err ? NULL : cpuset_format(&cpus);
+	if (err)
+		snprintf(buf, sizeof(buf), "error %d", err);
+	else
+		snprintf(buf, sizeof(buf), "%s", list ?: "(out of memory)");
+	free(list);
+	cpuset_free(&cpus);
+	return buf;
+}
+
+TEST(parse)
+{
+	EXPECT_STREQ("", list_of("0"));
+	EXPECT_STREQ("", list_of("00000000,00000000"));
+	EXPECT_STREQ("1-3", list_of("e"));
+	EXPECT_STREQ("4-7", list_of("F0"));
+	EXPECT_STREQ("0,31-32", list_of("1,80000001"));
+	EXPECT_STREQ("64", list_of("1,00000000,00000000"));
+}
+
+/* Every mask format writes reads back as the same set. */
+TEST(parse_reads_format)
+{
+	static const char *const lists[] = { "", "0", "5", "1-3,33", "0,31-32,64-65" };
+	char mask[STEER_MASK_LEN];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		snprintf(mask, sizeof(mask), "%s", mask_of(lists[i], STEER_MASK_LEN));
+		EXPECT_STREQ(lists[i], list_of(mask)) TH_LOG("mask %s", mask);
+	}
+}
+
+TEST(parse_refuses_garbage)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "error %d", -EINVAL);
+	EXPECT_STREQ(want, list_of("f0x"));
+	EXPECT_STREQ(want, list_of("-1"));
 }
 
 TEST_HARNESS_MAIN
