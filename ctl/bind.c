@@ -18,7 +18,7 @@
 #include "policy.h"
 #include "report.h"
 #include "show.h"
-#include "steer/input.h"
+#include "steer/bind.h"
 #include "steer/print.h"
 #include "steer/txn.h"
 
@@ -231,63 +231,25 @@ static int bind_dev(struct ctl_nl *nl, struct bind_args *args, const struct nict
 	return err;
 }
 
-/* Give @dev's IRQs back what they had before nictl: a steered bind failed. */
-static void unbind(struct ctl_nl *nl, const struct nictl_dev *dev)
+static int report_steered(const struct bind_args *args, const struct steered *s)
 {
-	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
-	struct dev_list restored;
-
-	if (!dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, &ref), "bind", dev->ifname,
-			  &restored))
-		dev_list_free(&restored);
-}
-
-static int report_steered(const struct bind_args *args, const struct cpu_choice *choice,
-			  const struct dev_list *result, const struct steer_plan *plan, bool xps)
-{
-	if (report_choice(args, choice))
+	if (report_choice(args, &s->choice))
 		return -1;
 	if (args->json)
-		return steer_print_json(stdout, &result->devs[0], plan, xps);
-	return show_table(stdout, result) ?: steer_print_table(stdout, plan, xps);
+		return steer_print_json(stdout, &s->result.devs[0], &s->plan, s->xps);
+	return show_table(stdout, &s->result) ?: steer_print_table(stdout, &s->plan, s->xps);
 }
 
-/*
- * bind --steer: check and remember the steering values, bind, plan from
- * where the IRQs went and write the plan; when steering fails after the
- * bind, the IRQs go back too.
- */
+/* bind --steer: the bind and all of the steering, one transaction (steer/bind.c). */
 static int bind_steered(struct ctl_nl *nl, struct bind_args *args, const struct nictl_dev *dev)
 {
-	struct cpu_choice choice = { CPUSET_INIT, NULL };
-	struct dev_list result = { NULL, 0 };
-	struct steer_plan plan = { .cpus = CPUSET_INIT };
-	bool dry_run = args->policy.dry_run;
-	struct steer_txn txn;
-	char why[512] = "";
+	struct steered s;
 	int err;
 
-	err = policy_choose(dev, &args->policy, &choice);
-	if (err)
-		return err;
-	err = steer_prepare(dev, &choice.cpus, &txn) ?:
-	      policy_send(nl, dev, &args->policy, &choice, &result);
-	if (!err) {
-		err = steer_plan_dev(&result.devs[0], &choice.cpus, txn.flow_entries, &plan);
-		if (!err && !dry_run)
-			err = steer_commit(&txn, &plan, why, sizeof(why));
-		if (err && !dry_run)
-			unbind(nl, dev);
-		if (err && why[0])
-			ctl_msg("cannot steer %s: %s; put back every steering value written "
-				"and the IRQs' affinities from before nictl", dev->ifname, why);
-	}
+	err = steer_bind(nl, dev, &args->policy, STEER_ALL, &s);
 	if (!err)
-		err = report_steered(args, &choice, &result, &plan, txn.xps);
-	steer_plan_free(&plan);
-	steer_txn_free(&txn);
-	dev_list_free(&result);
-	cpu_choice_free(&choice);
+		err = report_steered(args, &s);
+	steered_free(&s);
 	return err;
 }
 

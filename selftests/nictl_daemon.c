@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nictlctl daemon keeps a configuration applied. With the daemon running on
- * rules for vnode1 (by MAC: numa-local, XPS) and e1k (by driver: node 0),
+ * rules for vnode1 (by MAC: numa-local, steer = auto) and e1k (by driver:
+ * node 0),
  * each of the things that undo a binding in the field is done to the guest:
  * a PCI rebind, ethtool -L, CPU hotplug, a write to /proc/irq, an e1000e
  * down/up (its IRQs are requested at open), a reload of the module. After
  * each, every queue IRQ must be back on a CPU of its policy within a bounded
- * wait, as /proc/irq shows it, and a separate `nictlctl monitor -j` saw the
+ * wait, as /proc/irq shows it, vnode1's RPS, RFS and XPS must be its
+ * steering plan again (after a reload and ethtool -L: a new device, new
+ * queues, RPS on with one queue and off with two), `restore` must put the
+ * steering back as it was, and a separate `nictlctl monitor -j` saw the
  * module report what happened and the daemon's bind that answered it,
  * both in the audit trail of events. Also: a bad file
  * refuses to start and names its line, SIGHUP with a broken file keeps the
@@ -33,6 +37,7 @@
 #include "nicops.h"
 #include "nictl.h"
 #include "run.h"
+#include "steering.h"
 #include "sys.h"
 #include "verify.h"
 
@@ -51,6 +56,8 @@ FIXTURE(daemon) {
 	pid_t pid;		/* the daemon, 0 when not running */
 	struct spawned monitor;	/* nictlctl monitor -j */
 	char *events;		/* what it printed so far */
+	struct steering before;	/* vnode1's, before the daemon steered it */
+	long flow_before;	/* net.core.rps_sock_flow_entries, the same */
 };
 
 /* The rules: vnode1 by its MAC, e1000e by driver. */
@@ -61,7 +68,7 @@ static int write_conf(void)
 			      "[rule node1-nic]\n"
 			      "match-mac = %s\n"
 			      "cpus = numa-local\n"
-			      "xps = yes\n"
+			      "steer = auto\n"
 			      "\n"
 			      "[rule onboard]\n"
 			      "match-driver = e1000e\n"
@@ -150,47 +157,43 @@ static int start_monitor(FIXTURE_DATA(daemon) *self)
 /* The daemon's binds of @ifname the monitor saw: at least @n. */
 #define ANSWERED(self, n, ifname) monitor_saw(self, n, "bound", ifname, (self)->pid)
 
-/* XPS of each vnode1 tx queue is the CPU of its IRQ; say which is not when @loud. */
-static bool xps_follows(struct nl_client *nl, bool loud)
+/* vnode1's steering CPUs: those of its rule, node 1's; no guest CPU is isolated. */
+static bool vnode1_steered(struct nl_client *nl, bool loud)
 {
-	char path[128], want[16], got[64];
-	struct nictl_dev dev;
-	struct nl_result res;
-	unsigned int i;
-	bool ok = true;
+	struct cpus node;
 
-	if (nictl_dev_get(nl, "vnode1", &dev, &res))
-		return false;
-	for (i = 0; i < dev.n_irqs; i++) {
-		if (dev.irqs[i].kind == NICTL_QUEUE_KIND_RX)
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/net/vnode1/queues/tx-%u/xps_cpus",
-			 dev.irqs[i].queue);
-		snprintf(want, sizeof(want), "%x", 1U << dev.irqs[i].target_cpu);
-		if (read_str(path, got, sizeof(got)) || strtoul(got, NULL, 16) !=
-		    strtoul(want, NULL, 16)) {
-			if (loud)
-				fprintf(stderr, "# %s: %s, want %s\n", path, got, want);
-			ok = false;
-		}
-	}
-	return ok;
+	return !node_cpus(vnode1.node, &node) && steering_follows(nl, "vnode1", &node, loud);
 }
 
 /*
- * The daemon writes XPS after its bind returns, and a device can be in
- * policy before that bind (a sticky binding applied in the kernel): poll.
+ * The daemon steers after its bind returns, and a device can be in policy
+ * before that bind (a sticky binding applied in the kernel): poll.
  */
-static bool xps_settles(struct nl_client *nl)
+static bool steering_settles(struct nl_client *nl)
 {
 	unsigned int i;
 
 	for (i = 0; i < DAEMON_WAIT_S * 5; i++) {
-		if (xps_follows(nl, false))
+		if (vnode1_steered(nl, false))
 			return true;
 		usleep(200 * 1000);
 	}
-	return xps_follows(nl, true);
+	return vnode1_steered(nl, true);
+}
+
+/* nictlctl restore vnode1: 0, or its exit status after printing its stderr. */
+static int restore_vnode1(void)
+{
+	struct run_result *r = malloc(sizeof(*r));
+	int status;
+
+	if (!r)
+		return -ENOMEM;
+	status = run_ctl(r, false, NULL, (const char *const []){ "restore", "vnode1", NULL });
+	if (status)
+		fprintf(stderr, "# nictlctl restore vnode1: %d: %s\n", status, r->err);
+	free(r);
+	return status;
 }
 
 FIXTURE_SETUP(daemon)
@@ -201,6 +204,8 @@ FIXTURE_SETUP(daemon)
 	pci_driver_name(self->vnode1.pci_path, self->driver, sizeof(self->driver));
 	ASSERT_STREQ("virtio-pci", self->driver);
 	ASSERT_EQ(0, write_conf());
+	ASSERT_EQ(0, steering_read("vnode1", &self->before));
+	self->flow_before = flow_entries();
 	unlink(DAEMON_LOG);
 	self->pid = 0;
 	self->monitor.pid = 0;
@@ -223,6 +228,9 @@ FIXTURE_TEARDOWN(daemon)
 	EXPECT_EQ(0, netdev_revive(self->vnode1.pci_path, self->driver, "vnode1"));
 	if (!netdev_info("vnode1", &now) && now.rx_queues != self->vnode1.rx_queues)
 		EXPECT_EQ(0, netdev_set_channels("vnode1", self->vnode1.rx_queues));
+	/* The steering too, and the host-wide table with it; the IRQs go back below. */
+	restore_vnode1();
+	EXPECT_EQ(self->flow_before, flow_entries());
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
@@ -239,7 +247,7 @@ TEST_F_TIMEOUT(daemon, applies_at_start, 600)
 	START(self);
 	EXPECT_TRUE(ANSWERED(self, 1, "vnode1"));
 	EXPECT_TRUE(ANSWERED(self, 1, "e1k"));
-	EXPECT_TRUE(xps_settles(&self->env.nl));
+	EXPECT_TRUE(steering_settles(&self->env.nl));
 	EXPECT_TRUE(log_has("vnode1: rule node1-nic: IRQ "));
 	EXPECT_TRUE(log_has("e1k: rule onboard: IRQ "));
 }
@@ -253,7 +261,7 @@ TEST_F_TIMEOUT(daemon, pci_rebind, 600)
 	ASSERT_EQ(0, pci_driver_bind(self->driver, bdf, true));
 	ASSERT_EQ(0, netdev_revive(self->vnode1.pci_path, self->driver, "vnode1"));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
-	EXPECT_TRUE(xps_settles(&self->env.nl));
+	EXPECT_TRUE(steering_settles(&self->env.nl));
 	EXPECT_TRUE(monitor_saw(self, 1, "unregistered", "vnode1", 0));
 	EXPECT_TRUE(monitor_saw(self, 1, "registered", NULL, 0));
 	/* START's binds of both NICs, then the new device's, under its kernel name. */
@@ -265,15 +273,46 @@ TEST_F_TIMEOUT(daemon, channels_down_and_up, 600)
 	struct governed one = vnode1;
 
 	START(self);
+	EXPECT_TRUE(steering_settles(&self->env.nl));
 	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
 	one.n_irqs = 2;
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &one));
+	/* One queue for node 1's two cores: RPS on now; one tx queue: no XPS. */
+	EXPECT_TRUE(steering_settles(&self->env.nl));
 	EXPECT_TRUE(monitor_saw(self, 1, "queues-changed", "vnode1", 0));
 	ASSERT_EQ(0, netdev_set_channels("vnode1", 2));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
+	EXPECT_TRUE(steering_settles(&self->env.nl));
 	EXPECT_TRUE(monitor_saw(self, 2, "queues-changed", "vnode1", 0));
 	/* START's bind, then at least the one that placed queue 1's new IRQs. */
 	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
+}
+
+/*
+ * What the daemon's steering replaced, from before its first bind, goes
+ * back with restore, also after ethtool -L took a queue and its values away.
+ */
+TEST_F_TIMEOUT(daemon, restore_puts_back_the_steering, 600)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	struct steering now;
+	char kept[64];
+
+	START(self);
+	EXPECT_TRUE(steering_settles(&self->env.nl));
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
+	EXPECT_TRUE(steering_settles(&self->env.nl));
+	EXPECT_EQ(0, daemon_stop(self->pid));
+	self->pid = 0;
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
+	EXPECT_EQ(0, restore_vnode1());
+	ASSERT_EQ(0, steering_read("vnode1", &now));
+	EXPECT_STREQ(self->before.rps_cpus[0], now.rps_cpus[0]);
+	EXPECT_STREQ(self->before.flow_cnt[0], now.flow_cnt[0]);
+	EXPECT_EQ(self->flow_before, flow_entries());
+	snprintf(kept, sizeof(kept), "/run/nictl/steer-%u", dev.ifindex);
+	EXPECT_NE(0, access(kept, F_OK)) TH_LOG("%s is still there", kept);
 }
 
 TEST_F_TIMEOUT(daemon, cpu_offline_online, 600)
@@ -532,7 +571,7 @@ TEST_F_TIMEOUT(daemon, once, 600)
 	/* Applied before it exited: no wait. */
 	EXPECT_TRUE(in_policy(&self->env.nl, &vnode1, &dev));
 	EXPECT_TRUE(in_policy(&self->env.nl, &e1k, &dev));
-	EXPECT_TRUE(xps_follows(&self->env.nl, true));
+	EXPECT_TRUE(vnode1_steered(&self->env.nl, true));
 
 	/* A rule that cannot be applied fails the run, and says which. */
 	ASSERT_EQ(0, write_file(CONF, "[rule far]\nmatch-name = vnode1\ncpus = node 7\n"));

@@ -22,64 +22,12 @@
 #include "main.h"
 #include "nictl.h"
 #include "run.h"
+#include "steering.h"
 #include "sys.h"
 
-#define FLOW_ENTRIES	"/proc/sys/net/core/rps_sock_flow_entries"
 #define RUN_DIR		"/run/nictl"
-#define MAX_QUEUES	8
-#define MASK_LEN	64
-
-/* Every steering value of one device, as sysfs prints them. */
-struct steering {
-	unsigned int rx;
-	unsigned int tx;
-	bool xps;			/* one tx queue: no XPS maps */
-	char rps_cpus[MAX_QUEUES][MASK_LEN];
-	char flow_cnt[MAX_QUEUES][MASK_LEN];
-	char xps_cpus[MAX_QUEUES][MASK_LEN];
-};
 
 static const char *const nics[] = { "vnode0", "vnode1", "e1k" };
-
-static int queue_file(char *path, size_t len, const char *ifname, const char *dir,
-		      unsigned int q, const char *file)
-{
-	return pathf(path, len, "/sys/class/net/%s/queues/%s-%u/%s", ifname, dir, q, file);
-}
-
-static unsigned int count_queues(const char *ifname, const char *dir)
-{
-	char path[256];
-	unsigned int n = 0;
-
-	while (!queue_file(path, sizeof(path), ifname, dir, n, "") && !access(path, F_OK))
-		n++;
-	return n;
-}
-
-static int steering_read(const char *ifname, struct steering *s)
-{
-	char path[256];
-	unsigned int q;
-	int err = 0;
-
-	memset(s, 0, sizeof(*s));
-	s->rx = count_queues(ifname, "rx");
-	s->tx = count_queues(ifname, "tx");
-	if (!s->rx || s->rx > MAX_QUEUES || s->tx > MAX_QUEUES)
-		return -ERANGE;
-	for (q = 0; q < s->rx && !err; q++) {
-		err = queue_file(path, sizeof(path), ifname, "rx", q, "rps_cpus") ?:
-		      read_str(path, s->rps_cpus[q], MASK_LEN) ?:
-		      queue_file(path, sizeof(path), ifname, "rx", q, "rps_flow_cnt") ?:
-		      read_str(path, s->flow_cnt[q], MASK_LEN);
-	}
-	s->xps = s->tx > 1;
-	for (q = 0; s->xps && q < s->tx && !err; q++)
-		err = queue_file(path, sizeof(path), ifname, "tx", q, "xps_cpus") ?:
-		      read_str(path, s->xps_cpus[q], MASK_LEN);
-	return err;
-}
 
 static int steering_write(const char *ifname, const struct steering *s)
 {
@@ -130,27 +78,6 @@ static bool steering_is(const char *ifname, const struct steering *want)
 	return ok;
 }
 
-/* A sysfs CPU mask ("f0", "1,00000000") as a set. */
-static int mask_cpus(const char *mask, struct cpus *s)
-{
-	unsigned int bit = 0;
-	const char *p;
-	int digit, b;
-
-	cpus_zero(s);
-	for (p = mask + strlen(mask); p-- > mask;) {
-		if (*p == ',')
-			continue;
-		if (!isxdigit((unsigned char)*p))
-			return -EINVAL;
-		digit = isdigit((unsigned char)*p) ? *p - '0' : (*p | 0x20) - 'a' + 10;
-		for (b = 0; b < 4; b++, bit++)
-			if (digit & (1 << b))
-				cpus_set(s, bit);
-	}
-	return 0;
-}
-
 static bool mask_is(const char *ifname, const char *what, unsigned int q, const char *mask,
 		    const struct cpus *want)
 {
@@ -168,14 +95,6 @@ static bool mask_is(const char *ifname, const char *what, unsigned int q, const 
 	fprintf(stderr, "# %s %s of queue %u: want CPUs '%s', got '%s'\n", ifname, what, q,
 		want_list, got_list);
 	return false;
-}
-
-static long flow_entries(void)
-{
-	long v = -1;
-
-	read_long(FLOW_ENTRIES, &v);
-	return v;
 }
 
 static int set_flow_entries(long v)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One device at a time: find its rule, bind it by the rule's policy through
- * policy_bind() (the code `nictlctl bind` runs), log every IRQ that moved
- * with its old and new CPUs, set XPS when the rule asks, and remember the
- * IRQs for irqbalance.
+ * One device at a time: find its rule, bind it by the rule's policy with the
+ * steering it asks for through steer_bind() (the code `nictlctl bind
+ * --steer` runs: one transaction), log every IRQ that moved with its old
+ * and new CPUs and the steering set, and remember the IRQs for irqbalance.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,9 +15,10 @@
 #include "daemon/apply.h"
 #include "daemon/mac.h"
 #include "daemon/rules.h"
-#include "daemon/xps.h"
 #include "log.h"
 #include "report.h"
+#include "steer/bind.h"
+#include "steer/print.h"
 
 static struct owned *find_owned(const struct keeper *k, unsigned int ifindex)
 {
@@ -125,6 +126,28 @@ static unsigned int describe_moves(FILE *f, const struct nictl_dev *before,
 	return moved;
 }
 
+/* The steering @s set, in one line; it is written again at every apply. */
+static void log_steering(const struct rule *rule, const struct steered *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err = -1;
+	FILE *f;
+
+	if (!s->parts)
+		return;
+	f = open_memstream(&text, &len);
+	if (f) {
+		err = steer_describe(f, &s->plan, s->parts, s->xps);
+		err = fclose(f) ?: err;
+	}
+	if (err)
+		ctl_msg("out of memory");
+	else
+		log_info("%s: rule %s: steering: %s", s->result.devs[0].ifname, rule->name, text);
+	free(text);
+}
+
 static void log_result(const struct rule *rule, const struct nictl_dev *before,
 		       const struct nictl_dev *after, const struct cpu_choice *choice)
 {
@@ -149,8 +172,7 @@ static void log_result(const struct rule *rule, const struct nictl_dev *before,
 /* Apply the rule that matches @dev, as DEV_GET describes it now. */
 static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev)
 {
-	struct cpu_choice choice = { CPUSET_INIT, NULL };
-	struct dev_list result;
+	struct steered s;
 	struct dev_facts facts = { .value = {
 		[RULE_MATCH_NAME] = dev->ifname, [RULE_MATCH_PCI] = dev->bus_addr,
 		[RULE_MATCH_DRIVER] = dev->driver,
@@ -168,7 +190,8 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 	}
 	if (!dev->nr_irqs)
 		return APPLY_WAIT;
-	if (policy_bind(&k->nl, dev, &rule->policy, &choice, &result)) {
+	if (steer_bind(&k->nl, dev, &rule->policy, rule->steer, &s)) {
+		steered_free(&s);
 		log_err("%s: rule %s (line %u) not applied", dev->ifname, rule->name, rule->line);
 		/*
 		 * The rule still governs the device: its next drift, bind or
@@ -179,14 +202,12 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 			ctl_msg("out of memory");
 		return APPLY_FAILED;
 	}
-	log_result(rule, dev, &result.devs[0], &choice);
-	err = rule->xps ? xps_apply(&result.devs[0]) : 0;
-	if (own(k, &result.devs[0])) {
+	log_result(rule, dev, &s.result.devs[0], &s.choice);
+	log_steering(rule, &s);
+	err = own(k, &s.result.devs[0]);
+	if (err)
 		ctl_msg("out of memory");
-		err = -1;
-	}
-	cpu_choice_free(&choice);
-	dev_list_free(&result);
+	steered_free(&s);
 	return err ? APPLY_FAILED : APPLY_DONE;
 }
 

@@ -22,6 +22,9 @@ enum key_id {
 	KEY_CPUS = NR_RULE_MATCH,	/* after the match keys, which share their ids */
 	KEY_EXCLUDE,
 	KEY_ALLOW_SIBLINGS,
+	KEY_STEER,
+	KEY_RPS,
+	KEY_RFS,
 	KEY_XPS,
 	KEY_STICKY,
 	KEY_IRQ_WAIT,
@@ -40,6 +43,9 @@ static const struct {
 	[KEY_CPUS]		= { "cpus", false },
 	[KEY_EXCLUDE]		= { "exclude", false },
 	[KEY_ALLOW_SIBLINGS]	= { "allow-siblings", false },
+	[KEY_STEER]		= { "steer", false },
+	[KEY_RPS]		= { "rps", false },
+	[KEY_RFS]		= { "rfs", false },
 	[KEY_XPS]		= { "xps", false },
 	[KEY_STICKY]		= { "sticky", false },
 	[KEY_IRQ_WAIT]		= { "irq-wait", true },
@@ -54,6 +60,7 @@ struct parser {
 	bool in_daemon;		/* ... and it was [daemon] (else the last rule's) */
 	bool seen_daemon;
 	unsigned int seen;	/* keys of the current section, a bit per enum key_id */
+	bool steer_auto;	/* the current rule says steer = auto */
 	char *err;
 	size_t errlen;
 };
@@ -90,6 +97,20 @@ static struct rule *cur_rule(struct parser *p)
 	return &p->conf->rules[p->conf->nr_rules - 1];
 }
 
+/* steer = auto asks for each part its own key does not turn off. */
+static void steer_defaults(struct parser *p, struct rule *r)
+{
+	static const struct {
+		enum key_id key;
+		unsigned int part;
+	} own[] = { { KEY_RPS, STEER_RPS }, { KEY_RFS, STEER_RFS }, { KEY_XPS, STEER_XPS } };
+	unsigned int i;
+
+	for (i = 0; p->steer_auto && i < ARRAY_SIZE(own); i++)
+		if (!(p->seen & (1U << own[i].key)))
+			r->steer |= own[i].part;
+}
+
 /* The section that just ended must be complete. */
 static int end_section(struct parser *p)
 {
@@ -100,6 +121,7 @@ static int end_section(struct parser *p)
 	if (!p->in_section || p->in_daemon)
 		return 0;
 	r = cur_rule(p);
+	steer_defaults(p, r);
 	for (i = 0; i < NR_RULE_MATCH; i++)
 		if (r->match[i])
 			return 0;
@@ -158,6 +180,7 @@ static int parse_section(struct parser *p, char *s)
 		return -1;
 	p->in_section = true;
 	p->seen = 0;
+	p->steer_auto = false;
 	if (!strcmp(inner, "daemon")) {
 		if (p->seen_daemon)
 			return fail(p, "[daemon] may appear only once");
@@ -171,9 +194,11 @@ static int parse_section(struct parser *p, char *s)
 	return new_rule(p, trim(inner + 4));
 }
 
-static int parse_bool(struct parser *p, const char *key, const char *v, bool *out)
+/* @on ("yes", also spelt "true", or "auto") or no (also "false") into @out. */
+static int parse_word(struct parser *p, const char *key, const char *v, const char *on,
+		      bool *out)
 {
-	if (!strcmp(v, "yes") || !strcmp(v, "true")) {
+	if (!strcmp(v, on) || (!strcmp(on, "yes") && !strcmp(v, "true"))) {
 		*out = true;
 		return 0;
 	}
@@ -181,7 +206,25 @@ static int parse_bool(struct parser *p, const char *key, const char *v, bool *ou
 		*out = false;
 		return 0;
 	}
-	return fail(p, "%s: '%s' is neither yes nor no", key, v);
+	return fail(p, "%s: '%s' is neither %s nor no", key, v, on);
+}
+
+static int parse_bool(struct parser *p, const char *key, const char *v, bool *out)
+{
+	return parse_word(p, key, v, "yes", out);
+}
+
+/* The steering @part into @parts when @v is @on. */
+static int parse_part(struct parser *p, const char *key, const char *v, const char *on,
+		      unsigned int part, unsigned int *parts)
+{
+	bool set;
+
+	if (parse_word(p, key, v, on, &set))
+		return -1;
+	if (set)
+		*parts |= part;
+	return 0;
 }
 
 static int parse_cpulist(struct parser *p, const char *key, const char *v, struct cpuset *out)
@@ -249,8 +292,14 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 		return parse_cpulist(p, "exclude", v, &r->policy.req.exclude);
 	case KEY_ALLOW_SIBLINGS:
 		return parse_bool(p, "allow-siblings", v, &r->policy.allow_siblings);
+	case KEY_STEER:
+		return parse_word(p, "steer", v, "auto", &p->steer_auto);
+	case KEY_RPS:
+		return parse_part(p, "rps", v, "auto", STEER_RPS, &r->steer);
+	case KEY_RFS:
+		return parse_part(p, "rfs", v, "yes", STEER_RFS, &r->steer);
 	case KEY_XPS:
-		return parse_bool(p, "xps", v, &r->xps);
+		return parse_part(p, "xps", v, "yes", STEER_XPS, &r->steer);
 	case KEY_STICKY:
 		return parse_bool(p, "sticky", v, &r->policy.sticky);
 	default:
@@ -293,7 +342,7 @@ static int parse_key(struct parser *p, char *line, char *eq)
 		return fail(p, "unknown key '%s' in %s", key,
 			    p->in_daemon ? "[daemon]; its keys are irq-wait and irqbalance" :
 			    "a rule; its keys are match-name, match-pci, match-mac, match-driver, "
-			    "cpus, exclude, allow-siblings, xps and sticky");
+			    "cpus, exclude, allow-siblings, steer, rps, rfs, xps and sticky");
 	if (p->seen & (1U << id))
 		return fail(p, "'%s' is set twice in this section", key);
 	p->seen |= 1U << id;

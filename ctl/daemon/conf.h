@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "policy.h"
+#include "steer/part.h"
 
 #define CONF_DEFAULT_PATH	"/etc/nictl/nictl.conf"
 
@@ -29,7 +30,7 @@ struct rule {
 	unsigned int line;		/* of its section header */
 	char *match[NR_RULE_MATCH];
 	struct bind_policy policy;
-	bool xps;			/* point each tx queue's XPS at its IRQ's CPU */
+	unsigned int steer;		/* &enum steer_part to set after each bind */
 };
 
 struct conf {

@@ -116,6 +116,16 @@ int knobs_add(struct knob_list *list, const char *name, const char *value)
 	return 0;
 }
 
+const struct knob *knobs_find(const struct knob_list *list, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < list->nr; i++)
+		if (!strcmp(list->knobs[i].name, name))
+			return &list->knobs[i];
+	return NULL;
+}
+
 void knobs_free(struct knob_list *list)
 {
 	unsigned int i;
@@ -152,8 +162,10 @@ int flow_entries_write(unsigned int entries)
 
 /*
  * Write back the values of the first @nr knobs of @list, the last first, as
- * an undo goes; past a failure too, to put back as much as can be. The first
- * error, with the name of its knob in @failed.
+ * an undo goes; past a failure too, to put back as much as can be. A queue
+ * gone since (ethtool -L), or an XPS map gone with all tx queues but one
+ * (ENOENT), took its value with it: nothing to put back. The first error,
+ * with the name of its knob in @failed.
  */
 int knobs_put_back(const char *ifname, const struct knob_list *list, unsigned int nr,
 		   const char **failed)
@@ -162,7 +174,7 @@ int knobs_put_back(const char *ifname, const struct knob_list *list, unsigned in
 
 	while (nr--) {
 		err = knob_write(ifname, list->knobs[nr].name, list->knobs[nr].value);
-		if (err && !first) {
+		if (err && err != -ENOENT && !first) {
 			first = err;
 			*failed = list->knobs[nr].name;
 		}

@@ -29,6 +29,7 @@ int knob_read(const char *ifname, const char *name, char **value);
 int knob_write(const char *ifname, const char *name, const char *value);
 int knob_writable(const char *ifname, const char *name);
 int knobs_add(struct knob_list *list, const char *name, const char *value);
+const struct knob *knobs_find(const struct knob_list *list, const char *name);
 void knobs_free(struct knob_list *list);
 int knobs_put_back(const char *ifname, const struct knob_list *list, unsigned int nr,
 		   const char **failed);

@@ -38,6 +38,7 @@
 #include "report.h"
 #include "show.h"
 #include "steer/knob.h"
+#include "steer/part.h"
 #include "steer/print.h"
 
 #define WHY_LEN		160
@@ -143,6 +144,45 @@ int steer_print_table(FILE *f, const struct steer_plan *plan, bool xps)
 	if (err)
 		ctl_msg("out of memory");
 	return err;
+}
+
+static int describe_rx(FILE *f, const struct steer_plan *plan, unsigned int parts)
+{
+	unsigned int q;
+
+	if (parts & STEER_RPS) {
+		fprintf(f, "rps");
+		for (q = 0; q < plan->rx_queues; q++)
+			if (print_cpus(f, q ? ", %s" : " %s", &plan->rx[q].rps_cpus))
+				return -1;
+	}
+	if (parts & STEER_RFS)
+		fprintf(f, "%srfs %u per rx queue (" FLOW_ENTRIES_NAME " %u)",
+			parts & STEER_RPS ? "; " : "",
+			plan->rx_queues ? plan->rx[0].flow_cnt : 0, plan->flow_entries);
+	return 0;
+}
+
+/*
+ * The @parts of @plan that were set, on one line for a log: "rps 4-7;
+ * rfs 32768 per rx queue (net.core.rps_sock_flow_entries 32768); xps 4-5,
+ * 6-7", the masks in queue order, "-" for an empty one (RPS off).
+ */
+int steer_describe(FILE *f, const struct steer_plan *plan, unsigned int parts, bool xps)
+{
+	unsigned int q;
+
+	if (describe_rx(f, plan, parts))
+		return -1;
+	if (!(parts & STEER_XPS))
+		return 0;
+	fprintf(f, "%sxps", parts & (STEER_RPS | STEER_RFS) ? "; " : "");
+	if (!xps)
+		fprintf(f, ": no maps (one tx queue)");
+	for (q = 0; xps && q < plan->tx_queues; q++)
+		if (print_cpus(f, q ? ", %s" : " %s", &plan->tx[q].xps_cpus))
+			return -1;
+	return 0;
 }
 
 /* A CPU number, null when negative. */

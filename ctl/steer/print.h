@@ -13,6 +13,7 @@
 const char *steer_number(int n, char *buf, size_t len);
 void steer_json_cpu(struct json *j, const char *key, int cpu);
 int steer_print_table(FILE *f, const struct steer_plan *plan, bool xps);
+int steer_describe(FILE *f, const struct steer_plan *plan, unsigned int parts, bool xps);
 int steer_print_json(FILE *f, const struct nictl_dev *dev, const struct steer_plan *plan,
 		     bool xps);
 

@@ -78,14 +78,6 @@ static int write_atomically(const char *path, const char *text)
 	return err;
 }
 
-bool state_exists(unsigned int ifindex)
-{
-	char path[4096];
-
-	dev_file(path, sizeof(path), ifindex);
-	return !access(path, F_OK);
-}
-
 int state_save(unsigned int ifindex, const char *ifname, const struct knob_list *old)
 {
 	char path[4096], *text = NULL;
@@ -144,6 +136,38 @@ int state_load(unsigned int ifindex, struct knob_list *old)
 	fclose(f);
 	if (err)
 		knobs_free(old);
+	return err;
+}
+
+/*
+ * Keep @old for `restore`: each value the file of @ifindex does not hold
+ * yet (a part steered for the first time, a queue that came since); one it
+ * holds is from before nictl and stays. @created says the file is new, for
+ * a rollback to remove.
+ */
+int state_keep(unsigned int ifindex, const char *ifname, const struct knob_list *old,
+	       bool *created)
+{
+	struct knob_list kept;
+	unsigned int i, added = 0;
+	int err;
+
+	*created = false;
+	err = state_load(ifindex, &kept);
+	if (err == -ENOENT) {
+		err = state_save(ifindex, ifname, old);
+		*created = !err;
+		return err;
+	}
+	for (i = 0; !err && i < old->nr; i++) {
+		if (knobs_find(&kept, old->knobs[i].name))
+			continue;
+		err = knobs_add(&kept, old->knobs[i].name, old->knobs[i].value);
+		added++;
+	}
+	if (!err && added)
+		err = state_save(ifindex, ifname, &kept);
+	knobs_free(&kept);
 	return err;
 }
 

@@ -12,9 +12,10 @@
 
 #include "steer/knob.h"
 
-bool state_exists(unsigned int ifindex);
 int state_save(unsigned int ifindex, const char *ifname, const struct knob_list *old);
 int state_load(unsigned int ifindex, struct knob_list *old);
+int state_keep(unsigned int ifindex, const char *ifname, const struct knob_list *old,
+	       bool *created);
 int state_remove(unsigned int ifindex);
 bool state_others(unsigned int ifindex);
 

@@ -2,9 +2,10 @@
 /*
  * The steering transaction of steer/txn.h. Values are written in one fixed
  * order: the host-wide RFS table size (only when it grows), then per rx
- * queue rps_flow_cnt and rps_cpus, then per tx queue xps_cpus. The old
- * values are kept in that order, in memory for a rollback and, for the
- * first steering bind of a device, under /run/nictl for `restore`.
+ * queue rps_flow_cnt and rps_cpus, then per tx queue xps_cpus, each only
+ * when its part is asked for. The old values are kept in that order, in
+ * memory for a rollback and under /run/nictl for `restore`: the first
+ * value nictl replaced of each, from before nictl.
  *
  * $NICTL_FAULT_STEER_WRITE=k makes the k-th write of a commit fail with
  * EIO without writing, so a test can prove the rollback from every step.
@@ -20,10 +21,14 @@
 #include "steer/txn.h"
 #include "topology.h"
 
-/* The queue values of one rx queue, in the order they are written. */
-static const char *const rx_files[] = { "rps_flow_cnt", "rps_cpus" };
-
-#define RX_FILES	ARRAY_SIZE(rx_files)
+/* The queue values of one rx queue, in the order they are written, with their parts. */
+static const struct {
+	const char *file;
+	unsigned int part;
+} rx_files[] = {
+	{ "rps_flow_cnt", STEER_RFS },
+	{ "rps_cpus", STEER_RPS },
+};
 
 /* Whether any of @cpus is left once the isolated CPUs are taken out. */
 static int check_cpus(const struct cpuset *cpus)
@@ -80,6 +85,8 @@ static int remember_rx(struct steer_txn *t)
 	unsigned int q, f;
 	char *value;
 
+	if (!(t->parts & (STEER_RPS | STEER_RFS)))
+		return 0;
 	if (!t->rx_queues || knob_read(t->ifname, "rx-0/rps_cpus", &value)) {
 		knob_path(path, sizeof(path), t->ifname, "rx-0/rps_cpus");
 		ctl_msg("RPS is not available on %s: no %s (a kernel without CONFIG_RPS, or a "
@@ -88,8 +95,10 @@ static int remember_rx(struct steer_txn *t)
 	}
 	free(value);
 	for (q = 0; q < t->rx_queues; q++) {
-		for (f = 0; f < RX_FILES; f++) {
-			snprintf(name, sizeof(name), "rx-%u/%s", q, rx_files[f]);
+		for (f = 0; f < ARRAY_SIZE(rx_files); f++) {
+			if (!(t->parts & rx_files[f].part))
+				continue;
+			snprintf(name, sizeof(name), "rx-%u/%s", q, rx_files[f].file);
 			if (remember(t, name))
 				return -1;
 		}
@@ -104,7 +113,8 @@ static int remember_tx(struct steer_txn *t)
 	unsigned int q;
 	char *value = NULL;
 
-	t->xps = t->tx_queues && knob_read(t->ifname, "tx-0/xps_cpus", &value) != -ENOENT;
+	t->xps = (t->parts & STEER_XPS) && t->tx_queues &&
+		 knob_read(t->ifname, "tx-0/xps_cpus", &value) != -ENOENT;
 	if (t->xps && value)
 		free(value);
 	for (q = 0; t->xps && q < t->tx_queues; q++) {
@@ -123,7 +133,8 @@ static int remember_flow_entries(struct steer_txn *t)
 		ctl_msg("cannot read " FLOW_ENTRIES_NAME ": %s", strerror(-err));
 		return -1;
 	}
-	err = t->flow_entries < STEER_FLOW_ENTRIES ? flow_entries_writable() : 0;
+	err = (t->parts & STEER_RFS) && t->flow_entries < STEER_FLOW_ENTRIES ?
+	      flow_entries_writable() : 0;
 	if (err) {
 		ctl_msg("cannot raise " FLOW_ENTRIES_NAME " to %u: %s; steering needs /proc/sys "
 			"writable", STEER_FLOW_ENTRIES, strerror(-err));
@@ -134,16 +145,18 @@ static int remember_flow_entries(struct steer_txn *t)
 
 /*
  * Before the bind: check that @dev can be steered over @cpus, the bind's,
- * and read every value steering will write. 0, or -1 after printing the
- * one line that says why not; @t is to be freed either way.
+ * and read every value the steering @parts will write. 0, or -1 after
+ * printing the one line that says why not; @t is to be freed either way.
  */
-int steer_prepare(const struct nictl_dev *dev, const struct cpuset *cpus, struct steer_txn *t)
+int steer_prepare(const struct nictl_dev *dev, const struct cpuset *cpus, unsigned int parts,
+		  struct steer_txn *t)
 {
 	*t = (struct steer_txn){
 		.ifindex = dev->ifindex,
 		.ifname = dev->ifname,
 		.rx_queues = dev->rx_queues,
 		.tx_queues = dev->tx_queues,
+		.parts = parts,
 	};
 	if (check_cpus(cpus) || remember_rx(t) || remember_tx(t) || remember_flow_entries(t))
 		return -1;
@@ -155,18 +168,23 @@ void steer_txn_free(struct steer_txn *t)
 	knobs_free(&t->old);
 }
 
-/* The planned value of the @i-th queue value of @t into @buf. */
-static int planned_value(const struct steer_txn *t, const struct steer_plan *plan,
-			 unsigned int i, char *buf, size_t len)
+/* The planned value of the queue value @name ("rx-0/rps_cpus") into @buf. */
+static int planned_value(const struct steer_plan *plan, const char *name, char *buf, size_t len)
 {
-	unsigned int rx_values = t->rx_queues * RX_FILES;
+	char dir[3], file[16];
+	unsigned int q;
 
-	if (i >= rx_values)
-		return steer_mask_format(&plan->tx[i - rx_values].xps_cpus, buf, len);
-	if (i % RX_FILES)
-		return steer_mask_format(&plan->rx[i / RX_FILES].rps_cpus, buf, len);
-	return snprintf(buf, len, "%u", plan->rx[i / RX_FILES].flow_cnt) < (int)len ? 0
-										 : -ENAMETOOLONG;
+	if (sscanf(name, "%2[rtx]-%u/%15s", dir, &q, file) != 3)
+		return -EINVAL;
+	if (!strcmp(dir, "tx") && q < plan->tx_queues && !strcmp(file, "xps_cpus"))
+		return steer_mask_format(&plan->tx[q].xps_cpus, buf, len);
+	if (strcmp(dir, "rx") || q >= plan->rx_queues)
+		return -EINVAL;
+	if (!strcmp(file, "rps_cpus"))
+		return steer_mask_format(&plan->rx[q].rps_cpus, buf, len);
+	if (strcmp(file, "rps_flow_cnt"))
+		return -EINVAL;
+	return snprintf(buf, len, "%u", plan->rx[q].flow_cnt) < (int)len ? 0 : -ENAMETOOLONG;
 }
 
 static unsigned int fault_at(void)
@@ -194,7 +212,8 @@ static int write_plan(const struct steer_txn *t, const struct steer_plan *plan, 
 		err = ++n == fault ? -EIO : flow_entries_write(plan->flow_entries);
 	while (!err && *tried < t->old.nr) {
 		*failed = t->old.knobs[*tried].name;
-		err = planned_value(t, plan, (*tried)++, value, sizeof(value));
+		err = planned_value(plan, *failed, value, sizeof(value));
+		(*tried)++;
 		if (!err)
 			err = ++n == fault ? -EIO : knob_write(t->ifname, *failed, value);
 	}
@@ -202,21 +221,18 @@ static int write_plan(const struct steer_txn *t, const struct steer_plan *plan, 
 }
 
 /*
- * Keep the old values for `restore`: the device's, unless an earlier
- * steering bind kept the ones from before nictl; the RFS table size when
- * this bind raises it and nictl holds no earlier size. Says in @saved and
- * @flow_saved what it wrote, for a rollback to remove.
+ * Keep the old values for `restore`: those of the device its file does
+ * not hold yet; the RFS table size when this bind raises it and nictl holds
+ * no earlier size. Says in @saved and @flow_saved which files it made, for
+ * a rollback to remove.
  */
 static int keep_old(const struct steer_txn *t, bool raise, bool *saved, bool *flow_saved)
 {
 	unsigned int before, raised;
-	int err = 0;
+	int err;
 
-	*saved = *flow_saved = false;
-	if (!state_exists(t->ifindex)) {
-		err = state_save(t->ifindex, t->ifname, &t->old);
-		*saved = !err;
-	}
+	*flow_saved = false;
+	err = state_keep(t->ifindex, t->ifname, &t->old, saved);
 	if (!err && raise && state_flow_load(&before, &raised) == -ENOENT) {
 		err = state_flow_save(t->flow_entries, STEER_FLOW_ENTRIES);
 		*flow_saved = !err;
@@ -239,7 +255,7 @@ static void forget_old(const struct steer_txn *t, bool saved, bool flow_saved)
  */
 int steer_commit(const struct steer_txn *t, const struct steer_plan *plan, char *why, size_t len)
 {
-	bool raise = plan->flow_entries > t->flow_entries;
+	bool raise = (t->parts & STEER_RFS) && plan->flow_entries > t->flow_entries;
 	const char *failed, *unput = NULL;
 	bool saved, flow_saved;
 	unsigned int tried;

@@ -12,6 +12,7 @@
 
 #include "dev.h"
 #include "steer/knob.h"
+#include "steer/part.h"
 #include "steer/plan.h"
 
 /* How many writes of a commit to let through before one fails: testing only. */
@@ -22,12 +23,14 @@ struct steer_txn {
 	const char *ifname;		/* the device's, as DEV_GET named it */
 	unsigned int rx_queues;
 	unsigned int tx_queues;
-	bool xps;			/* the device has XPS maps: more than one tx queue */
+	unsigned int parts;		/* &enum steer_part */
+	bool xps;			/* XPS is set: asked for, and the device has the maps */
 	struct knob_list old;		/* every queue value, in the order commit writes */
 	unsigned int flow_entries;	/* net.core.rps_sock_flow_entries before */
 };
 
-int steer_prepare(const struct nictl_dev *dev, const struct cpuset *cpus, struct steer_txn *t);
+int steer_prepare(const struct nictl_dev *dev, const struct cpuset *cpus, unsigned int parts,
+		  struct steer_txn *t);
 int steer_commit(const struct steer_txn *t, const struct steer_plan *plan, char *why,
 		 size_t len);
 void steer_txn_free(struct steer_txn *t);

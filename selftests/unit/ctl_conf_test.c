@@ -84,7 +84,7 @@ TEST(full_example)
 	EXPECT_STREQ("5", cpus_of(&c.rules[0].policy.req.exclude));
 	EXPECT_TRUE(c.rules[0].policy.allow_siblings);
 	EXPECT_FALSE(c.rules[0].policy.dry_run);
-	EXPECT_TRUE(c.rules[0].xps);
+	EXPECT_EQ(STEER_XPS, c.rules[0].steer);
 	EXPECT_TRUE(c.rules[0].policy.sticky);
 
 	EXPECT_STREQ("e1k", c.rules[1].name);
@@ -93,7 +93,7 @@ TEST(full_example)
 	EXPECT_EQ(CPUS_NODE, c.rules[1].policy.req.source);
 	EXPECT_EQ(0, c.rules[1].policy.req.node);
 	EXPECT_FALSE(c.rules[1].policy.allow_siblings);
-	EXPECT_FALSE(c.rules[1].xps);
+	EXPECT_EQ(0U, c.rules[1].steer);
 	EXPECT_FALSE(c.rules[1].policy.sticky);
 
 	EXPECT_EQ(CPUS_GIVEN, c.rules[2].policy.req.source);
@@ -101,6 +101,38 @@ TEST(full_example)
 	EXPECT_EQ(CPUS_ONLINE, c.rules[3].policy.req.source);
 	conf_free(&c);
 	EXPECT_EQ(0U, c.nr_rules);
+}
+
+/* steer = auto asks for every part, less those their own keys turn off, in any order. */
+TEST(steering_keys)
+{
+	static const struct {
+		const char *keys;
+		unsigned int parts;
+	} cases[] = {
+		{ "", 0 },
+		{ "steer = no\n", 0 },
+		{ "steer = auto\n", STEER_RPS | STEER_RFS | STEER_XPS },
+		{ "steer = auto\nrfs = no\n", STEER_RPS | STEER_XPS },
+		{ "xps = no\nsteer = auto\n", STEER_RPS | STEER_RFS },
+		{ "steer = auto\nrps = no\nrfs = false\nxps = no\n", 0 },
+		{ "rps = auto\n", STEER_RPS },
+		{ "rfs = true\nxps = yes\n", STEER_RFS | STEER_XPS },
+		{ "steer = no\nrps = auto\n", STEER_RPS },
+	};
+	char text[256], err[256];
+	struct conf c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "[rule a]\nmatch-name = x\n%s[rule b]\n"
+			 "match-name = y\n", cases[i].keys);
+		ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s", err);
+		EXPECT_EQ(cases[i].parts, c.rules[0].steer) TH_LOG("%s", cases[i].keys);
+		/* The next rule starts from nothing. */
+		EXPECT_EQ(0U, c.rules[1].steer) TH_LOG("%s", cases[i].keys);
+		conf_free(&c);
+	}
 }
 
 TEST(defaults)
@@ -142,6 +174,14 @@ TEST(errors_name_the_line)
 		  "t.conf:3: exclude: ',' is not a CPU list" },
 		{ "[rule a]\nmatch-name = x\nxps = maybe\n",
 		  "t.conf:3: xps: 'maybe' is neither yes nor no" },
+		{ "[rule a]\nmatch-name = x\nsteer = yes\n",
+		  "t.conf:3: steer: 'yes' is neither auto nor no" },
+		{ "[rule a]\nmatch-name = x\nrps = yes\n",
+		  "t.conf:3: rps: 'yes' is neither auto nor no" },
+		{ "[rule a]\nmatch-name = x\nrfs = auto\n",
+		  "t.conf:3: rfs: 'auto' is neither yes nor no" },
+		{ "[rule a]\nmatch-name = x\nsteer = auto\nsteer = no\n",
+		  "t.conf:4: 'steer' is set twice in this section" },
 		{ "[rule a]\nmatch-name =\n", "t.conf:2: 'match-name' needs a value" },
 		{ "[rule a]\nmatch-name\n", "t.conf:2: expected 'key = value'" },
 		{ "[rule a b]\n", "t.conf:1: rule name 'a b'" },

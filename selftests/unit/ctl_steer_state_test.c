@@ -46,9 +46,8 @@ TEST_F(state, saved_values_load_back)
 {
 	unsigned int i;
 
-	EXPECT_FALSE(state_exists(GONE_IFINDEX));
+	EXPECT_EQ(-ENOENT, state_load(GONE_IFINDEX, &self->loaded));
 	ASSERT_EQ(0, state_save(GONE_IFINDEX, "vnode1", &self->kept));
-	EXPECT_TRUE(state_exists(GONE_IFINDEX));
 	ASSERT_EQ(0, state_load(GONE_IFINDEX, &self->loaded));
 	ASSERT_EQ(self->kept.nr, self->loaded.nr);
 	for (i = 0; i < self->kept.nr; i++) {
@@ -57,6 +56,31 @@ TEST_F(state, saved_values_load_back)
 	}
 	EXPECT_EQ(0, state_remove(GONE_IFINDEX));
 	EXPECT_EQ(-ENOENT, state_load(GONE_IFINDEX, &self->loaded));
+}
+
+/*
+ * A later steering (a queue added by ethtool -L, a part steered for the
+ * first time) adds what it replaced; a value kept already is from before
+ * nictl and stays.
+ */
+TEST_F(state, keep_adds_only_new_values)
+{
+	struct knob_list later = { NULL, 0 };
+	bool created;
+
+	ASSERT_EQ(0, state_keep(GONE_IFINDEX, "vnode1", &self->kept, &created));
+	EXPECT_TRUE(created);
+	ASSERT_EQ(0, knobs_add(&later, "rx-0/rps_cpus", "f0"));
+	ASSERT_EQ(0, knobs_add(&later, "rx-1/rps_cpus", "0"));
+	ASSERT_EQ(0, state_keep(GONE_IFINDEX, "vnode1", &later, &created));
+	EXPECT_FALSE(created);
+	knobs_free(&later);
+	ASSERT_EQ(0, state_load(GONE_IFINDEX, &self->loaded));
+	ASSERT_EQ(4U, self->loaded.nr);
+	EXPECT_STREQ("00", knobs_find(&self->loaded, "rx-0/rps_cpus")->value);
+	EXPECT_STREQ("0", knobs_find(&self->loaded, "rx-1/rps_cpus")->value);
+	EXPECT_STREQ("1,00000000", knobs_find(&self->loaded, "tx-1/xps_cpus")->value);
+	EXPECT_EQ(NULL, knobs_find(&self->loaded, "rx-2/rps_cpus"));
 }
 
 /* Only a device that is still there holds the RFS table size up. */
