@@ -496,6 +496,34 @@ TEST_F_TIMEOUT(daemon, failed_apply_still_governs, 600)
 	free(r);
 }
 
+/*
+ * A rule whose steering fails is one transaction too: every value written
+ * goes back, the IRQs with it, and the log says why and that the rule was
+ * not applied.
+ */
+TEST_F_TIMEOUT(daemon, failed_steering_leaves_nothing, 600)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	unsigned int i;
+
+	/* The daemon inherits it: the third write of each steering fails. */
+	ASSERT_EQ(0, setenv("NICTL_FAULT_STEER_WRITE", "3", 1));
+	self->pid = daemon_start(CONF, DAEMON_LOG);
+	unsetenv("NICTL_FAULT_STEER_WRITE");
+	ASSERT_LT(0, self->pid);
+	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
+	for (i = 0; i < DAEMON_WAIT_S * 10 && !log_has("rule node1-nic (line 2) not applied"); i++)
+		usleep(100 * 1000);
+	EXPECT_TRUE(log_has("rule node1-nic (line 2) not applied"));
+	EXPECT_TRUE(log_has("cannot steer vnode1: writing "));
+	EXPECT_TRUE(steering_is("vnode1", &self->before));
+	EXPECT_EQ(self->flow_before, flow_entries());
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
+	for (i = 0; i < dev.n_irqs; i++)
+		EXPECT_FALSE(dev.irqs[i].flags & NICTL_IRQ_F_BOUND) TH_LOG("IRQ %u", dev.irqs[i].num);
+}
+
 /* A broken file on SIGHUP is refused by line; the rules in force still hold. */
 TEST_F_TIMEOUT(daemon, sighup_keeps_old_config, 600)
 {

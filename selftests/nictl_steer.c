@@ -47,37 +47,6 @@ static int steering_write(const char *ifname, const struct steering *s)
 	return err;
 }
 
-static bool same_value(const char *ifname, const char *what, unsigned int q, const char *want,
-		       const char *got)
-{
-	if (!strcmp(want, got))
-		return true;
-	fprintf(stderr, "# %s %s of queue %u: want '%s', got '%s'\n", ifname, what, q, want,
-		got);
-	return false;
-}
-
-/* Whether @ifname's values are @want's now; says which are not. */
-static bool steering_is(const char *ifname, const struct steering *want)
-{
-	struct steering now;
-	unsigned int q;
-	bool ok;
-
-	if (steering_read(ifname, &now)) {
-		fprintf(stderr, "# cannot read the steering of %s\n", ifname);
-		return false;
-	}
-	ok = now.rx == want->rx && now.tx == want->tx;
-	for (q = 0; q < want->rx && ok; q++) {
-		ok &= same_value(ifname, "rps_cpus", q, want->rps_cpus[q], now.rps_cpus[q]);
-		ok &= same_value(ifname, "rps_flow_cnt", q, want->flow_cnt[q], now.flow_cnt[q]);
-	}
-	for (q = 0; want->xps && q < want->tx && ok; q++)
-		ok &= same_value(ifname, "xps_cpus", q, want->xps_cpus[q], now.xps_cpus[q]);
-	return ok;
-}
-
 static bool mask_is(const char *ifname, const char *what, unsigned int q, const char *mask,
 		    const struct cpus *want)
 {

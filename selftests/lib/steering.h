@@ -30,6 +30,8 @@ int queue_file(char *path, size_t len, const char *ifname, const char *dir, unsi
 	       const char *file);
 /* 0, -ERANGE for a device without rx queues or with more than MAX_QUEUES, -errno. */
 int steering_read(const char *ifname, struct steering *s);
+/* Whether @ifname's values are @want's now; says which are not on stderr. */
+bool steering_is(const char *ifname, const struct steering *want);
 /* A sysfs CPU mask ("f0", "1,00000000") as a set: 0 or -EINVAL. */
 int mask_cpus(const char *mask, struct cpus *s);
 /* net.core.rps_sock_flow_entries, -1 when unreadable. */
