@@ -66,7 +66,7 @@ struct doc_dev {
 	bool rps;			/* some rx queue has rps_cpus */
 	int rps_far_queue;		/* an rx queue whose RPS reaches another node, or -1 */
 	struct cpuset rps_far;		/* those CPUs */
-	bool bound;			/* nictl placed its IRQs (they have targets) */
+	bool bound;			/* nictl bound it and can restore it */
 	char *governor;			/* daemon rule name, "sticky", or NULL */
 	bool threaded;			/* threaded NAPI (/sys/class/net/DEV/threaded) */
 };

@@ -34,10 +34,12 @@
 #define RSS_SHARE_PCT		90
 
 /*
- * A busy machine squeezes net_rx_action now and then; ten times a second
- * means the budget ends most polls early and packets wait for ksoftirqd.
+ * A busy machine squeezes net_rx_action now and then, tens of times a
+ * second under a burst on a slow (virtual) CPU; a hundred times a second
+ * means the budget ends polls early all the time and packets wait for
+ * ksoftirqd.
  */
-#define SQUEEZE_PER_S		10
+#define SQUEEZE_PER_S		100
 
 /*
  * Default rings are often an eighth of the maximum and fine; a quarter or
@@ -105,34 +107,23 @@ static void fact_num(struct doc_finding *f, const char *key, long long num)
 		f->facts[f->nr_facts++] = (struct doc_fact){ .key = key, .num = num };
 }
 
-/* A fact that is a list (CPUs, IRQs), in the kernel's cpulist form. */
-static void fact_list(struct ctx *c, struct doc_finding *f, const char *key,
-		      const struct cpuset *set)
+/* A fact that is text: @s (malloc'ed, NULL when that failed) goes to @f. */
+static void fact_take(struct ctx *c, struct doc_finding *f, const char *key, char *s)
 {
-	char *s;
-
-	if (!f || f->nr_facts >= DOC_MAX_FACTS)
-		return;
-	s = cpuset_format(set);
-	if (!s) {
+	if (!s)
 		c->err = -ENOMEM;
+	if (!f || !s || f->nr_facts >= DOC_MAX_FACTS) {
+		free(s);
 		return;
 	}
 	f->facts[f->nr_facts++] = (struct doc_fact){ .key = key, .str = s };
 }
 
-static void fact_str(struct ctx *c, struct doc_finding *f, const char *key, const char *str)
+/* A fact that is a list (CPUs, IRQs), in the kernel's cpulist form. */
+static void fact_list(struct ctx *c, struct doc_finding *f, const char *key,
+		      const struct cpuset *set)
 {
-	char *s;
-
-	if (!f || f->nr_facts >= DOC_MAX_FACTS)
-		return;
-	s = strdup(str);
-	if (!s) {
-		c->err = -ENOMEM;
-		return;
-	}
-	f->facts[f->nr_facts++] = (struct doc_fact){ .key = key, .str = s };
+	fact_take(c, f, key, cpuset_format(set));
 }
 
 static void set_add(struct ctx *c, struct cpuset *s, unsigned int n)
@@ -310,8 +301,8 @@ static void siblings(struct ctx *c, const struct doc_dev *d)
 {
 	const struct doc_cpu *a, *b;
 	struct doc_finding *f;
-	struct cpuset cpus = CPUSET_INIT;
-	unsigned int i, j, busy = 0;
+	struct cpuset cpus = CPUSET_INIT, busy = CPUSET_INIT;
+	unsigned int i, j;
 
 	for (i = 0; i < d->nr_irqs; i++) {
 		a = find_cpu(c->cur, d->irqs[i].cpu);
@@ -323,19 +314,21 @@ static void siblings(struct ctx *c, const struct doc_dev *d)
 			}
 		}
 		if (a)
-			busy++;
+			set_add(c, &busy, a->cpu);
 	}
-	if (!cpuset_empty(&cpus) && node_cores(c->cur, d->node) >= busy) {
+	/* IRQs that share a CPU (a queue pair's rx and tx) need one core between them. */
+	if (!cpuset_empty(&cpus) && node_cores(c->cur, d->node) >= cpuset_weight(&busy)) {
 		f = add(c, "irq-smt-siblings", DOC_WARNING, d->ifname);
 		if (f)
 			set_str(c, &f->text, "queue IRQs on SMT siblings of one core, while "
-				"the node has %u cores for its %u IRQs",
-				node_cores(c->cur, d->node), busy);
+				"the node has %u cores for the %u CPUs they use",
+				node_cores(c->cur, d->node), cpuset_weight(&busy));
 		fact_list(c, f, "cpus", &cpus);
 		fact_num(f, "node_cores", node_cores(c->cur, d->node));
 		bind_fix(c, f, d);
 	}
 	cpuset_free(&cpus);
+	cpuset_free(&busy);
 }
 
 static const struct doc_irq *prev_irq(const struct doc_dev *pd, unsigned int irq)
@@ -649,7 +642,7 @@ static void nic_drops(struct ctx *c, const struct doc_dev *d, const struct doc_d
 				(unsigned long long)total, span_s(c), top,
 				(unsigned long long)top_n);
 		fact_num(f, "dropped", total);
-		fact_str(c, f, "counter", top);
+		fact_take(c, f, "counter", strdup(top));
 		fact_num(f, "counter_dropped", top_n);
 		fact_num(f, "ring", d->ring);
 		fact_num(f, "ring_max", d->ring_max);

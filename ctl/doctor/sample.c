@@ -124,6 +124,18 @@ static char *governor(const struct reading *r, const struct nictl_dev *dev)
 	return rule ? strdup(rule->name) : NULL;
 }
 
+/*
+ * Where an IRQ interrupts: its effective affinity, but its new affinity
+ * when a move waits for the next interrupt (x86 without interrupt
+ * remapping), which is where that interrupt will go.
+ */
+static const struct cpuset *irq_cpus(const struct nictl_irq *irq)
+{
+	if ((irq->flags & NICTL_IRQ_F_PENDING) || cpuset_empty(&irq->effective))
+		return &irq->affinity;
+	return &irq->effective;
+}
+
 static int copy_irqs(struct doc_dev *d, const struct nictl_dev *dev, const struct irq_set *bans)
 {
 	const struct nictl_irq *irq;
@@ -138,11 +150,9 @@ static int copy_irqs(struct doc_dev *d, const struct nictl_dev *dev, const struc
 		di = &d->irqs[d->nr_irqs++];
 		di->irq = irq->irq;
 		di->queue = irq->queue;
-		di->cpu = cpuset_next(cpuset_empty(&irq->effective) ? &irq->affinity :
-				      &irq->effective, -1);
+		di->cpu = cpuset_next(irq_cpus(irq), -1);
 		di->drifts = irq->drifts;
 		di->banned = irq_set_has(bans, irq->irq);
-		d->bound |= irq->target_cpu >= 0;
 		if (cpuset_or(&di->affinity, &irq->affinity))
 			return -ENOMEM;
 	}
@@ -199,6 +209,7 @@ static int read_dev(struct ctl_nl *nl, struct doc_dev *d, const struct reading *
 	d->ifname = strdup(dev->ifname);
 	d->node = dev->numa_node;
 	d->rx_queues = dev->rx_queues;
+	d->bound = dev->flags & NICTL_DEV_F_BOUND;
 	d->threaded = sysfs_flag(dev->ifname, "threaded");
 	d->governor = governor(r, dev);
 	if (!d->ifname || copy_irqs(d, dev, &r->bans) ||

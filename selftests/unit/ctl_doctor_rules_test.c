@@ -198,6 +198,25 @@ TEST_F(doc, two_queues_on_smt_siblings)
 	EXPECT_STREQ("2", fact(f, "node_cores"));
 }
 
+/* A queue pair's rx and tx IRQs share a CPU: they need one core, not two. */
+TEST_F(doc, siblings_counted_by_cpus_not_irqs)
+{
+	struct doc_irq irqs[4];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		irqs[i] = (struct doc_irq){ .irq = 50 + i, .queue = i / 2, .cpu = 4 + i / 2 };
+		ASSERT_EQ(0, cpuset_add(&irqs[i].affinity, irqs[i].cpu));
+	}
+	self->cur.dev.irqs = irqs;
+	self->cur.dev.nr_irqs = 4;
+	diagnose(self);
+	ASSERT_NE(NULL, find(self, "irq-smt-siblings"));
+	EXPECT_STREQ("4-5", fact(find(self, "irq-smt-siblings"), "cpus"));
+	for (i = 0; i < 4; i++)
+		cpuset_free(&irqs[i].affinity);
+}
+
 /* One core on the node for two IRQs: siblings are the best there is. */
 TEST_F(doc, siblings_are_fine_when_the_node_has_no_more_cores)
 {
@@ -391,15 +410,15 @@ TEST_F(doc, softnet_squeeze_at_the_threshold)
 	const struct doc_finding *f;
 
 	self->prev.cpus[3].squeeze = 4000000000u;
-	self->cur.cpus[3].squeeze = 4000000009u;
+	self->cur.cpus[3].squeeze = 4000000099u;
 	diagnose(self);
 	EXPECT_EQ(NULL, find(self, "softnet-squeeze"));
-	self->cur.cpus[3].squeeze = 4000000010u;
+	self->cur.cpus[3].squeeze = 4000000100u;
 	diagnose(self);
 	f = find(self, "softnet-squeeze");
 	ASSERT_NE(NULL, f);
 	EXPECT_EQ(NULL, f->dev);
-	EXPECT_STREQ("10", fact(f, "time_squeeze"));
+	EXPECT_STREQ("100", fact(f, "time_squeeze"));
 	EXPECT_STREQ("300", fact(f, "netdev_budget"));
 	EXPECT_STREQ("sysctl -w net.core.netdev_budget=600 net.core.netdev_budget_usecs=4000",
 		     f->fix);
