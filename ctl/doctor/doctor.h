@@ -135,6 +135,7 @@ const struct doc_dev *doc_sample_dev(const struct doc_sample *s, unsigned int if
 
 /* ethtool.c */
 int doc_ethtool_read(struct doc_dev *d);
+bool doc_is_drop_counter(const char *name);
 
 /* rules.c */
 int doc_rules(const struct doc_sample *prev, const struct doc_sample *cur,

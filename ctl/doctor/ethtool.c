@@ -46,7 +46,7 @@ static const char *const sysfs_counters[] = {
 	"rx_missed_errors", "rx_fifo_errors",
 };
 
-static bool is_drop_counter(const char *name)
+bool doc_is_drop_counter(const char *name)
 {
 	size_t i;
 
@@ -123,7 +123,7 @@ static int read_stats(int fd, struct doc_dev *d)
 	for (i = 0; i < n && !err; i++) {
 		memcpy(name, names->data + i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
 		name[ETH_GSTRING_LEN] = '\0';
-		if (is_drop_counter(name))
+		if (doc_is_drop_counter(name))
 			err = add_counter(d, name, values->data[i]);
 	}
 out:
