@@ -260,8 +260,8 @@ static struct doc_finding *placement(struct ctx *c, const struct doc_dev *d, con
 		f = add(c, id, sev, d->ifname);
 		list = cpuset_format(&cpus);
 		if (f)
-			set_str(c, &f->text, "%u of %u queue IRQs on CPU %s, %s", n, d->nr_irqs,
-				list ?: "?", what);
+			set_str(c, &f->text, "%u of %u queue IRQs on CPU%s %s, %s", n, d->nr_irqs,
+				cpuset_weight(&cpus) == 1 ? "" : "s", list ?: "?", what);
 		free(list);
 		fact_num(f, "irqs_count", n);
 		fact_list(c, f, "irqs", &irqs);
