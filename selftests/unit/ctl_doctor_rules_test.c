@@ -322,7 +322,8 @@ TEST_F(doc, one_queue_without_rps)
 	/* At the hardware's maximum, RPS is what is left. */
 	self->cur.dev.max_channels = 1;
 	diagnose(self);
-	EXPECT_STREQ("nictlctl bind eth0 --numa-local --steer", find(self, "few-queues-no-rps")->fix);
+	EXPECT_STREQ("nictlctl bind eth0 --numa-local --steer",
+		     find(self, "few-queues-no-rps")->fix);
 	self->cur.dev.rps = true;
 	diagnose(self);
 	EXPECT_EQ(NULL, find(self, "few-queues-no-rps"));
