@@ -13,5 +13,6 @@ int cmd_restore(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 #endif /* NICTLCTL_COMMANDS_H */

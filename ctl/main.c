@@ -32,6 +32,8 @@ static const struct command commands[] = {
 	{ "stats", "[DEV]", "show where the network softirqs and DEV's queues run", cmd_stats },
 	{ "daemon", "[-c FILE]", "keep the rules of a configuration file applied", cmd_daemon },
 	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor },
+	{ "doctor", "[DEV...]", "find what is wrong with the devices' IRQs, queues and drops",
+	  cmd_doctor },
 	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help },
 };
 

@@ -135,6 +135,18 @@ int topo_isolated_cpus(struct cpuset *out)
 }
 
 /*
+ * The CPUs of isolated cgroup v2 cpuset partitions, which container runtimes
+ * reserve for pinned workloads (cpuset.cpus.isolated, kernels 6.7 and later;
+ * none on older ones).
+ */
+int topo_reserved_cpus(struct cpuset *out)
+{
+	int err = read_cpulist(out, "fs/cgroup/cpuset.cpus.isolated");
+
+	return err == -ENOENT ? 0 : err;
+}
+
+/*
  * Add the SMT siblings of @cpu (its physical core, @cpu among them) to @out.
  * A CPU without topology (never the case for an online CPU on the kernels
  * nictl supports) is a core of its own: nothing is added.

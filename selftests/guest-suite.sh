@@ -33,7 +33,8 @@ SECOND_HALF="nictl_cli nictl_steer nictl_ynl nictl_igb nictl_genl nictl_events n
 # it, finding queue IRQs (igb0's too) and binding them, the accounting,
 # events, the daemon and the security rules; nictl_igb runs with the whole
 # suite only, to keep make check within its time.
-CORE="nictl_dkms nictl_discovery nictl_bind nictl_security nictl_stats nictl_events nictl_daemon"
+CORE="nictl_dkms nictl_discovery nictl_bind nictl_security nictl_stats nictl_doctor nictl_events \
+	nictl_daemon"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

@@ -317,16 +317,27 @@ static void log_bans(pid_t pid, const struct irq_set *ours, const struct irq_set
 		 ours->nr ? list : "none", bans->nr - ours->nr);
 }
 
-/* Ask irqbalance @pid to ban exactly its own bans plus @ours. */
-static int sync_bans(struct irqbalance *ib, pid_t pid, const struct irq_set *ours)
+/* The IRQs irqbalance @pid bans now, into @banned: 0 or -errno. */
+int irqbalance_bans(pid_t pid, struct irq_set *banned)
 {
-	struct irq_set banned = IRQ_SET_INIT, bans = IRQ_SET_INIT, added = IRQ_SET_INIT;
-	char *reply = NULL, *cmd = NULL;
+	char *reply = NULL;
 	int err;
 
 	err = request(pid, "setup", &reply);
 	if (!err)
-		err = irqb_parse_setup(reply, &banned);
+		err = irqb_parse_setup(reply, banned);
+	free(reply);
+	return err;
+}
+
+/* Ask irqbalance @pid to ban exactly its own bans plus @ours. */
+static int sync_bans(struct irqbalance *ib, pid_t pid, const struct irq_set *ours)
+{
+	struct irq_set banned = IRQ_SET_INIT, bans = IRQ_SET_INIT, added = IRQ_SET_INIT;
+	char *cmd = NULL;
+	int err;
+
+	err = irqbalance_bans(pid, &banned);
 	if (!err)
 		err = irqb_merge(&banned, &ib->added, ours, &bans, &added);
 	if (!err && !irq_set_equal(&bans, &banned)) {
@@ -342,7 +353,6 @@ static int sync_bans(struct irqbalance *ib, pid_t pid, const struct irq_set *our
 		ib->warned = 0;
 	}
 	free(cmd);
-	free(reply);
 	irq_set_free(&banned);
 	irq_set_free(&bans);
 	irq_set_free(&added);

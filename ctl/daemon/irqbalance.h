@@ -35,6 +35,7 @@ struct irqbalance {
 };
 
 pid_t irqbalance_pid(void);
+int irqbalance_bans(pid_t pid, struct irq_set *banned);
 int irqbalance_sync(struct irqbalance *ib, const struct irq_set *ours);
 void irqbalance_free(struct irqbalance *ib);
 

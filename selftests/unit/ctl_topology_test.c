@@ -117,6 +117,19 @@ TEST_F(sys, isolated_files_may_be_missing)
 	EXPECT_TRUE(cpuset_empty(&self->cpus));
 }
 
+TEST_F(sys, reserved_cpus_of_isolated_cgroup_partitions)
+{
+	/* Kernels before 6.7 have no such file: nothing is reserved. */
+	ASSERT_EQ(0, topo_reserved_cpus(&self->cpus));
+	EXPECT_TRUE(cpuset_empty(&self->cpus));
+	fakesys_write(&self->fs, "\n", "fs/cgroup/cpuset.cpus.isolated");
+	ASSERT_EQ(0, topo_reserved_cpus(&self->cpus));
+	EXPECT_TRUE(cpuset_empty(&self->cpus));
+	fakesys_write(&self->fs, "4-5\n", "fs/cgroup/cpuset.cpus.isolated");
+	ASSERT_EQ(0, topo_reserved_cpus(&self->cpus));
+	EXPECT_STREQ("4-5", list_of(&self->cpus));
+}
+
 TEST_F(sys, cores_of_adjacent_siblings)
 {
 	unsigned int cores;

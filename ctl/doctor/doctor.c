@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The doctor command: observe the machine twice, SECONDS apart, and report
+ * what is wrong with the network devices' queue IRQs, steering, softnet
+ * budget and NIC (rules.c), worst first, each finding with its evidence and
+ * the command that fixes it. Nothing is changed unless --fix is given.
+ * Exit status: 0 when no finding is a warning or an error (info ones are
+ * explanations), 1 when one is or the machine could not be read, 2 on a
+ * usage error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "commands.h"
+#include "daemon/conf.h"
+#include "doctor/doctor.h"
+#include "report.h"
+
+/* Long enough for counters to move under load, short enough to wait for. */
+#define DEFAULT_INTERVAL_S	3
+/* Past an hour the interval is a typo, and a sleep nobody wants. */
+#define MAX_INTERVAL_S		3600
+
+static const char doctor_usage[] =
+	"Usage: " PROG_NAME " doctor [-i SECONDS] [-j] [--fix] [-c FILE] [DEV...]\n"
+	"\n"
+	"Observe the machine for an interval and report what is wrong with the\n"
+	"network devices (DEV..., default all): queue IRQ placement, what moves\n"
+	"the IRQs, queues and steering, hot CPUs, softnet budget and backlog,\n"
+	"NIC drops and rings; worst first, each with its evidence and its fix.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --interval SECONDS  observe for SECONDS (default 3)\n"
+	"  -j, --json              print one JSON document\n"
+	"      --fix               apply the safe fixes, the placements (a bind\n"
+	"                          with steering), after printing them\n"
+	"  -c, --config FILE       the daemon's configuration, for its rules\n"
+	"                          (default " CONF_DEFAULT_PATH ")\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"Exit status: 0 nothing wrong (info findings do not count), 1 something\n"
+	"is, or the machine could not be read, 2 usage error.\n";
+
+static const char doctor_shortopts[] = ":i:jc:h";
+
+struct doctor_args {
+	struct doc_read_args read;
+	double interval_s;
+	bool json;
+	bool fix;
+};
+
+static int parse_interval(const char *arg, double *s)
+{
+	char *end;
+
+	errno = 0;
+	*s = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(*s) || *s <= 0 || *s > MAX_INTERVAL_S)
+		return ctl_usage("doctor", "-i '%s' is not a number of seconds above 0 and up "
+				 "to %d", arg, MAX_INTERVAL_S);
+	return 0;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s };
+
+	ts.tv_nsec = (long)((s - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int report(const struct doctor_args *a, const struct doc_findings *fs)
+{
+	int err = a->json ? doc_print_json(stdout, fs) : doc_print_text(stdout, fs);
+
+	if (fflush(stdout) || err) {
+		ctl_msg("doctor: cannot write the report");
+		return EXIT_FAILURE;
+	}
+	return doc_problems(fs) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int diagnose(struct ctl_nl *nl, const struct doctor_args *a)
+{
+	struct doc_sample prev, cur;
+	struct doc_findings fs;
+	int ret = EXIT_FAILURE;
+
+	if (doc_sample_read(nl, &a->read, &prev))
+		return EXIT_FAILURE;
+	sleep_s(a->interval_s);
+	if (doc_sample_read(nl, &a->read, &cur)) {
+		doc_sample_free(&prev);
+		return EXIT_FAILURE;
+	}
+	if (doc_rules(&prev, &cur, &fs)) {
+		ctl_msg("out of memory");
+	} else {
+		/* A failed bind was reported; its findings stay problems. */
+		if (a->fix)
+			doc_fix(nl, &fs);
+		ret = report(a, &fs);
+		doc_findings_free(&fs);
+	}
+	doc_sample_free(&prev);
+	doc_sample_free(&cur);
+	return ret;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	enum { OPT_FIX = 0x100 };
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "fix", no_argument, NULL, OPT_FIX },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct doctor_args a = {
+		.read.conf = CONF_DEFAULT_PATH, .interval_s = DEFAULT_INTERVAL_S,
+	};
+	struct ctl_nl nl;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, doctor_shortopts, opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(doctor_usage, stdout);
+			return EXIT_SUCCESS;
+		case 'i':
+			if (parse_interval(optarg, &a.interval_s))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			a.json = true;
+			break;
+		case OPT_FIX:
+			a.fix = true;
+			break;
+		case 'c':
+			a.read.conf = optarg;
+			break;
+		default:
+			return ctl_bad_option("doctor", doctor_shortopts, c, argv);
+		}
+	}
+	a.read.devs = argv + optind;
+	a.read.nr_devs = argc - optind;
+	if (ctl_nl_open(&nl))
+		return EXIT_FAILURE;
+	ret = diagnose(&nl, &a);
+	ctl_nl_close(&nl);
+	return ret;
+}
