@@ -93,8 +93,8 @@ report() {
 					continue
 				printf "%s queue pair(s), %s: --steer hottest / mean %.2f (goal <= 1.5: %s);" \
 					" packets/s %.2fx those bound (goal >= 1: %s)\n", f[1], f[2], ratio[k],
-					ratio[k] <= 1.5 ? "met" : "MISSED", pps[k] / pps[base],
-					pps[k] >= pps[base] ? "met" : "MISSED"
+					(ratio[k] <= 1.5 ? "met" : "MISSED"), pps[k] / pps[base],
+					(pps[k] >= pps[base] ? "met" : "MISSED")
 			}
 		}'
 	echo
