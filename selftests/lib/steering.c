@@ -20,7 +20,7 @@ int queue_file(char *path, size_t len, const char *ifname, const char *dir, unsi
 	return pathf(path, len, "/sys/class/net/%s/queues/%s-%u/%s", ifname, dir, q, file);
 }
 
-static unsigned int count_queues(const char *ifname, const char *dir)
+unsigned int count_queues(const char *ifname, const char *dir)
 {
 	char path[256];
 	unsigned int n = 0;

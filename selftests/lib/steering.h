@@ -28,6 +28,8 @@ struct steering {
 
 int queue_file(char *path, size_t len, const char *ifname, const char *dir, unsigned int q,
 	       const char *file);
+/* The rx (@dir "rx") or tx ("tx") queues sysfs lists for @ifname. */
+unsigned int count_queues(const char *ifname, const char *dir);
 /* 0, -ERANGE for a device without rx queues or with more than MAX_QUEUES, -errno. */
 int steering_read(const char *ifname, struct steering *s);
 /* Whether @ifname's values are @want's now; says which are not on stderr. */
