@@ -97,7 +97,33 @@ static void histogram(FILE *f, unsigned int cpu, unsigned int vec, const struct 
 	fprintf(f, "} %llu\n", (unsigned long long)total);
 }
 
-static void napi_samples(FILE *f, const struct stats_view *v, const char *name, bool packets)
+/* One sample per CPU and poll kind of @name, the value chosen by @what. */
+enum poll_value { POLL_POLLS, POLL_PACKETS, POLL_SECONDS, POLL_UNTIMED };
+
+static void poll_samples(FILE *f, const struct stats_view *v, const char *name,
+			 enum poll_value what)
+{
+	const struct poll_view *p;
+	unsigned int i, kind;
+
+	for (i = 0; i < v->nr_cpus; i++) {
+		for (kind = 0; kind < __NICTL_POLL_MAX; kind++) {
+			p = &v->cpus[i].poll[kind];
+			fprintf(f, "%s{cpu=\"%u\",kind=\"%s\"} ", name, v->cpus[i].cpu,
+				stats_poll_names[kind]);
+			if (what == POLL_SECONDS)
+				put_seconds(f, p->time_ns);
+			else if (what == POLL_UNTIMED)
+				fprintf(f, "%llu\n", (unsigned long long)p->untimed);
+			else
+				fprintf(f, "%llu\n", (unsigned long long)(what == POLL_POLLS ?
+									 p->polls : p->packets));
+		}
+	}
+}
+
+static void napi_samples(FILE *f, const struct stats_view *v, const char *name,
+			 enum poll_value what)
 {
 	const struct queue_view *q;
 	unsigned int i;
@@ -111,8 +137,12 @@ static void napi_samples(FILE *f, const struct stats_view *v, const char *name, 
 			fputs(",queue=\"\"", f);
 		else
 			fprintf(f, ",queue=\"%d\"", q->queue);
-		fprintf(f, ",napi_id=\"%u\"} %llu\n", q->napi_id,
-			(unsigned long long)(packets ? q->packets : q->polls));
+		fprintf(f, ",napi_id=\"%u\"} ", q->napi_id);
+		if (what == POLL_SECONDS)
+			put_seconds(f, q->time_ns);
+		else
+			fprintf(f, "%llu\n",
+				(unsigned long long)(what == POLL_PACKETS ? q->packets : q->polls));
 	}
 }
 
@@ -143,13 +173,28 @@ int stats_prom(FILE *f, const struct stats_view *v)
 	for (i = 0; i < v->nr_cpus; i++)
 		fprintf(f, "nictl_napi_unattributed_polls_total{cpu=\"%u\"} %llu\n", v->cpus[i].cpu,
 			(unsigned long long)v->cpus[i].napi_unattributed);
+	family(f, "nictl_poll_total", "counter",
+	       "NAPI polls of device NAPIs or of the RPS backlog since nictl's counters started.");
+	poll_samples(f, v, "nictl_poll_total", POLL_POLLS);
+	family(f, "nictl_poll_packets_total", "counter",
+	       "Packets those polls received.");
+	poll_samples(f, v, "nictl_poll_packets_total", POLL_PACKETS);
+	family(f, "nictl_poll_seconds_total", "counter",
+	       "NET_RX time those polls took (polls outside NET_RX are not timed).");
+	poll_samples(f, v, "nictl_poll_seconds_total", POLL_SECONDS);
+	family(f, "nictl_poll_untimed_total", "counter",
+	       "Polls outside NET_RX: threaded NAPI, busy polling, backlog threads.");
+	poll_samples(f, v, "nictl_poll_untimed_total", POLL_UNTIMED);
 	if (!v->has_dev)
 		return 0;
 	family(f, "nictl_napi_polls_total", "counter",
 	       "Polls of the device's NAPI instance since nictl's counters started.");
-	napi_samples(f, v, "nictl_napi_polls_total", false);
+	napi_samples(f, v, "nictl_napi_polls_total", POLL_POLLS);
 	family(f, "nictl_napi_packets_total", "counter",
 	       "Packets the device's NAPI instance received since nictl's counters started.");
-	napi_samples(f, v, "nictl_napi_packets_total", true);
+	napi_samples(f, v, "nictl_napi_packets_total", POLL_PACKETS);
+	family(f, "nictl_napi_seconds_total", "counter",
+	       "NET_RX time the device's NAPI instance took since nictl's counters started.");
+	napi_samples(f, v, "nictl_napi_seconds_total", POLL_SECONDS);
 	return 0;
 }
