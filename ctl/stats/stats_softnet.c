@@ -4,8 +4,9 @@
  * are the packets processed, the packets dropped because the backlog was
  * full and the times net_rx_action ran out of budget or time (time_squeeze);
  * field 10 (received_rps) the RPS IPIs that woke the CPU to process its
- * backlog (none with backlog threads, as on PREEMPT_RT). Since 5.10 field 13 is the CPU's number; older kernels leave the reader to
- * count online CPUs, which breaks at the first offline one, so the number
+ * backlog (none with backlog threads, as on PREEMPT_RT). Since 5.10 field
+ * 13 is the CPU's number; older kernels leave the reader to count online
+ * CPUs, which breaks at the first offline one, so the number
  * is used whenever it is there. The procfs root is $NICTL_PROCFS when set
  * (host unit tests point it at a fake file), /proc otherwise.
  */
