@@ -28,6 +28,16 @@
 #define SAMPLE_START_NS		1000000000ULL
 #define SAMPLE_PREV_NS		(SAMPLE_START_NS + 100000000000ULL)
 
+/* The NET_RX split of the table over the interval, with vnode1. */
+#define SAMPLE_SPLIT_TABLE \
+	"\n" \
+	"NET_RX time: NAPI% in vnode1's NAPIs, BACKLOG% in the RPS backlog, " \
+	"OTHER% the rest\n" \
+	"  CPU  NET_RX%  NAPI%  BACKLOG%  OTHER%  BKLOG_PKTS/s  RPS_IPI/s\n" \
+	"  0    45.0     25.0   0.0       20.0    0.0           0.0\n" \
+	"  1    1.0      0.2    0.6       0.2     400.0         50.0\n" \
+	"  2    0.0      0.0    0.0       0.0     0.0           0.0\n"
+
 static inline void *sample_dup(const void *p, size_t size)
 {
 	void *q = malloc(size);
