@@ -6,10 +6,10 @@
  * inside NET_RX: the tracepoint fires as a poll returns, so a poll took the
  * time since the poll before it in the same run ended (or the run began).
  * Device NAPIs and the backlog NAPI (RPS, netif_rx()) are kept apart. The
- * probes touch
- * only their own CPU's data, in softirq (or BH-disabled) context, so they
- * need no lock or atomic and allocate nothing. Readers on other CPUs may
- * see a counter a moment old, never a torn one (aligned u64 on 64-bit).
+ * probes touch only their own CPU's data, in softirq (or BH-disabled)
+ * context, so they need no lock or atomic and allocate nothing. Readers on
+ * other CPUs may see a counter a moment old, never a torn one (aligned u64
+ * on 64-bit).
  *
  * Switching off unregisters the probes (zero cost); the counters stay.
  * Registration takes cpus_read_lock, so none of this runs under it.
