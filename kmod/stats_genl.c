@@ -2,11 +2,12 @@
 /*
  * The netlink side of the accounting: STATS_GET (a dump, one message per
  * possible CPU, with the NET_RX time of each NAPI instance polled there, so
- * a client can tell one device's share of a CPU from the rest), STATS_SET, STATS_RESET and NAPI_GET (a device's NAPI
- * instances with their polls, packets and CPUs, as a do or a dump). These
- * ops run in parallel with each other and every other op (parallel_ops):
- * the stats mutex orders STATS_SET/RESET and the NAPI slots' readers, rtnl
- * the devices; the per-CPU vector counters are read without a lock.
+ * a client can tell one device's share of a CPU from the rest), STATS_SET,
+ * STATS_RESET and NAPI_GET (a device's NAPI instances with their polls,
+ * packets, time and CPUs, as a do or a dump). These ops run in parallel
+ * with each other and every other op (parallel_ops): the stats mutex orders
+ * STATS_SET/RESET and the NAPI slots' readers, rtnl the devices; the
+ * per-CPU counters and NAPI times are read without a lock.
  */
 #include <linux/bsearch.h>
 #include <linux/rtnetlink.h>
