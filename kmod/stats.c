@@ -2,10 +2,14 @@
 /*
  * Softirq accounting: native probes on irq:softirq_entry/exit time every run
  * of the NET_RX and NET_TX handlers per CPU, and a probe on napi:napi_poll
- * counts every NAPI instance's polls and packets per CPU. The probes touch
- * only their own CPU's data, in softirq (or BH-disabled) context, so they
- * need no lock or atomic and allocate nothing. Readers on other CPUs may
- * see a counter a moment old, never a torn one (aligned u64 on 64-bit).
+ * counts every NAPI instance's polls and packets per CPU, and times them
+ * inside NET_RX: the tracepoint fires as a poll returns, so a poll took the
+ * time since the poll before it in the same run ended (or the run began).
+ * Device NAPIs and the backlog NAPI (RPS, netif_rx()) are kept apart. The
+ * probes touch only their own CPU's data, in softirq (or BH-disabled)
+ * context, so they need no lock or atomic and allocate nothing. Readers on
+ * other CPUs may see a counter a moment old, never a torn one (aligned u64
+ * on 64-bit).
  *
  * Switching off unregisters the probes (zero cost); the counters stay.
  * Registration takes cpus_read_lock, so none of this runs under it.
@@ -60,10 +64,16 @@ static int nictl_softirq_vec(unsigned int vec_nr)
 
 static void nictl_softirq_entry(void *data, unsigned int vec_nr)
 {
+	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
 	int vec = nictl_softirq_vec(vec_nr);
 
-	if (vec >= 0)
-		__this_cpu_write(nictl_cpu_stats->entered[vec], nictl_stats_clock_read());
+	if (vec < 0)
+		return;
+	s->entered[vec] = nictl_stats_clock_read();
+	if (vec != NICTL_SOFTIRQ_NET_RX)
+		return;
+	s->poll_mark = s->entered[vec];
+	memset(s->poll_pending_ns, 0, sizeof(s->poll_pending_ns));
 }
 
 static unsigned int nictl_hist_bucket(u64 ns)
@@ -78,7 +88,7 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
 	struct nictl_softirq_acc *acc;
 	int vec = nictl_softirq_vec(vec_nr);
-	unsigned int bucket;
+	unsigned int bucket, kind;
 	u64 ns;
 
 	/* A run already going on when the probes attached has no entry time. */
@@ -95,6 +105,10 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	if (ns > acc->max_ns)
 		acc->max_ns = ns;
 	acc->hist[bucket]++;
+	/* With the run's time, so the polls' never exceed NET_RX's in a copy. */
+	if (vec == NICTL_SOFTIRQ_NET_RX)
+		for (kind = 0; kind < __NICTL_POLL_MAX; kind++)
+			s->poll[kind].time_ns += s->poll_pending_ns[kind];
 	raw_write_seqcount_end(&s->seq);
 }
 
@@ -123,14 +137,46 @@ static struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsign
 	return NULL;
 }
 
-/* NAPIs without an id (virtio_net's transmit ones) serve no receive queue. */
+/*
+ * The time of the poll that just returned, when it ran in this CPU's NET_RX
+ * run: the one being timed now, since the softirq probes run in the same
+ * context (softirqs do not nest, and on PREEMPT_RT a task polling with BH
+ * off holds the CPU's BH lock, so it cannot run inside another's NET_RX).
+ * Anywhere else (entered 0) nothing marks where the poll began.
+ */
+static bool nictl_poll_time(struct nictl_cpu_stats *s, u64 *ns)
+{
+	u64 now;
+
+	if (!s->entered[NICTL_SOFTIRQ_NET_RX])
+		return false;
+	now = nictl_stats_clock_read();
+	*ns = nictl_stats_clock_ns(s->poll_mark, now);
+	s->poll_mark = now;
+	return true;
+}
+
+/*
+ * Only the per-CPU backlog NAPIs have no device (the tracepoint itself
+ * prints them as "(no_device)"). NAPIs without an id (virtio_net's
+ * transmit ones) serve no receive queue: they count as device polls only.
+ */
 static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int budget)
 {
 	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
 	unsigned int id = READ_ONCE(napi->napi_id);
+	unsigned int kind = napi->dev ? NICTL_POLL_DEVICE : NICTL_POLL_BACKLOG;
+	struct nictl_poll_acc *acc = &s->poll[kind];
 	struct nictl_napi_slot *slot;
+	u64 ns = 0;
 
-	if (!id)
+	WRITE_ONCE(acc->polls, acc->polls + 1);
+	WRITE_ONCE(acc->packets, acc->packets + work);
+	if (nictl_poll_time(s, &ns))
+		s->poll_pending_ns[kind] += ns;
+	else
+		WRITE_ONCE(acc->untimed, acc->untimed + 1);
+	if (!id || kind == NICTL_POLL_BACKLOG)
 		return;
 	slot = nictl_napi_slot(s, id, true);
 	if (!slot) {
@@ -139,6 +185,7 @@ static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int 
 	}
 	WRITE_ONCE(slot->polls, slot->polls + 1);
 	WRITE_ONCE(slot->packets, slot->packets + work);
+	WRITE_ONCE(slot->time_ns, slot->time_ns + ns);
 }
 
 static struct nictl_probe {
@@ -232,6 +279,7 @@ int nictl_stats_reset(void)
 		struct nictl_cpu_stats *s = nictl_stats_cpu(cpu);
 
 		memset(s->vec, 0, sizeof(s->vec));
+		memset(s->poll, 0, sizeof(s->poll));
 		memset(s->napi, 0, sizeof(s->napi));
 		s->napi_unattributed = 0;
 	}
@@ -268,8 +316,9 @@ u64 nictl_stats_start_ns(void)
  * nictl_stats_cpu() - the counters of one CPU
  * @cpu: a possible CPU
  *
- * Read the vectors with nictl_stats_read_vecs(), the NAPI slots with
- * READ_ONCE().
+ * Read the vectors and poll kinds with nictl_stats_read_vecs(), the NAPI
+ * slots with READ_ONCE() between nictl_stats_read_begin() and
+ * nictl_stats_read_retry() (or under nictl_napi_slots_lock()).
  *
  * Return: its counters.
  */
@@ -279,19 +328,51 @@ struct nictl_cpu_stats *nictl_stats_cpu(unsigned int cpu)
 }
 
 /**
- * nictl_stats_read_vecs() - a consistent copy of one CPU's vector counters
+ * nictl_stats_read_begin() - start a consistent read of one CPU's counters
+ * @cpu: a possible CPU
+ *
+ * Return: the sequence to hand to nictl_stats_read_retry().
+ */
+unsigned int nictl_stats_read_begin(unsigned int cpu)
+{
+	return raw_read_seqcount_begin(&nictl_stats_cpu(cpu)->seq);
+}
+
+/**
+ * nictl_stats_read_retry() - was the read since nictl_stats_read_begin() torn?
+ * @cpu: the CPU
+ * @seq: what nictl_stats_read_begin() returned
+ *
+ * Return: true when the read must be done again.
+ */
+bool nictl_stats_read_retry(unsigned int cpu, unsigned int seq)
+{
+	return read_seqcount_retry(&nictl_stats_cpu(cpu)->seq, seq);
+}
+
+/**
+ * nictl_stats_read_vecs() - a consistent copy of one CPU's vector and poll counters
  * @cpu: a possible CPU
  * @vec: receives %__NICTL_SOFTIRQ_MAX entries
+ * @poll: receives %__NICTL_POLL_MAX entries; their time is that of the
+ *	same finished NET_RX runs as @vec's
  */
-void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec)
+void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec,
+			   struct nictl_poll_acc *poll)
 {
 	struct nictl_cpu_stats *s = nictl_stats_cpu(cpu);
-	unsigned int seq;
+	unsigned int seq, kind;
 
 	do {
-		seq = raw_read_seqcount_begin(&s->seq);
+		seq = nictl_stats_read_begin(cpu);
 		memcpy(vec, s->vec, sizeof(s->vec));
-	} while (read_seqcount_retry(&s->seq, seq));
+		for (kind = 0; kind < __NICTL_POLL_MAX; kind++) {
+			poll[kind].polls = READ_ONCE(s->poll[kind].polls);
+			poll[kind].packets = READ_ONCE(s->poll[kind].packets);
+			poll[kind].time_ns = s->poll[kind].time_ns;
+			poll[kind].untimed = READ_ONCE(s->poll[kind].untimed);
+		}
+	} while (nictl_stats_read_retry(cpu, seq));
 }
 
 /*
@@ -343,7 +424,11 @@ static bool nictl_napi_slots_crowded(void)
 	return false;
 }
 
-/* Runs on r->cpu (or with it offline): the probes there cannot run meanwhile. */
+/*
+ * Runs on r->cpu (or with it offline): the probes there cannot run
+ * meanwhile. The seqcount tells lockless readers of the table
+ * (STATS_GET) that it moved under them.
+ */
 static long nictl_napi_rebuild(void *arg)
 {
 	struct nictl_reclaim *r = arg;
@@ -352,6 +437,7 @@ static long nictl_napi_rebuild(void *arg)
 	unsigned int i, n = 0;
 
 	local_bh_disable();
+	raw_write_seqcount_begin(&s->seq);
 	for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
 		slot = &s->napi[i];
 		if (slot->napi_id && !bsearch(&slot->napi_id, r->dead, r->n_dead,
@@ -361,9 +447,9 @@ static long nictl_napi_rebuild(void *arg)
 	memset(s->napi, 0, sizeof(s->napi));
 	for (i = 0; i < n; i++) {
 		slot = nictl_napi_slot(s, r->keep[i].napi_id, true);
-		slot->polls = r->keep[i].polls;
-		slot->packets = r->keep[i].packets;
+		*slot = r->keep[i];
 	}
+	raw_write_seqcount_end(&s->seq);
 	local_bh_enable();
 	return 0;
 }
@@ -507,31 +593,30 @@ void nictl_napi_slots_unlock(void)
 }
 
 /**
- * nictl_napi_read() - a NAPI's polls and packets on all CPUs
+ * nictl_napi_read() - a NAPI's polls, packets and time on all CPUs
  * @id: the NAPI id
- * @polls: receives its polls
- * @packets: receives the work they did
+ * @sum: receives its id and the sums
  * @cpus: receives the CPUs that polled it
  *
  * Context: between nictl_napi_slots_lock() and nictl_napi_slots_unlock().
  */
-void nictl_napi_read(unsigned int id, u64 *polls, u64 *packets, struct cpumask *cpus)
+void nictl_napi_read(unsigned int id, struct nictl_napi_slot *sum, struct cpumask *cpus)
 {
 	struct nictl_napi_slot *slot;
 	unsigned int cpu;
 	u64 p;
 
 	lockdep_assert_held(&nictl_stats_lock);
-	*polls = 0;
-	*packets = 0;
+	*sum = (struct nictl_napi_slot){ .napi_id = id };
 	cpumask_clear(cpus);
 	for_each_possible_cpu(cpu) {
 		slot = nictl_napi_slot(nictl_stats_cpu(cpu), id, false);
 		p = slot ? READ_ONCE(slot->polls) : 0;
 		if (!p)
 			continue;
-		*polls += p;
-		*packets += READ_ONCE(slot->packets);
+		sum->polls += p;
+		sum->packets += READ_ONCE(slot->packets);
+		sum->time_ns += READ_ONCE(slot->time_ns);
 		cpumask_set_cpu(cpu, cpus);
 	}
 }

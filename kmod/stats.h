@@ -32,22 +32,44 @@ struct nictl_softirq_acc {
 };
 
 /**
+ * struct nictl_poll_acc - one &enum nictl_poll_kind of NAPI polls on one CPU
+ * @polls: polls counted
+ * @packets: work those polls did
+ * @time_ns: NET_RX time of the timed polls, added when their run ends
+ * @untimed: polls outside NET_RX
+ */
+struct nictl_poll_acc {
+	u64 polls;
+	u64 packets;
+	u64 time_ns;
+	u64 untimed;
+};
+
+/**
  * struct nictl_napi_slot - one NAPI instance polled on one CPU
  * @napi_id: its id, 0 for a free slot
  * @polls: polls counted
  * @packets: work those polls did
+ * @time_ns: NET_RX time of those polls, added as each poll ends
  */
 struct nictl_napi_slot {
 	unsigned int napi_id;
 	u64 polls;
 	u64 packets;
+	u64 time_ns;
 };
 
 /**
  * struct nictl_cpu_stats - what one CPU's probes record
- * @seq: makes a copy of @vec consistent; written only by this CPU
+ * @seq: makes a copy of @vec and @poll_time_ns, or of @napi, consistent;
+ *	written only by this CPU (or for an offline CPU, see nictl_napi_rebuild())
  * @entered: the clock (stats_clock.h) at the entry of the running vector, 0 outside
+ * @poll_mark: the clock at the end of the running NET_RX run's last poll
+ *	(at its entry before the first)
+ * @poll_pending_ns: per &enum nictl_poll_kind, the time of the running NET_RX
+ *	run's polls, added to @poll at its exit together with its own time
  * @vec: per &enum nictl_softirq_vec
+ * @poll: per &enum nictl_poll_kind
  * @napi: open-addressed table by NAPI id; written by this CPU's probes, and
  *	rebuilt on this CPU with BH off when slots are reclaimed
  * @napi_unattributed: polls that found @napi full
@@ -58,7 +80,10 @@ struct nictl_napi_slot {
 struct nictl_cpu_stats {
 	seqcount_t seq;
 	u64 entered[__NICTL_SOFTIRQ_MAX];
+	u64 poll_mark;
+	u64 poll_pending_ns[__NICTL_POLL_MAX];
 	struct nictl_softirq_acc vec[__NICTL_SOFTIRQ_MAX];
+	struct nictl_poll_acc poll[__NICTL_POLL_MAX];
 	struct nictl_napi_slot napi[NICTL_NAPI_SLOTS];
 	u64 napi_unattributed;
 };
@@ -70,10 +95,13 @@ int nictl_stats_reset(void);
 bool nictl_stats_enabled(void);
 u64 nictl_stats_start_ns(void);
 struct nictl_cpu_stats *nictl_stats_cpu(unsigned int cpu);
-void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec);
+void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec,
+			   struct nictl_poll_acc *poll);
+unsigned int nictl_stats_read_begin(unsigned int cpu);
+bool nictl_stats_read_retry(unsigned int cpu, unsigned int seq);
 void nictl_napi_slots_lock(void);
 void nictl_napi_slots_unlock(void);
-void nictl_napi_read(unsigned int id, u64 *polls, u64 *packets, struct cpumask *cpus);
+void nictl_napi_read(unsigned int id, struct nictl_napi_slot *sum, struct cpumask *cpus);
 
 /* stats_genl.c */
 int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);

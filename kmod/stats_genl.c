@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The netlink side of the accounting: STATS_GET (a dump, one message per
- * possible CPU), STATS_SET, STATS_RESET and NAPI_GET (a device's NAPI
- * instances with their polls, packets and CPUs, as a do or a dump). These
- * ops run in parallel with each other and every other op (parallel_ops):
- * the stats mutex orders STATS_SET/RESET and the NAPI slots' readers, rtnl
- * the devices; the per-CPU vector counters are read without a lock.
+ * possible CPU, with the NET_RX time of each NAPI instance polled there, so
+ * a client can tell one device's share of a CPU from the rest), STATS_SET,
+ * STATS_RESET and NAPI_GET (a device's NAPI instances with their polls,
+ * packets, time and CPUs, as a do or a dump). These ops run in parallel
+ * with each other and every other op (parallel_ops): the stats mutex orders
+ * STATS_SET/RESET and the NAPI slots' readers, rtnl the devices; the
+ * per-CPU counters and NAPI times are read without a lock.
  */
 #include <linux/bsearch.h>
 #include <linux/rtnetlink.h>
@@ -36,10 +38,70 @@ static int nictl_put_softirq(struct sk_buff *skb, unsigned int vec,
 	return 0;
 }
 
+static int nictl_put_poll(struct sk_buff *skb, unsigned int kind,
+			  const struct nictl_poll_acc *acc)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICTL_A_POLL);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NICTL_A_POLL_KIND, kind) ||
+	    nla_put_u64_64bit(skb, NICTL_A_POLL_POLLS, acc->polls, NICTL_A_POLL_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_POLL_PACKETS, acc->packets, NICTL_A_POLL_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_POLL_TIME_NS, acc->time_ns, NICTL_A_POLL_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_POLL_UNTIMED, acc->untimed, NICTL_A_POLL_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nictl_put_napi_time(struct sk_buff *skb, u32 id, u64 time_ns)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICTL_A_NAPI);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NICTL_A_NAPI_ID, id) ||
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, time_ns, NICTL_A_NAPI_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * The time of every NAPI slot of @cpu, read without the stats mutex: a
+ * slot reclaim that rebuilds the table meanwhile (see stats.c) makes the
+ * copy start again. At most %NICTL_NAPI_SLOTS small nests: a CPU's message
+ * stays well inside one page.
+ */
+static int nictl_put_cpu_napis(struct sk_buff *skb, unsigned int cpu)
+{
+	const struct nictl_napi_slot *slots = nictl_stats_cpu(cpu)->napi;
+	unsigned char *mark = skb_tail_pointer(skb);
+	unsigned int seq, i;
+	u32 id;
+
+	do {
+		nlmsg_trim(skb, mark);
+		seq = nictl_stats_read_begin(cpu);
+		for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
+			id = READ_ONCE(slots[i].napi_id);
+			if (id && nictl_put_napi_time(skb, id, READ_ONCE(slots[i].time_ns)))
+				return -EMSGSIZE;
+		}
+	} while (nictl_stats_read_retry(cpu, seq));
+	return 0;
+}
+
 static int nictl_put_cpu_stats(struct sk_buff *skb, struct netlink_callback *cb,
 			       unsigned int cpu)
 {
 	struct nictl_softirq_acc vec[__NICTL_SOFTIRQ_MAX];
+	struct nictl_poll_acc poll[__NICTL_POLL_MAX];
 	unsigned int v;
 	void *hdr;
 
@@ -47,7 +109,7 @@ static int nictl_put_cpu_stats(struct sk_buff *skb, struct netlink_callback *cb,
 			  NLM_F_MULTI, NICTL_CMD_STATS_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	nictl_stats_read_vecs(cpu, vec);
+	nictl_stats_read_vecs(cpu, vec, poll);
 	if (nla_put_u32(skb, NICTL_A_CPU, cpu) ||
 	    nla_put_u8(skb, NICTL_A_STATS_ENABLED, nictl_stats_enabled()) ||
 	    nla_put_u64_64bit(skb, NICTL_A_STATS_START_NS, nictl_stats_start_ns(), NICTL_A_PAD) ||
@@ -58,6 +120,11 @@ static int nictl_put_cpu_stats(struct sk_buff *skb, struct netlink_callback *cb,
 	for (v = 0; v < __NICTL_SOFTIRQ_MAX; v++)
 		if (nictl_put_softirq(skb, v, &vec[v]))
 			goto cancel;
+	for (v = 0; v < __NICTL_POLL_MAX; v++)
+		if (nictl_put_poll(skb, v, &poll[v]))
+			goto cancel;
+	if (nictl_put_cpu_napis(skb, cpu))
+		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
 cancel:
@@ -201,24 +268,25 @@ static int nictl_napis_of(struct net_device *netdev, struct nictl_napi **napisp,
 static size_t nictl_napi_nest_size(void)
 {
 	return nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
-	       2 * nla_total_size_64bit(sizeof(u64)) + nictl_nla_cpumask_size();
+	       3 * nla_total_size_64bit(sizeof(u64)) + nictl_nla_cpumask_size();
 }
 
 static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
 			  struct cpumask *cpus)
 {
+	struct nictl_napi_slot sum;
 	struct nlattr *nest;
-	u64 polls, packets;
 
-	nictl_napi_read(napi->id, &polls, &packets, cpus);
+	nictl_napi_read(napi->id, &sum, cpus);
 	nest = nla_nest_start(skb, NICTL_A_NAPI);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NICTL_A_NAPI_ID, napi->id) ||
 	    (napi->queue >= 0 && nla_put_u32(skb, NICTL_A_NAPI_QUEUE, napi->queue)) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_POLLS, polls, NICTL_A_NAPI_PAD) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_PACKETS, packets, NICTL_A_NAPI_PAD) ||
-	    nictl_nla_put_cpumask(skb, NICTL_A_NAPI_CPUS, cpus)) {
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_POLLS, sum.polls, NICTL_A_NAPI_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_PACKETS, sum.packets, NICTL_A_NAPI_PAD) ||
+	    nictl_nla_put_cpumask(skb, NICTL_A_NAPI_CPUS, cpus) ||
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, sum.time_ns, NICTL_A_NAPI_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -337,7 +337,32 @@ static void put_softirq(struct nlmsghdr *nlh, uint32_t vec, uint64_t count)
 	mnl_attr_nest_end(nlh, nest);
 }
 
-/* The STATS_GET message of @cpu: @runs NET_RX runs, none of NET_TX. */
+/* One poll kind of a STATS_GET message: @polls polls of 2 packets and 1 us. */
+static void put_poll(struct nlmsghdr *nlh, uint32_t kind, uint64_t polls)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, NICTL_A_POLL);
+
+	mnl_attr_put_u32(nlh, NICTL_A_POLL_KIND, kind);
+	mnl_attr_put_u64(nlh, NICTL_A_POLL_POLLS, polls);
+	mnl_attr_put_u64(nlh, NICTL_A_POLL_PACKETS, polls * 2);
+	mnl_attr_put_u64(nlh, NICTL_A_POLL_TIME_NS, polls * 1000);
+	mnl_attr_put_u64(nlh, NICTL_A_POLL_UNTIMED, 0);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void put_napi_time(struct nlmsghdr *nlh, uint32_t id, uint64_t time_ns)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, NICTL_A_NAPI);
+
+	mnl_attr_put_u32(nlh, NICTL_A_NAPI_ID, id);
+	mnl_attr_put_u64(nlh, NICTL_A_NAPI_TIME_NS, time_ns);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/*
+ * The STATS_GET message of @cpu: @runs NET_RX runs, none of NET_TX, each
+ * with a device NAPI poll (NAPI 8193's) and one backlog poll every other.
+ */
 static struct nlmsghdr *cpu_stats_msg(void *buf, uint32_t seq, uint32_t cpu, uint64_t runs)
 {
 	struct nlmsghdr *nlh = reply_start(buf, seq, NICTL_CMD_STATS_GET);
@@ -349,6 +374,10 @@ static struct nlmsghdr *cpu_stats_msg(void *buf, uint32_t seq, uint32_t cpu, uin
 	mnl_attr_put_u64(nlh, NICTL_A_NAPI_UNATTRIBUTED, 0);
 	put_softirq(nlh, NICTL_SOFTIRQ_NET_RX, runs);
 	put_softirq(nlh, NICTL_SOFTIRQ_NET_TX, 0);
+	put_poll(nlh, NICTL_POLL_DEVICE, runs);
+	put_poll(nlh, NICTL_POLL_BACKLOG, runs / 2);
+	if (runs)
+		put_napi_time(nlh, 8193, runs * 1000);
 	return nlh;
 }
 
@@ -375,7 +404,7 @@ static size_t stats_dump(char *buf, uint32_t seq)
 
 TEST(stats_dump_parses_and_holds)
 {
-	char *buf = malloc(NICTL_MAX_CPUS * 512);
+	char *buf = malloc(NICTL_MAX_CPUS * 1024);
 	struct nictl_stats *st = malloc(sizeof(*st)), *later = malloc(sizeof(*later));
 	const struct nictl_softirq *rx;
 	struct nl_result res = { 0 };
@@ -393,6 +422,9 @@ TEST(stats_dump_parses_and_holds)
 	rx = &st->cpu[st->n - 1].vec[NICTL_SOFTIRQ_NET_RX];
 	EXPECT_EQ(st->cpu[st->n - 1].cpu, rx->count);
 	EXPECT_EQ(rx->count, rx->hist[2]);
+	EXPECT_EQ(rx->count, st->cpu[st->n - 1].poll[NICTL_POLL_DEVICE].polls);
+	EXPECT_EQ(rx->count / 2, st->cpu[st->n - 1].poll[NICTL_POLL_BACKLOG].polls);
+	EXPECT_EQ(!!rx->count, st->cpu[st->n - 1].n_napi_times);
 	EXPECT_TRUE(stats_consistent(st));
 	EXPECT_TRUE(stats_enabled_is(st, true));
 	EXPECT_EQ(!stats_runs(st, NICTL_SOFTIRQ_NET_RX), stats_zero(st));
@@ -404,6 +436,10 @@ TEST(stats_dump_parses_and_holds)
 	EXPECT_TRUE(stats_frozen(st, later));
 	EXPECT_TRUE(stats_advanced(st, later));
 	later->cpu[0].vec[NICTL_SOFTIRQ_NET_TX].hist[3]++;
+	EXPECT_FALSE(stats_frozen(st, later));
+	EXPECT_FALSE(stats_advanced(later, st));
+	later->cpu[0].vec[NICTL_SOFTIRQ_NET_TX].hist[3]--;
+	later->cpu[0].poll[NICTL_POLL_BACKLOG].untimed++;
 	EXPECT_FALSE(stats_frozen(st, later));
 	EXPECT_FALSE(stats_advanced(later, st));
 	free(buf);
@@ -451,6 +487,25 @@ TEST(stats_invariants_catch_each_break)
 	st->cpu[1 % st->n].start_ns = st->cpu[0].start_ns;
 	st->cpu[0].present &= ~ATTR_BIT(NICTL_A_NAPI_UNATTRIBUTED);
 	EXPECT_FALSE(stats_consistent(st));
+	st->cpu[0].present |= ATTR_BIT(NICTL_A_NAPI_UNATTRIBUTED);
+	ASSERT_TRUE(stats_consistent(st));
+
+	/* The polls took more than NET_RX did: 4 + 2 us of 12. */
+	st->cpu[0].poll[NICTL_POLL_BACKLOG].time_ns = 8001;
+	EXPECT_FALSE(stats_consistent(st));
+	st->cpu[0].poll[NICTL_POLL_BACKLOG].time_ns = 2000;
+	st->cpu[0].poll[NICTL_POLL_DEVICE].untimed = 5;	/* more untimed than polls */
+	EXPECT_FALSE(stats_consistent(st));
+	st->cpu[0].poll[NICTL_POLL_DEVICE].untimed = 0;
+	st->cpu[0].poll[NICTL_POLL_DEVICE].present &= ~ATTR_BIT(NICTL_A_POLL_UNTIMED);
+	EXPECT_FALSE(stats_consistent(st));
+	st->cpu[0].poll[NICTL_POLL_DEVICE].present |= ATTR_BIT(NICTL_A_POLL_UNTIMED);
+	st->cpu[0].napi_time[st->cpu[0].n_napi_times++] = st->cpu[0].napi_time[0];
+	EXPECT_FALSE(stats_consistent(st));	/* a NAPI twice */
+	st->cpu[0].napi_time[1].id = 0;
+	EXPECT_FALSE(stats_consistent(st));	/* a NAPI without an id */
+	st->cpu[0].napi_time[1].id = 8194;
+	EXPECT_TRUE(stats_consistent(st));
 	free(st);
 }
 
@@ -482,6 +537,24 @@ TEST(malformed_stats_are_refused)
 	mnl_attr_nest_end(nlh, nest);
 	st->n = 0;
 	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	/* A poll kind twice; one that does not say which; a NAPI with its polls. */
+	nlh = cpu_stats_msg(buf, 1, 0, 1);
+	put_poll(nlh, NICTL_POLL_DEVICE, 1);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	nlh = cpu_stats_msg(buf, 1, 0, 1);
+	nest = mnl_attr_nest_start(nlh, NICTL_A_POLL);
+	mnl_attr_put_u64(nlh, NICTL_A_POLL_POLLS, 1);
+	mnl_attr_nest_end(nlh, nest);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	nlh = cpu_stats_msg(buf, 1, 0, 1);
+	nest = mnl_attr_nest_start(nlh, NICTL_A_NAPI);
+	mnl_attr_put_u32(nlh, NICTL_A_NAPI_ID, 8194);
+	mnl_attr_put_u64(nlh, NICTL_A_NAPI_POLLS, 1);
+	mnl_attr_nest_end(nlh, nest);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
 	/* A u64 in four bytes; a message of another command. */
 	nlh = reply_start(buf, 1, NICTL_CMD_STATS_GET);
 	mnl_attr_put_u32(nlh, NICTL_A_STATS_NOW_NS, 5);
@@ -510,6 +583,7 @@ static struct nlmsghdr *napi_reply(void *buf, uint64_t polls)
 		mnl_attr_put_u64(nlh, NICTL_A_NAPI_POLLS, polls);
 		mnl_attr_put_u64(nlh, NICTL_A_NAPI_PACKETS, polls * 3);
 		mnl_attr_put(nlh, NICTL_A_NAPI_CPUS, (nr_cpu_ids + 7) / 8, cpus);
+		mnl_attr_put_u64(nlh, NICTL_A_NAPI_TIME_NS, polls * 1000);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	return nlh;

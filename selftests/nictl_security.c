@@ -63,7 +63,14 @@
 #define AUDITED_CPU_ATTRS							\
 	(ATTR_BIT(NICTL_A_CPU) | ATTR_BIT(NICTL_A_STATS_ENABLED) |		\
 	 ATTR_BIT(NICTL_A_STATS_START_NS) | ATTR_BIT(NICTL_A_STATS_NOW_NS) |	\
-	 ATTR_BIT(NICTL_A_SOFTIRQ) | ATTR_BIT(NICTL_A_NAPI_UNATTRIBUTED))
+	 ATTR_BIT(NICTL_A_SOFTIRQ) | ATTR_BIT(NICTL_A_NAPI_UNATTRIBUTED) |	\
+	 ATTR_BIT(NICTL_A_POLL) | ATTR_BIT(NICTL_A_NAPI))
+#define AUDITED_POLL_ATTRS							\
+	(ATTR_BIT(NICTL_A_POLL_KIND) | ATTR_BIT(NICTL_A_POLL_POLLS) |		\
+	 ATTR_BIT(NICTL_A_POLL_PACKETS) | ATTR_BIT(NICTL_A_POLL_TIME_NS) |	\
+	 ATTR_BIT(NICTL_A_POLL_UNTIMED))
+#define AUDITED_NAPI_TIME_ATTRS							\
+	(ATTR_BIT(NICTL_A_NAPI_ID) | ATTR_BIT(NICTL_A_NAPI_TIME_NS))
 #define AUDITED_SOFTIRQ_ATTRS							\
 	(ATTR_BIT(NICTL_A_SOFTIRQ_VEC) | ATTR_BIT(NICTL_A_SOFTIRQ_COUNT) |	\
 	 ATTR_BIT(NICTL_A_SOFTIRQ_TIME_NS) | ATTR_BIT(NICTL_A_SOFTIRQ_MAX_NS) |	\
@@ -71,7 +78,7 @@
 #define AUDITED_NAPI_ATTRS							\
 	(ATTR_BIT(NICTL_A_NAPI_ID) | ATTR_BIT(NICTL_A_NAPI_QUEUE) |		\
 	 ATTR_BIT(NICTL_A_NAPI_POLLS) | ATTR_BIT(NICTL_A_NAPI_PACKETS) |	\
-	 ATTR_BIT(NICTL_A_NAPI_CPUS))
+	 ATTR_BIT(NICTL_A_NAPI_CPUS) | ATTR_BIT(NICTL_A_NAPI_TIME_NS))
 
 /* Run a command as root in the initial namespaces: its exit status or -errno. */
 static int sh(const char *const argv[])
@@ -546,6 +553,10 @@ static void read_stats(void *arg)
 		EXPECT_GE(tx[c->cpu], c->vec[NICTL_SOFTIRQ_NET_TX].count) TH_LOG("CPU %u", c->cpu);
 		for (v = 0; v < __NICTL_SOFTIRQ_MAX; v++)
 			EXPECT_EQ(0ULL, c->vec[v].present & ~AUDITED_SOFTIRQ_ATTRS);
+		for (v = 0; v < __NICTL_POLL_MAX; v++)
+			EXPECT_EQ(0ULL, c->poll[v].present & ~AUDITED_POLL_ATTRS);
+		for (v = 0; v < c->n_napi_times; v++)
+			EXPECT_EQ(0ULL, c->napi_time[v].present & ~AUDITED_NAPI_TIME_ATTRS);
 	}
 	/* Packets the device counted in sysfs; polls on CPUs that ran NET_RX. */
 	EXPECT_TRUE(napis_consistent(napis, "vnode1", 2));

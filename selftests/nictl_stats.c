@@ -5,8 +5,9 @@
  * there, its NAPI counters add up to the device's packet counter, every
  * reply holds the invariants of the header, STATS_SET and STATS_RESET do
  * what they say and only for CAP_NET_ADMIN, the module unloads under
- * traffic without a splat, and nictlctl stats prints what the module says
- * in the formats it documents.
+ * traffic without a splat, RPS moves DEV's protocol work to the backlog of
+ * the CPUs it steers to, and nictlctl stats prints what the module says in
+ * the formats it documents.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -20,7 +21,9 @@
 #include "env.h"
 #include "main.h"
 #include "module.h"
+#include "nicops.h"
 #include "nictl.h"
+#include "rps.h"
 #include "run.h"
 #include "stats.h"
 #include "sys.h"
@@ -56,6 +59,14 @@
 /* STATS_GETs taken while that traffic flows. */
 #define SAMPLES_MIN	5
 #define SAMPLE_GAP_US	(50 * 1000)
+/*
+ * RPS on DEV with one queue pair, its IRQ on FIRST_CPU: the protocol work
+ * goes to the other CPUs of its node, RPS_CPUS (mask RPS_MASK).
+ */
+#define RPS_MASK	"d0"
+static const unsigned int RPS_CPUS[] = { 4, 6, 7 };
+/* The share of DEV's packets the RPS CPUs' backlogs must take. */
+#define RPS_SHARE_PERCENT	90
 
 /* What the module and the device say at one moment. */
 struct sample {
@@ -73,6 +84,10 @@ FIXTURE(stats) {
 	/* nictlctl's output, and jq's or promtool's on it. */
 	struct run_result run;
 	struct run_result tool;
+	/* What the RPS test changed, for the teardown to put back. */
+	bool channels_changed;
+	bool rps_changed;
+	char rps_saved[RPS_MASK_LEN];
 };
 
 FIXTURE_SETUP(stats)
@@ -86,6 +101,10 @@ FIXTURE_SETUP(stats)
 /* Accounting on, as loaded by default; then IRQs and bindings as found. */
 FIXTURE_TEARDOWN(stats)
 {
+	if (self->rps_changed)
+		EXPECT_EQ(0, rps_cpus_set(DEV, 0, self->rps_saved));
+	if (self->channels_changed)
+		EXPECT_EQ(0, netdev_set_channels(DEV, DEV_QUEUES));
 	EXPECT_EQ(0, stats_defaults());
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
@@ -768,6 +787,165 @@ static bool json_queues_match(FIXTURE_DATA(stats) *self)
 	return ok;
 }
 
+/* What one burst into DEV did, with RPS on or off (rps_phase()). */
+struct rps_phase {
+	uint64_t rx;			/* DEV's rx_packets */
+	uint64_t backlog_packets;	/* on the RPS_CPUS */
+	uint64_t backlog_ns;
+	uint64_t backlog_untimed;
+	uint64_t ipis;			/* received_rps on the RPS_CPUS */
+	uint64_t irq_napi_ns;		/* device NAPI time on FIRST_CPU */
+	uint64_t irq_dev_napi_ns;	/* of that, DEV's queue 0 NAPI's (its time there) */
+};
+
+/* The NET_RX time NAPI @id took on the CPU of @c, 0 when it was not polled there. */
+static uint64_t napi_time_on(const struct nictl_cpu_stats *c, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_napi_times; i++)
+		if (c->napi_time[i].id == id)
+			return c->napi_time[i].time_ns;
+	return 0;
+}
+
+/* The backlog packets on the RPS_CPUS in one STATS_GET dump. */
+static uint64_t rps_backlog_packets(const struct nictl_stats *st)
+{
+	const struct nictl_cpu_stats *c;
+	uint64_t packets = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(RPS_CPUS); i++) {
+		c = cpu_of(st, RPS_CPUS[i]);
+		packets += c ? c->poll[NICTL_POLL_BACKLOG].packets : 0;
+	}
+	return packets;
+}
+
+/*
+ * With rx-0's rps_cpus at @mask, between a reset and a sample, ROUNDS
+ * paced bursts from SENDER into DEV: what the RPS_CPUS' backlogs and DEV's
+ * IRQ CPU did of it, in @ph.
+ */
+static void rps_phase(struct __test_metadata *_metadata, FIXTURE_DATA(stats) *self,
+		      const char *mask, struct rps_phase *ph)
+{
+	struct sample *before = &self->s[0], *after = &self->s[1];
+	uint64_t ipis0[NICTL_MAX_CPUS], ipis1[NICTL_MAX_CPUS];
+	const struct nictl_cpu_stats *a, *b;
+	const struct nictl_poll *pa, *pb;
+	const struct nictl_napi *napi;
+	unsigned int i;
+
+	memset(ph, 0, sizeof(*ph));
+	ASSERT_EQ(0, rps_cpus_set(DEV, 0, mask));
+	ASSERT_EQ(0, rx_settle(DEV));
+	ASSERT_EQ(0, nictl_stats_reset(&self->env.nl, &self->res)) TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, take_sample(&self->env.nl, before));
+	ASSERT_EQ(0, softnet_received_rps(ipis0, NICTL_MAX_CPUS));
+	ASSERT_EQ(0, traffic_rounds(SENDER, SENDER_CPU, ROUNDS, DEV));
+	ASSERT_EQ(0, take_sample(&self->env.nl, after));
+	ASSERT_EQ(0, softnet_received_rps(ipis1, NICTL_MAX_CPUS));
+	/*
+	 * Also: on every CPU, backlog and device polling within NET_RX's time.
+	 * (Not NAPI_GET's queues: with one queue pair the NAPI of the other has
+	 * no queue where the kernel links queues to NAPIs, 6.8+.)
+	 */
+	EXPECT_TRUE(stats_consistent(&after->stats));
+	EXPECT_TRUE(stats_advanced(&before->stats, &after->stats));
+
+	ph->rx = after->rx_packets - before->rx_packets;
+	for (i = 0; i < ARRAY_SIZE(RPS_CPUS); i++) {
+		a = cpu_of(&before->stats, RPS_CPUS[i]);
+		b = cpu_of(&after->stats, RPS_CPUS[i]);
+		ASSERT_TRUE(a && b) TH_LOG("CPU %u not in the dump", RPS_CPUS[i]);
+		pa = &a->poll[NICTL_POLL_BACKLOG];
+		pb = &b->poll[NICTL_POLL_BACKLOG];
+		ph->backlog_packets += pb->packets - pa->packets;
+		ph->backlog_ns += pb->time_ns - pa->time_ns;
+		ph->backlog_untimed += pb->untimed - pa->untimed;
+		ph->ipis += ipis1[RPS_CPUS[i]] - ipis0[RPS_CPUS[i]];
+	}
+	a = cpu_of(&before->stats, FIRST_CPU);
+	b = cpu_of(&after->stats, FIRST_CPU);
+	napi = napis_queue(&after->napis, 0);
+	ASSERT_TRUE(a && b && napi);
+	ph->irq_napi_ns = b->poll[NICTL_POLL_DEVICE].time_ns - a->poll[NICTL_POLL_DEVICE].time_ns;
+	ph->irq_dev_napi_ns = napi_time_on(b, napi->id) - napi_time_on(a, napi->id);
+	/* NAPI_GET's time of the NAPI holds its part on FIRST_CPU. */
+	EXPECT_LE(napi_time_on(b, napi->id), napi->time_ns);
+	fprintf(stderr, "# rps_cpus %s: %" PRIu64 " packets into %s; on CPUs 4,6,7 backlog %"
+		PRIu64 " packets, %" PRIu64 " ns, %" PRIu64 " polls untimed, %" PRIu64
+		" RPS IPIs; on CPU %u device NAPIs %" PRIu64 " ns, %s's queue 0 %" PRIu64 " ns\n",
+		mask, ph->rx, DEV, ph->backlog_packets, ph->backlog_ns, ph->backlog_untimed,
+		ph->ipis, FIRST_CPU, ph->irq_napi_ns, DEV, ph->irq_dev_napi_ns);
+}
+
+/*
+ * DEV with one queue pair, its IRQ on FIRST_CPU, the other NICs' on
+ * SENDER_CPU, a burst without RPS and one with RPS onto the rest of its
+ * node: with RPS the RPS CPUs' backlog NAPIs take DEV's packets, and the
+ * module times that work as backlog (with an RPS IPI each time), while
+ * DEV's own NAPI stays timed on FIRST_CPU; without RPS their backlogs stay
+ * (next to) idle. Backlog threads (PREEMPT_RT) poll outside NET_RX: there
+ * the backlog work is counted untimed, and RPS sends no IPIs. nictlctl
+ * shows the module's backlog packets.
+ */
+TEST_F_TIMEOUT(stats, rps_work_shows_as_backlog_time_and_ipis, 1800)
+{
+	const char *filter = "[.cpus[] | select(.cpu == 4 or .cpu == 6 or .cpu == 7) | "
+			     ".poll.backlog.packets] | add";
+	bool threaded = backlog_threaded();
+	struct rps_phase off, on;
+	const char *const *nic;
+	uint64_t shown, lo, hi;
+
+	for (nic = test_nics; *nic; nic++)
+		if (strcmp(*nic, DEV))
+			bind_all_to(_metadata, self, *nic, SENDER_CPU);
+	ASSERT_EQ(0, rps_cpus_get(DEV, 0, self->rps_saved, sizeof(self->rps_saved)));
+	self->channels_changed = true;
+	ASSERT_EQ(0, netdev_set_channels(DEV, 1));
+	bind_all_to(_metadata, self, DEV, FIRST_CPU);
+	self->rps_changed = true;
+	rps_phase(_metadata, self, "0", &off);
+	rps_phase(_metadata, self, RPS_MASK, &on);
+
+	EXPECT_LE(ROUNDS * TRAFFIC_ROUND_FRAMES / 2, off.rx);
+	EXPECT_LE(ROUNDS * TRAFFIC_ROUND_FRAMES / 2, on.rx);
+	/* DEV's NAPI ran on its IRQ's CPU, timed there, either way. */
+	EXPECT_LT(0U, off.irq_dev_napi_ns);
+	EXPECT_LT(0U, on.irq_dev_napi_ns);
+	EXPECT_LE(on.irq_dev_napi_ns, on.irq_napi_ns);
+	EXPECT_TRUE(share_at_least("DEV's packets the RPS CPUs' backlogs took", on.backlog_packets,
+				   on.rx, RPS_SHARE_PERCENT));
+	EXPECT_LT(off.backlog_packets * 10, on.backlog_packets)
+		TH_LOG("backlog packets on the RPS CPUs: %" PRIu64 " without RPS, %" PRIu64
+		       " with", off.backlog_packets, on.backlog_packets);
+	if (threaded) {
+		EXPECT_LT(0U, on.backlog_untimed) TH_LOG("backlog threads, yet every poll timed");
+		EXPECT_EQ(0U, on.ipis) TH_LOG("backlog threads, yet RPS IPIs");
+	} else {
+		EXPECT_LT(off.backlog_ns, on.backlog_ns);
+		EXPECT_EQ(0U, on.backlog_untimed) TH_LOG("backlog polled outside NET_RX");
+		EXPECT_LT(off.ipis * 10, on.ipis)
+			TH_LOG("RPS IPIs on the RPS CPUs: %" PRIu64 " without RPS, %" PRIu64
+			       " with", off.ipis, on.ipis);
+	}
+
+	/* Nothing flows any more: nictlctl prints the counters the module has. */
+	ASSERT_EQ(0, STATS(self, DEV, "-j")) TH_LOG("%s", self->run.err);
+	ASSERT_EQ(0, take_sample(&self->env.nl, &self->s[2]));
+	ASSERT_EQ(0, run_jq(&self->tool, self->run.out, filter));
+	shown = strtoull(self->tool.out, NULL, 10);
+	lo = rps_backlog_packets(&self->s[1].stats);
+	hi = rps_backlog_packets(&self->s[2].stats);
+	EXPECT_TRUE(lo <= shown && shown <= hi)
+		TH_LOG("nictlctl says %" PRIu64 " backlog packets on CPUs 4,6,7, the module %"
+		       PRIu64 " then %" PRIu64, shown, lo, hi);
+}
+
 /* `stats DEV -j` has the members stats.c documents, in its order, with our numbers. */
 TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 {
@@ -780,15 +958,27 @@ TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 	EXPECT_TRUE(jq_says(self, "keys_unsorted | join(\",\")",
 			    "since_ns,enabled,cpus,hottest_cpu,dev,queues\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | keys_unsorted | join(\",\")] | unique[]",
-			    "cpu,net_rx,net_tx,napi_unattributed,softnet\n"));
+			    "cpu,net_rx,net_tx,poll,net_rx_split,napi_unattributed,softnet\n"));
+	EXPECT_TRUE(jq_says(self, "[.cpus[] | .poll | keys_unsorted | join(\",\")] | unique[]",
+			    "device,backlog\n"));
+	EXPECT_TRUE(jq_says(self, "[.cpus[] | .poll[] | keys_unsorted | join(\",\")] | unique[]",
+			    "polls,packets,time_ns,untimed,pct,packets_per_sec\n"));
+	EXPECT_TRUE(jq_says(self, "[.cpus[] | .net_rx_split | keys_unsorted | join(\",\")] | "
+			    "unique[]",
+			    "napi_ns,backlog_ns,other_ns,napi_pct,backlog_pct,other_pct\n"));
+	EXPECT_TRUE(jq_says(self, "[.cpus[] | .softnet | keys_unsorted | join(\",\")] | unique[]",
+			    "processed,dropped,time_squeeze,received_rps\n"));
+	/* The split adds up to NET_RX, whichever part the time went to. */
+	EXPECT_TRUE(jq_says(self, "[.cpus[] | .net_rx_split.napi_ns + .net_rx_split.backlog_ns + "
+			    ".net_rx_split.other_ns == .net_rx.time_ns] | all", "true\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | (.net_rx, .net_tx) | keys_unsorted | join(\",\")]"
 			    " | unique[]",
 			    "count,time_ns,max_ns,max_new,hist,pct,per_sec,avg_ns\n"));
 	EXPECT_TRUE(jq_says(self, ".dev | keys_unsorted | join(\",\")",
 			    "ifname,ifindex,packets\n"));
 	EXPECT_TRUE(jq_says(self, "[.queues[] | keys_unsorted | join(\",\")] | unique[]",
-			    "queue,napi_id,polls,packets,polls_per_sec,packets_per_sec,share_pct,"
-			    "irq_cpus,napi_cpus,outside_cpus\n"));
+			    "queue,napi_id,polls,packets,time_ns,polls_per_sec,packets_per_sec,"
+			    "share_pct,irq_cpus,napi_cpus,outside_cpus\n"));
 	EXPECT_TRUE(jq_says(self,
 			    "[.since_ns, .enabled, .hottest_cpu // 0] | map(type) | join(\",\")",
 			    "number,boolean,number\n"));

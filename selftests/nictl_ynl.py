@@ -156,8 +156,26 @@ class Test:
         note(f"{len(msgs)} events, seq {seqs[0]}..{seqs[-1]}")
 
 
+    @staticmethod
+    def stats_dump_decodes():
+        """stats-get dump: per CPU both poll kinds, within NET_RX's time, and NAPI times"""
+        cpus = ynl('--dump', 'stats-get')
+        check(cpus, "stats-get dumped no CPU")
+        for cpu in cpus:
+            polls = {p['kind']: p for p in cpu.get('poll', [])}
+            check(sorted(polls) == ['backlog', 'device'], f"CPU {cpu['cpu']}: polls {polls}")
+            rx = [v for v in cpu['softirq'] if v['vec'] == 'net-rx'][0]
+            polled = sum(p['time-ns'] for p in polls.values())
+            check(polled <= rx['time-ns'],
+                  f"CPU {cpu['cpu']}: polls took {polled} ns of NET_RX's {rx['time-ns']}")
+            for napi in cpu.get('napi', []):
+                check(napi['id'] and set(napi) == {'id', 'time-ns'}, f"CPU {cpu['cpu']}: {napi}")
+        napis = sum(len(cpu.get('napi', [])) for cpu in cpus)
+        note(f"{len(cpus)} CPUs, {napis} NAPI times")
+
+
 TESTS = [Test.dump_lists_devices, Test.do_matches_proc, Test.bind_cpus, Test.bind_placement,
-         Test.restore, Test.events]
+         Test.restore, Test.events, Test.stats_dump_decodes]
 
 
 def main():

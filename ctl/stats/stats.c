@@ -46,6 +46,28 @@
  * "accounting off, counters frozen (stats --on)" replaces "accounting on"
  * when the module's probes are off.
  *
+ * After an empty line, the same CPUs' NET_RX time split by what it was
+ * spent on (an interval here; a snapshot has BKLOG_PKTS, the backlog's
+ * packets since the start, instead of the two rates):
+ *
+ *   NET_RX time: NAPI% in device NAPIs, BACKLOG% in the RPS backlog, OTHER% the rest
+ *     CPU  NET_RX%  NAPI%  BACKLOG%  OTHER%  BKLOG_PKTS/s  RPS_IPI/s
+ *     0    45.0     30.0   0.0       15.0    0.0           0.0
+ *     1    1.0      0.2    0.6       0.2     400.0         50.0
+ *
+ * NAPI% is the share of the span the CPU spent polling device NAPIs (with
+ * DEV: that device's, and the heading says "in vnode1's NAPIs"), BACKLOG%
+ * polling its backlog NAPI, where RPS and RFS queue the packets they steer
+ * to the CPU, OTHER% the rest of NET_RX (with DEV, other devices' NAPIs
+ * too); the three add up to NET_RX%. A poll's time runs from the end of
+ * the poll before it in the same NET_RX run (see enum nictl_poll_attr).
+ * BKLOG_PKTS/s are the packets the backlog processed, RPS_IPI/s the IPIs
+ * with which other CPUs' RPS woke this one (softnet_stat's received_rps;
+ * "-" where it has no row). Where the backlog is polled by threads of its
+ * own (PREEMPT_RT, thread_backlog_napi), outside NET_RX, a line follows:
+ * "  <n> backlog polls ran in backlog threads (PREEMPT_RT): untimed, no
+ * RPS IPIs"; their packets are in BKLOG_PKTS, their time in no column.
+ *
  * --hist adds, after an empty line and "runs by duration" (" in the
  * interval" with -i), a table of run counts per CPU and vector (VEC net_rx,
  * net_tx) in the module's log2 buckets: <1us, 1-2us, 2-4us, ... 256-512us,
@@ -99,10 +121,21 @@
  *       pct        number, time_ns in percent of the span
  *       per_sec    number, runs per second
  *       avg_ns     integer, time_ns / count rounded, 0 without runs
+ *     poll                object, the NAPI polls over the span by kind:
+ *       device, backlog   objects: polls, packets, time_ns (NET_RX time of
+ *                  the timed polls), untimed (polls outside NET_RX)
+ *                  integers; pct (time_ns in percent of the span),
+ *                  packets_per_sec numbers
+ *     net_rx_split        object, NET_RX time as the table splits it:
+ *       napi_ns, backlog_ns, other_ns        integers, adding up to
+ *                  net_rx.time_ns (napi_ns: DEV's NAPIs with DEV)
+ *       napi_pct, backlog_pct, other_pct     numbers
  *     napi_unattributed   integer, polls the module could not attribute
  *     softnet             object, or null when softnet_stat has no row:
  *       processed, dropped, time_squeeze   integers: since boot in a
  *                  snapshot, over the interval with -i
+ *       received_rps       integer the same way (RPS IPIs), or null when
+ *                  the row has no such field
  *   hottest_cpu    integer, the CPU with the largest NET_RX pct, or null
  *   dev            (with DEV) object: ifname (string), ifindex (integer),
  *                  packets (integer, over the span)
@@ -111,6 +144,7 @@
  *     queue            integer, or null when unknown
  *     napi_id          integer
  *     polls, packets   integers, over the span
+ *     time_ns          integer, NET_RX time its polls took in the span
  *     polls_per_sec, packets_per_sec, share_pct   numbers
  *     irq_cpus         array of CPU numbers, the queue's IRQ affinity
  *     napi_cpus        array of CPU numbers, where it was polled since the start
@@ -122,7 +156,7 @@
  *
  * The counters since the start in the text exposition format, for
  * node_exporter's textfile collector (labels cpu, vec = net_rx|net_tx; with
- * DEV dev, queue, napi_id):
+ * kind = device|backlog; with DEV dev, queue, napi_id):
  *
  *   nictl_softirq_accounting_enabled                  gauge, 1 or 0
  *   nictl_softirq_runs_total{cpu,vec}                 counter
@@ -131,11 +165,17 @@
  *   nictl_softirq_duration_seconds{cpu,vec}           histogram, le = 1e-06
  *                                                     ... 0.016384, +Inf
  *   nictl_napi_unattributed_polls_total{cpu}          counter
+ *   nictl_poll_total{cpu,kind}                        counter
+ *   nictl_poll_packets_total{cpu,kind}                counter
+ *   nictl_poll_seconds_total{cpu,kind}                counter, NET_RX time
+ *   nictl_poll_untimed_total{cpu,kind}                counter, polls outside
+ *                                                     NET_RX
  *   nictl_napi_polls_total{dev,queue,napi_id}         counter (with DEV)
  *   nictl_napi_packets_total{dev,queue,napi_id}       counter (with DEV)
+ *   nictl_napi_seconds_total{dev,queue,napi_id}       counter (with DEV)
  *
  * queue is "" for an instance of unknown queue. softnet_stat is left out:
- * node_exporter's softnet collector exports it. --prometheus takes no -i.
+ * node_exporter's softnet collector exports it (received_rps too). --prometheus takes no -i.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -178,10 +218,12 @@ static const char stats_usage[] =
 	"       " PROG_NAME " stats --reset | --on | --off\n"
 	"\n"
 	"Show where the network softirqs spend their time: per CPU the share of\n"
-	"time in NET_RX and NET_TX, their rate and run durations, and with DEV (an\n"
-	"interface name or ifindex) how the device's packets spread over its\n"
-	"NAPI instances (queues) and CPUs. Without -i: one snapshot since the\n"
-	"counters started (module load or --reset).\n"
+	"time in NET_RX and NET_TX, their rate and run durations, NET_RX split into\n"
+	"polling device NAPIs, the RPS backlog and the rest (with RPS IPIs), and\n"
+	"with DEV (an interface name or ifindex) how the device's packets spread\n"
+	"over its NAPI instances (queues) and CPUs, its NAPIs alone counting as\n"
+	"NAPI time. Without -i: one snapshot since the counters started (module\n"
+	"load or --reset).\n"
 	"\n"
 	"Options:\n"
 	"  -i, --interval SECONDS  show what happened in SECONDS (fractions allowed),\n"

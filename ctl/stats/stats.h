@@ -26,12 +26,28 @@ struct stats_vec {
 	uint64_t hist[NICTL_HIST_BUCKETS];
 };
 
+/* One kind of NAPI poll on one CPU, as NICTL_A_POLL carries it. */
+struct stats_poll {
+	uint64_t polls;
+	uint64_t packets;
+	uint64_t time_ns;
+	uint64_t untimed;
+};
+
+/* The NET_RX time of one NAPI instance on one CPU (NICTL_A_NAPI in STATS_GET). */
+struct stats_napi_time {
+	unsigned int id;
+	uint64_t time_ns;
+};
+
 /* One CPU's row of /proc/net/softnet_stat. */
 struct softnet_row {
 	bool present;			/* the file has a row for this CPU */
+	bool has_rps;			/* the row has received_rps (all kernels since 2.6.35) */
 	uint32_t processed;		/* the kernel's counters are 32 bits wide */
 	uint32_t dropped;
 	uint32_t time_squeeze;
+	uint32_t received_rps;		/* times an RPS IPI woke the CPU's backlog */
 };
 
 struct stats_cpu {
@@ -40,6 +56,9 @@ struct stats_cpu {
 	uint64_t now_ns;
 	uint64_t napi_unattributed;
 	struct stats_vec vec[__NICTL_SOFTIRQ_MAX];
+	struct stats_poll poll[__NICTL_POLL_MAX];
+	struct stats_napi_time *napi_times;	/* every NAPI polled on the CPU */
+	unsigned int nr_napi_times;
 	struct softnet_row softnet;
 };
 
@@ -48,6 +67,7 @@ struct stats_napi {
 	int queue;			/* -1 when the kernel did not say */
 	uint64_t polls;
 	uint64_t packets;
+	uint64_t time_ns;
 	struct cpuset cpus;		/* where it was polled since the start */
 };
 
@@ -77,12 +97,40 @@ struct vec_view {
 	uint64_t avg_ns;		/* 0 without runs */
 };
 
+/* One kind of NAPI poll on one CPU over the view's span. */
+struct poll_view {
+	uint64_t polls;
+	uint64_t packets;
+	uint64_t time_ns;
+	uint64_t untimed;
+	double pct;			/* time_ns as a share of the span */
+	double packets_per_sec;
+};
+
+/*
+ * NET_RX time of one CPU split three ways, as shares of the span that add
+ * up to NET_RX's: polling device NAPIs (with DEV, that device's only),
+ * polling the RPS backlog, and the rest (the softirq's own work, and with
+ * DEV other devices' NAPIs).
+ */
+struct rx_split {
+	uint64_t napi_ns;
+	uint64_t backlog_ns;
+	uint64_t other_ns;
+	double napi_pct;
+	double backlog_pct;
+	double other_pct;
+};
+
 struct cpu_view {
 	unsigned int cpu;
 	struct vec_view vec[__NICTL_SOFTIRQ_MAX];
+	struct poll_view poll[__NICTL_POLL_MAX];
+	struct rx_split split;
 	uint64_t napi_unattributed;
 	struct softnet_row softnet;	/* totals in a snapshot, deltas in an interval */
 	double processed_per_sec;	/* interval only */
+	double rps_per_sec;		/* interval only */
 };
 
 struct queue_view {
@@ -90,6 +138,7 @@ struct queue_view {
 	int queue;			/* -1 when unknown */
 	uint64_t polls;
 	uint64_t packets;
+	uint64_t time_ns;
 	double polls_per_sec;
 	double packets_per_sec;
 	double share_pct;		/* of the device's packets in the span */
@@ -112,6 +161,7 @@ struct stats_view {
 	uint64_t packets;		/* the device's, in the span */
 	int hot_cpu;			/* cpus index of the highest NET_RX %, -1 if none */
 	int uneven;			/* index into queues of the largest share, -1 if none */
+	uint64_t backlog_untimed;	/* backlog polls outside NET_RX on all CPUs */
 };
 
 /* stats_nl.c: asking the module. */
@@ -136,6 +186,7 @@ int stats_table(FILE *f, const struct stats_view *v, bool hist, bool all);
 char *stats_fmt_ns(char *buf, size_t size, uint64_t ns, bool has_value);
 extern const char *const stats_bucket_labels[NICTL_HIST_BUCKETS];
 extern const char *const stats_vec_names[__NICTL_SOFTIRQ_MAX];
+extern const char *const stats_poll_names[__NICTL_POLL_MAX];
 
 /* stats_json.c */
 int stats_json(FILE *f, const struct stats_view *v);

@@ -2,7 +2,8 @@
 /*
  * From counters to what people read: the difference of two samples (or one
  * sample against the start of the counters) turned into shares of time,
- * rates and averages, per CPU and per NAPI instance.
+ * rates and averages, per CPU and per NAPI instance, and each CPU's NET_RX
+ * time split into device NAPI polling, RPS backlog polling and the rest.
  *
  * Every CPU's rates use that CPU's own NOW_NS readings, so the few
  * microseconds a dump takes do not skew them. A reset between two samples
@@ -87,6 +88,61 @@ static void vec_view(struct vec_view *v, const struct stats_vec *cur, const stru
 	v->avg_ns = v->count ? (v->time_ns + v->count / 2) / v->count : 0;
 }
 
+static void poll_view(struct poll_view *v, const struct stats_poll *cur,
+		      const struct stats_poll *base, uint64_t span_ns)
+{
+	static const struct stats_poll zero;
+
+	if (!base)
+		base = &zero;
+	v->polls = delta(cur->polls, base->polls);
+	v->packets = delta(cur->packets, base->packets);
+	v->time_ns = delta(cur->time_ns, base->time_ns);
+	v->untimed = delta(cur->untimed, base->untimed);
+	v->pct = pct(v->time_ns, span_ns);
+	v->packets_per_sec = per_sec(v->packets, span_ns);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The NET_RX time on CPU @c of the NAPI instances of @s's device; 0 without @c. */
+static uint64_t dev_napi_ns(const struct stats_cpu *c, const struct stats_sample *s)
+{
+	uint64_t ns = 0;
+	unsigned int i;
+
+	for (i = 0; c && i < c->nr_napi_times; i++)
+		if (find_napi(s, c->napi_times[i].id))
+			ns += c->napi_times[i].time_ns;
+	return ns;
+}
+
+/*
+ * The three parts of the NET_RX time. The module adds a NET_RX run's poll
+ * times with the run's own, so backlog and device polling fit in NET_RX;
+ * a NAPI instance's time is added as each poll ends, so one device's part
+ * may run one unfinished run ahead: it is held to the device polling's.
+ */
+static void rx_split(struct cpu_view *v, const struct stats_cpu *cur,
+		     const struct stats_cpu *base, const struct stats_sample *s, uint64_t span_ns)
+{
+	struct rx_split *sp = &v->split;
+	uint64_t rx = v->vec[NICTL_SOFTIRQ_NET_RX].time_ns;
+	uint64_t napi = v->poll[NICTL_POLL_DEVICE].time_ns;
+
+	if (s->has_dev)
+		napi = min_u64(napi, delta(dev_napi_ns(cur, s), dev_napi_ns(base, s)));
+	sp->backlog_ns = min_u64(v->poll[NICTL_POLL_BACKLOG].time_ns, rx);
+	sp->napi_ns = min_u64(napi, rx - sp->backlog_ns);
+	sp->other_ns = rx - sp->backlog_ns - sp->napi_ns;
+	sp->napi_pct = pct(sp->napi_ns, span_ns);
+	sp->backlog_pct = pct(sp->backlog_ns, span_ns);
+	sp->other_pct = pct(sp->other_ns, span_ns);
+}
+
 /* The 32-bit softnet counters wrap; unsigned subtraction of 32 bits undoes that. */
 static void softnet_view(struct cpu_view *v, const struct stats_cpu *cur,
 			 const struct stats_cpu *prev)
@@ -101,7 +157,11 @@ static void softnet_view(struct cpu_view *v, const struct stats_cpu *cur,
 	v->softnet.processed = cur->softnet.processed - prev->softnet.processed;
 	v->softnet.dropped = cur->softnet.dropped - prev->softnet.dropped;
 	v->softnet.time_squeeze = cur->softnet.time_squeeze - prev->softnet.time_squeeze;
+	v->softnet.has_rps = cur->softnet.has_rps && prev->softnet.has_rps;
+	if (v->softnet.has_rps)
+		v->softnet.received_rps = cur->softnet.received_rps - prev->softnet.received_rps;
 	v->processed_per_sec = per_sec(v->softnet.processed, delta(cur->now_ns, prev->now_ns));
+	v->rps_per_sec = per_sec(v->softnet.received_rps, delta(cur->now_ns, prev->now_ns));
 }
 
 static bool counted(const struct stats_cpu *c)
@@ -110,6 +170,9 @@ static bool counted(const struct stats_cpu *c)
 
 	for (i = 0; i < __NICTL_SOFTIRQ_MAX; i++)
 		if (c->vec[i].count)
+			return true;
+	for (i = 0; i < __NICTL_POLL_MAX; i++)
+		if (c->poll[i].polls)
 			return true;
 	return c->napi_unattributed;
 }
@@ -125,7 +188,7 @@ static bool shown(const struct stats_sample *s, const struct stats_cpu *c)
 }
 
 static void cpu_view(struct cpu_view *v, const struct stats_cpu *cur,
-		     const struct stats_sample *prev, bool reset)
+		     const struct stats_sample *curs, const struct stats_sample *prev, bool reset)
 {
 	const struct stats_cpu *p = find_cpu(prev, cur->cpu);
 	const struct stats_cpu *base = reset ? NULL : p;
@@ -137,6 +200,9 @@ static void cpu_view(struct cpu_view *v, const struct stats_cpu *cur,
 	for (i = 0; i < __NICTL_SOFTIRQ_MAX; i++)
 		vec_view(&v->vec[i], &cur->vec[i], base ? &base->vec[i] : NULL, span,
 			 prev != NULL);
+	for (i = 0; i < __NICTL_POLL_MAX; i++)
+		poll_view(&v->poll[i], &cur->poll[i], base ? &base->poll[i] : NULL, span);
+	rx_split(v, cur, base, curs, span);
 	v->napi_unattributed = delta(cur->napi_unattributed, base ? base->napi_unattributed : 0);
 	if (!prev || p)
 		softnet_view(v, cur, p);
@@ -180,6 +246,7 @@ static int queue_view(struct queue_view *q, const struct stats_napi *cur,
 	q->queue = cur->queue;
 	q->polls = delta(cur->polls, base ? base->polls : 0);
 	q->packets = delta(cur->packets, base ? base->packets : 0);
+	q->time_ns = delta(cur->time_ns, base ? base->time_ns : 0);
 	q->polls_per_sec = per_sec(q->polls, span_ns);
 	q->packets_per_sec = per_sec(q->packets, span_ns);
 	err = cpuset_or(&q->napi_cpus, &cur->cpus);
@@ -265,7 +332,8 @@ int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
 		if (!shown(cur, &cur->cpus[i]))
 			continue;
 		c = &v->cpus[v->nr_cpus];
-		cpu_view(c, &cur->cpus[i], prev, reset);
+		cpu_view(c, &cur->cpus[i], cur, prev, reset);
+		v->backlog_untimed += c->poll[NICTL_POLL_BACKLOG].untimed;
 		if (c->vec[NICTL_SOFTIRQ_NET_RX].time_ns &&
 		    (v->hot_cpu < 0 || c->vec[NICTL_SOFTIRQ_NET_RX].pct >
 				       v->cpus[v->hot_cpu].vec[NICTL_SOFTIRQ_NET_RX].pct))

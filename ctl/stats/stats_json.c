@@ -46,20 +46,53 @@ static void json_vec(struct json *j, const char *key, const struct vec_view *v)
 	json_obj_end(j);
 }
 
+static void json_poll(struct json *j, const char *key, const struct poll_view *p)
+{
+	json_obj_begin(j, key);
+	json_u64(j, "polls", p->polls);
+	json_u64(j, "packets", p->packets);
+	json_u64(j, "time_ns", p->time_ns);
+	json_u64(j, "untimed", p->untimed);
+	json_fixed(j, "pct", p->pct);
+	json_fixed(j, "packets_per_sec", p->packets_per_sec);
+	json_obj_end(j);
+}
+
+static void json_split(struct json *j, const struct rx_split *sp)
+{
+	json_obj_begin(j, "net_rx_split");
+	json_u64(j, "napi_ns", sp->napi_ns);
+	json_u64(j, "backlog_ns", sp->backlog_ns);
+	json_u64(j, "other_ns", sp->other_ns);
+	json_fixed(j, "napi_pct", sp->napi_pct);
+	json_fixed(j, "backlog_pct", sp->backlog_pct);
+	json_fixed(j, "other_pct", sp->other_pct);
+	json_obj_end(j);
+}
+
 static void json_cpu(struct json *j, const struct cpu_view *c)
 {
-	unsigned int vec;
+	unsigned int vec, kind;
 
 	json_obj_begin(j, NULL);
 	json_int(j, "cpu", c->cpu);
 	for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++)
 		json_vec(j, stats_vec_names[vec], &c->vec[vec]);
+	json_obj_begin(j, "poll");
+	for (kind = 0; kind < __NICTL_POLL_MAX; kind++)
+		json_poll(j, stats_poll_names[kind], &c->poll[kind]);
+	json_obj_end(j);
+	json_split(j, &c->split);
 	json_u64(j, "napi_unattributed", c->napi_unattributed);
 	if (c->softnet.present) {
 		json_obj_begin(j, "softnet");
 		json_int(j, "processed", c->softnet.processed);
 		json_int(j, "dropped", c->softnet.dropped);
 		json_int(j, "time_squeeze", c->softnet.time_squeeze);
+		if (c->softnet.has_rps)
+			json_int(j, "received_rps", c->softnet.received_rps);
+		else
+			json_null(j, "received_rps");
 		json_obj_end(j);
 	} else {
 		json_null(j, "softnet");
@@ -87,6 +120,7 @@ static void json_queue(struct json *j, const struct queue_view *q)
 	json_int(j, "napi_id", q->napi_id);
 	json_u64(j, "polls", q->polls);
 	json_u64(j, "packets", q->packets);
+	json_u64(j, "time_ns", q->time_ns);
 	json_fixed(j, "polls_per_sec", q->polls_per_sec);
 	json_fixed(j, "packets_per_sec", q->packets_per_sec);
 	json_fixed(j, "share_pct", q->share_pct);

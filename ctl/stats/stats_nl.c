@@ -24,6 +24,16 @@ static const struct nla_policy cpu_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_STATS_NOW_NS]		= { .type = NLA_U64 },
 	[NICTL_A_SOFTIRQ]		= { .type = NLA_NESTED },
 	[NICTL_A_NAPI_UNATTRIBUTED]	= { .type = NLA_U64 },
+	[NICTL_A_NAPI]			= { .type = NLA_NESTED },
+	[NICTL_A_POLL]			= { .type = NLA_NESTED },
+};
+
+static const struct nla_policy poll_policy[NICTL_A_POLL_MAX + 1] = {
+	[NICTL_A_POLL_KIND]		= { .type = NLA_U32 },
+	[NICTL_A_POLL_POLLS]		= { .type = NLA_U64 },
+	[NICTL_A_POLL_PACKETS]		= { .type = NLA_U64 },
+	[NICTL_A_POLL_TIME_NS]		= { .type = NLA_U64 },
+	[NICTL_A_POLL_UNTIMED]		= { .type = NLA_U64 },
 };
 
 static const struct nla_policy softirq_policy[NICTL_A_SOFTIRQ_MAX + 1] = {
@@ -46,6 +56,7 @@ static const struct nla_policy napi_policy[NICTL_A_NAPI_MAX + 1] = {
 	[NICTL_A_NAPI_POLLS]	= { .type = NLA_U64 },
 	[NICTL_A_NAPI_PACKETS]	= { .type = NLA_U64 },
 	[NICTL_A_NAPI_CPUS]	= { .type = NLA_BINARY, .maxlen = NICTL_CPUMASK_MAX_BYTES },
+	[NICTL_A_NAPI_TIME_NS]	= { .type = NLA_U64 },
 };
 
 static uint64_t get_u64(struct nlattr *attr)
@@ -77,6 +88,66 @@ static int parse_softirq(struct stats_cpu *c, struct nlattr *nest)
 	return 0;
 }
 
+static int parse_poll(struct stats_cpu *c, struct nlattr *nest)
+{
+	struct nlattr *tb[NICTL_A_POLL_MAX + 1];
+	struct stats_poll *p;
+	unsigned int kind;
+
+	if (nla_parse_nested(tb, NICTL_A_POLL_MAX, nest, poll_policy) || !tb[NICTL_A_POLL_KIND])
+		return -EPROTO;
+	kind = nla_get_u32(tb[NICTL_A_POLL_KIND]);
+	if (kind >= __NICTL_POLL_MAX)
+		return 0;	/* a kind a newer module tells apart: not ours to show */
+	p = &c->poll[kind];
+	p->polls = get_u64(tb[NICTL_A_POLL_POLLS]);
+	p->packets = get_u64(tb[NICTL_A_POLL_PACKETS]);
+	p->time_ns = get_u64(tb[NICTL_A_POLL_TIME_NS]);
+	p->untimed = get_u64(tb[NICTL_A_POLL_UNTIMED]);
+	return 0;
+}
+
+/* One NAPI instance's time on the CPU; c->napi_times has room for it. */
+static int parse_napi_time(struct stats_cpu *c, struct nlattr *nest)
+{
+	struct nlattr *tb[NICTL_A_NAPI_MAX + 1];
+	struct stats_napi_time *t = &c->napi_times[c->nr_napi_times];
+
+	if (nla_parse_nested(tb, NICTL_A_NAPI_MAX, nest, napi_policy) || !tb[NICTL_A_NAPI_ID])
+		return -EPROTO;
+	t->id = nla_get_u32(tb[NICTL_A_NAPI_ID]);
+	t->time_ns = get_u64(tb[NICTL_A_NAPI_TIME_NS]);
+	c->nr_napi_times++;
+	return 0;
+}
+
+/* The nests of a STATS_GET message: vectors, poll kinds and NAPI times. */
+static int parse_cpu_nests(struct stats_cpu *c, struct genlmsghdr *gnlh)
+{
+	struct nlattr *attr;
+	unsigned int n = 0;
+	int rem, err = 0;
+
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+		n += nla_type(attr) == NICTL_A_NAPI;
+	if (n) {
+		c->napi_times = calloc(n, sizeof(*c->napi_times));
+		if (!c->napi_times)
+			return -ENOMEM;
+	}
+	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(attr) == NICTL_A_SOFTIRQ)
+			err = parse_softirq(c, attr);
+		else if (nla_type(attr) == NICTL_A_POLL)
+			err = parse_poll(c, attr);
+		else if (nla_type(attr) == NICTL_A_NAPI)
+			err = parse_napi_time(c, attr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* Insert a slot for @cpu keeping the array sorted; NULL when out of memory. */
 static struct stats_cpu *add_cpu(struct stats_sample *s, unsigned int cpu)
 {
@@ -100,12 +171,10 @@ static struct stats_cpu *add_cpu(struct stats_sample *s, unsigned int cpu)
 /* A ctl_nl_reply_fn: add the CPU a STATS_GET message describes to @arg, a sample. */
 int stats_parse_cpu(struct nlmsghdr *hdr, void *arg)
 {
-	struct nlattr *tb[NICTL_A_MAX + 1], *attr;
-	struct genlmsghdr *gnlh = nlmsg_data(hdr);
+	struct nlattr *tb[NICTL_A_MAX + 1];
 	struct stats_sample *s = arg;
 	struct stats_cpu *c;
 	unsigned int cpu;
-	int rem, err;
 
 	if (genlmsg_parse(hdr, 0, tb, NICTL_A_MAX, cpu_policy) || !tb[NICTL_A_CPU] ||
 	    !tb[NICTL_A_STATS_START_NS] || !tb[NICTL_A_STATS_NOW_NS])
@@ -121,14 +190,7 @@ int stats_parse_cpu(struct nlmsghdr *hdr, void *arg)
 	c->start_ns = nla_get_u64(tb[NICTL_A_STATS_START_NS]);
 	c->now_ns = nla_get_u64(tb[NICTL_A_STATS_NOW_NS]);
 	c->napi_unattributed = get_u64(tb[NICTL_A_NAPI_UNATTRIBUTED]);
-	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem) {
-		if (nla_type(attr) != NICTL_A_SOFTIRQ)
-			continue;
-		err = parse_softirq(c, attr);
-		if (err)
-			return err;
-	}
-	return 0;
+	return parse_cpu_nests(c, nlmsg_data(hdr));
 }
 
 static int parse_napi(struct stats_napi *n, struct nlattr *nest)
@@ -144,6 +206,7 @@ static int parse_napi(struct stats_napi *n, struct nlattr *nest)
 		n->queue = nla_get_u32(tb[NICTL_A_NAPI_QUEUE]);
 	n->polls = get_u64(tb[NICTL_A_NAPI_POLLS]);
 	n->packets = get_u64(tb[NICTL_A_NAPI_PACKETS]);
+	n->time_ns = get_u64(tb[NICTL_A_NAPI_TIME_NS]);
 	if (!tb[NICTL_A_NAPI_CPUS])
 		return 0;
 	err = cpuset_from_bytes(&n->cpus, nla_data(tb[NICTL_A_NAPI_CPUS]),
@@ -200,6 +263,8 @@ void stats_sample_free(struct stats_sample *s)
 
 	for (i = 0; i < s->nr_napis; i++)
 		cpuset_free(&s->napis[i].cpus);
+	for (i = 0; i < s->nr_cpus; i++)
+		free(s->cpus[i].napi_times);
 	free(s->napis);
 	free(s->cpus);
 	free(s->ifname);

@@ -6,9 +6,12 @@
  * and there are no timestamps (the collector refuses them). softnet_stat is
  * not repeated here: node_exporter's softnet collector exports it already.
  */
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "stats/stats.h"
+#include "util.h"
 
 /* Upper bounds of buckets 0-14 in seconds: 2^b us; bucket 15 is +Inf. */
 static const char *const bucket_le[NICTL_HIST_BUCKETS] = {
@@ -49,26 +52,92 @@ static void cpu_vec_labels(FILE *f, unsigned int cpu, unsigned int vec)
 	fprintf(f, "cpu=\"%u\",vec=\"%s\"", cpu, stats_vec_names[vec]);
 }
 
-/* One sample per CPU and vector of @name, the value chosen by @what. */
-enum vec_value { VEC_RUNS, VEC_SECONDS, VEC_MAX };
+/*
+ * A family with one sample per CPU and entry of one of a cpu_view's arrays
+ * (vec, or poll): @label names the entry, the u64 at byte @field of each
+ * entry is the value, in ns printed as seconds when @seconds.
+ */
+struct cpu_series {
+	const char *label;
+	const char *const *names;	/* the label's values, one per entry */
+	unsigned int n;
+	size_t array;			/* offset of the array in struct cpu_view */
+	size_t size;			/* of an entry */
+	size_t field;
+	bool seconds;
+};
 
-static void vec_samples(FILE *f, const struct stats_view *v, const char *name,
-			enum vec_value what)
+#define VEC_SERIES(member, secs) {							\
+	"vec", stats_vec_names, __NICTL_SOFTIRQ_MAX, offsetof(struct cpu_view, vec),	\
+	sizeof(struct vec_view), offsetof(struct vec_view, member), secs }
+#define POLL_SERIES(member, secs) {							\
+	"kind", stats_poll_names, __NICTL_POLL_MAX, offsetof(struct cpu_view, poll),	\
+	sizeof(struct poll_view), offsetof(struct poll_view, member), secs }
+
+/* A family of per-CPU samples. */
+struct cpu_family {
+	const char *name;
+	const char *type;
+	const char *help;
+	struct cpu_series series;
+};
+
+static const struct cpu_family vec_families[] = {
+	{ "nictl_softirq_runs_total", "counter",
+	  "Runs of the softirq handler since nictl's counters started.",
+	  VEC_SERIES(count, false) },
+	{ "nictl_softirq_seconds_total", "counter",
+	  "Time spent in the softirq handler since nictl's counters started.",
+	  VEC_SERIES(time_ns, true) },
+	{ "nictl_softirq_max_seconds", "gauge",
+	  "Longest run of the softirq handler since nictl's counters started.",
+	  VEC_SERIES(max_ns, true) },
+};
+
+static const struct cpu_family poll_families[] = {
+	{ "nictl_poll_total", "counter",
+	  "NAPI polls of device NAPIs or of the RPS backlog since nictl's counters started.",
+	  POLL_SERIES(polls, false) },
+	{ "nictl_poll_packets_total", "counter",
+	  "Packets those polls received.",
+	  POLL_SERIES(packets, false) },
+	{ "nictl_poll_seconds_total", "counter",
+	  "NET_RX time those polls took (polls outside NET_RX are not timed).",
+	  POLL_SERIES(time_ns, true) },
+	{ "nictl_poll_untimed_total", "counter",
+	  "Polls outside NET_RX: threaded NAPI, busy polling, backlog threads.",
+	  POLL_SERIES(untimed, false) },
+};
+
+static void cpu_samples(FILE *f, const struct stats_view *v, const char *name,
+			const struct cpu_series *s)
 {
-	const struct vec_view *vv;
-	unsigned int i, vec;
+	const char *entry;
+	unsigned int i, j;
+	uint64_t value;
 
 	for (i = 0; i < v->nr_cpus; i++) {
-		for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++) {
-			vv = &v->cpus[i].vec[vec];
-			fprintf(f, "%s{", name);
-			cpu_vec_labels(f, v->cpus[i].cpu, vec);
-			fputs("} ", f);
-			if (what == VEC_RUNS)
-				fprintf(f, "%llu\n", (unsigned long long)vv->count);
+		for (j = 0; j < s->n; j++) {
+			entry = (const char *)&v->cpus[i] + s->array + j * s->size;
+			memcpy(&value, entry + s->field, sizeof(value));
+			fprintf(f, "%s{cpu=\"%u\",%s=\"%s\"} ", name, v->cpus[i].cpu, s->label,
+				s->names[j]);
+			if (s->seconds)
+				put_seconds(f, value);
 			else
-				put_seconds(f, what == VEC_SECONDS ? vv->time_ns : vv->max_ns);
+				fprintf(f, "%llu\n", (unsigned long long)value);
 		}
+	}
+}
+
+static void cpu_families(FILE *f, const struct stats_view *v, const struct cpu_family *fam,
+			 unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		family(f, fam[i].name, fam[i].type, fam[i].help);
+		cpu_samples(f, v, fam[i].name, &fam[i].series);
 	}
 }
 
@@ -97,7 +166,11 @@ static void histogram(FILE *f, unsigned int cpu, unsigned int vec, const struct 
 	fprintf(f, "} %llu\n", (unsigned long long)total);
 }
 
-static void napi_samples(FILE *f, const struct stats_view *v, const char *name, bool packets)
+/* One sample per NAPI instance of @name, the value chosen by @what. */
+enum napi_value { NAPI_POLLS, NAPI_PACKETS, NAPI_SECONDS };
+
+static void napi_samples(FILE *f, const struct stats_view *v, const char *name,
+			 enum napi_value what)
 {
 	const struct queue_view *q;
 	unsigned int i;
@@ -111,8 +184,12 @@ static void napi_samples(FILE *f, const struct stats_view *v, const char *name, 
 			fputs(",queue=\"\"", f);
 		else
 			fprintf(f, ",queue=\"%d\"", q->queue);
-		fprintf(f, ",napi_id=\"%u\"} %llu\n", q->napi_id,
-			(unsigned long long)(packets ? q->packets : q->polls));
+		fprintf(f, ",napi_id=\"%u\"} ", q->napi_id);
+		if (what == NAPI_SECONDS)
+			put_seconds(f, q->time_ns);
+		else
+			fprintf(f, "%llu\n",
+				(unsigned long long)(what == NAPI_PACKETS ? q->packets : q->polls));
 	}
 }
 
@@ -124,15 +201,7 @@ int stats_prom(FILE *f, const struct stats_view *v)
 	family(f, "nictl_softirq_accounting_enabled", "gauge",
 	       "1 when nictl times the network softirqs, 0 when its probes are off.");
 	fprintf(f, "nictl_softirq_accounting_enabled %d\n", v->enabled);
-	family(f, "nictl_softirq_runs_total", "counter",
-	       "Runs of the softirq handler since nictl's counters started.");
-	vec_samples(f, v, "nictl_softirq_runs_total", VEC_RUNS);
-	family(f, "nictl_softirq_seconds_total", "counter",
-	       "Time spent in the softirq handler since nictl's counters started.");
-	vec_samples(f, v, "nictl_softirq_seconds_total", VEC_SECONDS);
-	family(f, "nictl_softirq_max_seconds", "gauge",
-	       "Longest run of the softirq handler since nictl's counters started.");
-	vec_samples(f, v, "nictl_softirq_max_seconds", VEC_MAX);
+	cpu_families(f, v, vec_families, ARRAY_SIZE(vec_families));
 	family(f, "nictl_softirq_duration_seconds", "histogram",
 	       "Runs of the softirq handler by duration, since nictl's counters started.");
 	for (i = 0; i < v->nr_cpus; i++)
@@ -143,13 +212,17 @@ int stats_prom(FILE *f, const struct stats_view *v)
 	for (i = 0; i < v->nr_cpus; i++)
 		fprintf(f, "nictl_napi_unattributed_polls_total{cpu=\"%u\"} %llu\n", v->cpus[i].cpu,
 			(unsigned long long)v->cpus[i].napi_unattributed);
+	cpu_families(f, v, poll_families, ARRAY_SIZE(poll_families));
 	if (!v->has_dev)
 		return 0;
 	family(f, "nictl_napi_polls_total", "counter",
 	       "Polls of the device's NAPI instance since nictl's counters started.");
-	napi_samples(f, v, "nictl_napi_polls_total", false);
+	napi_samples(f, v, "nictl_napi_polls_total", NAPI_POLLS);
 	family(f, "nictl_napi_packets_total", "counter",
 	       "Packets the device's NAPI instance received since nictl's counters started.");
-	napi_samples(f, v, "nictl_napi_packets_total", true);
+	napi_samples(f, v, "nictl_napi_packets_total", NAPI_PACKETS);
+	family(f, "nictl_napi_seconds_total", "counter",
+	       "NET_RX time the device's NAPI instance took since nictl's counters started.");
+	napi_samples(f, v, "nictl_napi_seconds_total", NAPI_SECONDS);
 	return 0;
 }

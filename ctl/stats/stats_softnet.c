@@ -2,9 +2,11 @@
 /*
  * /proc/net/softnet_stat: one row of hex fields per online CPU. Fields 1-3
  * are the packets processed, the packets dropped because the backlog was
- * full and the times net_rx_action ran out of budget or time (time_squeeze).
- * Since 5.10 field 13 is the CPU's number; older kernels leave the reader to
- * count online CPUs, which breaks at the first offline one, so the number
+ * full and the times net_rx_action ran out of budget or time (time_squeeze);
+ * field 10 (received_rps) the RPS IPIs that woke the CPU to process its
+ * backlog (none with backlog threads, as on PREEMPT_RT). Since 5.10 field
+ * 13 is the CPU's number; older kernels leave the reader to count online
+ * CPUs, which breaks at the first offline one, so the number
  * is used whenever it is there. The procfs root is $NICTL_PROCFS when set
  * (host unit tests point it at a fake file), /proc otherwise.
  */
@@ -19,6 +21,7 @@
 /* Fields up to and including the CPU number of 5.10+. */
 #define SOFTNET_FIELDS		13
 #define SOFTNET_CPU_FIELD	12
+#define SOFTNET_RPS_FIELD	9
 
 const char *softnet_root(void)
 {
@@ -85,7 +88,8 @@ int softnet_parse(FILE *f, const struct cpuset *online, struct stats_sample *s)
 		if (!n)
 			continue;
 		/* The kernel prints them from 32-bit counters; wider means garbage. */
-		if (fields[0] > UINT32_MAX || fields[1] > UINT32_MAX || fields[2] > UINT32_MAX) {
+		if (fields[0] > UINT32_MAX || fields[1] > UINT32_MAX || fields[2] > UINT32_MAX ||
+		    (n > SOFTNET_RPS_FIELD && fields[SOFTNET_RPS_FIELD] > UINT32_MAX)) {
 			err = -EINVAL;
 			break;
 		}
@@ -105,6 +109,8 @@ int softnet_parse(FILE *f, const struct cpuset *online, struct stats_sample *s)
 		c->softnet.processed = fields[0];
 		c->softnet.dropped = fields[1];
 		c->softnet.time_squeeze = fields[2];
+		c->softnet.has_rps = n > SOFTNET_RPS_FIELD;
+		c->softnet.received_rps = c->softnet.has_rps ? fields[SOFTNET_RPS_FIELD] : 0;
 	}
 	if (!err && ferror(f))
 		err = -EIO;

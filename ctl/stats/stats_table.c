@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The stats table, documented in stats.c: per CPU the NET_RX and NET_TX
- * softirqs (and softnet_stat over an interval), optionally their duration
+ * softirqs (and softnet_stat over an interval), NET_RX split into device
+ * NAPI polling, RPS backlog and the rest, optionally their duration
  * histograms, with DEV the device's NAPI instances, and a last line naming
  * the hottest CPU and the most unequal queue.
  */
@@ -21,6 +22,11 @@
 const char *const stats_vec_names[__NICTL_SOFTIRQ_MAX] = {
 	[NICTL_SOFTIRQ_NET_RX] = "net_rx",
 	[NICTL_SOFTIRQ_NET_TX] = "net_tx",
+};
+
+const char *const stats_poll_names[__NICTL_POLL_MAX] = {
+	[NICTL_POLL_DEVICE] = "device",
+	[NICTL_POLL_BACKLOG] = "backlog",
 };
 
 /* Bucket b > 0 holds [2^(b-1), 2^b) us; 1024 us is called 1 ms, as people do. */
@@ -252,6 +258,64 @@ static int print_cpus(FILE *f, const struct stats_view *v, const unsigned int *r
 	return err;
 }
 
+static const char *const snapshot_split_cols[] = {
+	"CPU", "NET_RX%", "NAPI%", "BACKLOG%", "OTHER%", "BKLOG_PKTS",
+};
+
+static const char *const interval_split_cols[] = {
+	"CPU", "NET_RX%", "NAPI%", "BACKLOG%", "OTHER%", "BKLOG_PKTS/s", "RPS_IPI/s",
+};
+
+static void split_row(struct grid *g, const struct stats_view *v, const struct cpu_view *c)
+{
+	const struct poll_view *bl = &c->poll[NICTL_POLL_BACKLOG];
+
+	grid_add(g, "%u", c->cpu);
+	grid_add(g, "%.1f", c->vec[NICTL_SOFTIRQ_NET_RX].pct);
+	grid_add(g, "%.1f", c->split.napi_pct);
+	grid_add(g, "%.1f", c->split.backlog_pct);
+	grid_add(g, "%.1f", c->split.other_pct);
+	if (!v->interval) {
+		grid_add(g, "%llu", (unsigned long long)bl->packets);
+		return;
+	}
+	grid_add(g, "%.1f", bl->packets_per_sec);
+	if (c->softnet.has_rps)
+		grid_add(g, "%.1f", c->rps_per_sec);
+	else
+		grid_add(g, "-");
+}
+
+/*
+ * Where each CPU's NET_RX time went: polling device NAPIs (DEV's alone with
+ * DEV), polling the backlog RPS steers packets to, the rest.
+ */
+static int print_split(FILE *f, const struct stats_view *v, const unsigned int *rows,
+		       unsigned int nr_rows)
+{
+	struct grid g = { .cols = v->interval ? ARRAY_SIZE(interval_split_cols) :
+						ARRAY_SIZE(snapshot_split_cols) };
+	unsigned int i;
+	int err;
+
+	fputs("\nNET_RX time: NAPI% in ", f);
+	if (v->has_dev)
+		fprintf(f, "%s's NAPIs", v->ifname);
+	else
+		fputs("device NAPIs", f);
+	fputs(", BACKLOG% in the RPS backlog, OTHER% the rest\n", f);
+	grid_names(&g, v->interval ? interval_split_cols : snapshot_split_cols);
+	for (i = 0; i < v->nr_cpus && i < nr_rows; i++)
+		split_row(&g, v, &v->cpus[rows[i]]);
+	err = grid_print(f, &g);
+	/* Backlog threads (PREEMPT_RT) poll outside NET_RX, and RPS sends them no IPI. */
+	if (!err && v->backlog_untimed)
+		fprintf(f, "  %llu backlog polls ran in backlog threads (PREEMPT_RT): untimed, "
+			"no RPS IPIs\n",
+			(unsigned long long)v->backlog_untimed);
+	return err;
+}
+
 static int print_hist(FILE *f, const struct stats_view *v, const unsigned int *rows,
 		      unsigned int nr_rows)
 {
@@ -389,6 +453,8 @@ int stats_table(FILE *f, const struct stats_view *v, bool hist, bool all)
 	unsigned int *rows, nr_rows = pick_rows(v, all, &rows);
 	int err = nr_rows ? print_cpus(f, v, rows, nr_rows) : -1;
 
+	if (!err)
+		err = print_split(f, v, rows, nr_rows);
 	if (!err && hist)
 		err = print_hist(f, v, rows, nr_rows);
 	free(rows);

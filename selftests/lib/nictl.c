@@ -355,6 +355,90 @@ static int parse_softirq(const struct nlattr *attr, struct nictl_cpu_stats *st)
 	return 0;
 }
 
+static int poll_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_poll *p = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_POLL_KIND:
+		ret = get_u32(attr, &p->kind);
+		break;
+	case NICTL_A_POLL_POLLS:
+		ret = get_u64(attr, &p->polls);
+		break;
+	case NICTL_A_POLL_PACKETS:
+		ret = get_u64(attr, &p->packets);
+		break;
+	case NICTL_A_POLL_TIME_NS:
+		ret = get_u64(attr, &p->time_ns);
+		break;
+	case NICTL_A_POLL_UNTIMED:
+		ret = get_u64(attr, &p->untimed);
+		break;
+	case NICTL_A_POLL_PAD:
+		return MNL_CB_OK;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return seen_once(&p->present, type, ret);
+}
+
+/* A NICTL_A_POLL nest goes to the slot of its kind, which it must name. */
+static int parse_poll(const struct nlattr *attr, struct nictl_cpu_stats *st)
+{
+	struct nictl_poll p = { 0 };
+
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0 ||
+	    mnl_attr_parse_nested(attr, poll_attr_cb, &p) < 0)
+		return -EPROTO;
+	if (!(p.present & ATTR_BIT(NICTL_A_POLL_KIND)) || p.kind >= __NICTL_POLL_MAX ||
+	    st->poll[p.kind].present) {
+		fprintf(stderr, "# CPU %u: poll nest without a kind, or one twice\n", st->cpu);
+		return -EPROTO;
+	}
+	st->poll[p.kind] = p;
+	return 0;
+}
+
+static int napi_time_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nictl_napi_time *t = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_NAPI_ID:
+		ret = get_u32(attr, &t->id);
+		break;
+	case NICTL_A_NAPI_TIME_NS:
+		ret = get_u64(attr, &t->time_ns);
+		break;
+	case NICTL_A_NAPI_PAD:
+		return MNL_CB_OK;
+	default:
+		/* STATS_GET carries a NAPI's id and time only. */
+		return MNL_CB_ERROR;
+	}
+	return seen_once(&t->present, type, ret);
+}
+
+static int parse_napi_time(const struct nlattr *attr, struct nictl_cpu_stats *st)
+{
+	struct nictl_napi_time *t;
+
+	if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+		return -EPROTO;
+	if (st->n_napi_times >= NICTL_MAX_NAPI_TIMES) {
+		fprintf(stderr, "# CPU %u: more than %d NAPIs\n", st->cpu, NICTL_MAX_NAPI_TIMES);
+		return -EPROTO;
+	}
+	t = &st->napi_time[st->n_napi_times++];
+	memset(t, 0, sizeof(*t));
+	return mnl_attr_parse_nested(attr, napi_time_attr_cb, t) < 0 ? -EPROTO : 0;
+}
+
 static int cpu_stats_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct nictl_cpu_stats *st = data;
@@ -381,6 +465,12 @@ static int cpu_stats_attr_cb(const struct nlattr *attr, void *data)
 		/* One per vector, which parse_softirq() checks. */
 		st->present |= ATTR_BIT(type);
 		return parse_softirq(attr, st) ? MNL_CB_ERROR : MNL_CB_OK;
+	case NICTL_A_POLL:
+		st->present |= ATTR_BIT(type);
+		return parse_poll(attr, st) ? MNL_CB_ERROR : MNL_CB_OK;
+	case NICTL_A_NAPI:
+		st->present |= ATTR_BIT(type);
+		return parse_napi_time(attr, st) ? MNL_CB_ERROR : MNL_CB_OK;
 	case NICTL_A_PAD:
 		return MNL_CB_OK;
 	default:
@@ -433,6 +523,9 @@ static int napi_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case NICTL_A_NAPI_CPUS:
 		ret = get_cpus(attr, &napi->cpus, &napi->cpus_len);
+		break;
+	case NICTL_A_NAPI_TIME_NS:
+		ret = get_u64(attr, &napi->time_ns);
 		break;
 	case NICTL_A_NAPI_PAD:
 		return MNL_CB_OK;

@@ -88,6 +88,26 @@ struct nictl_softirq {
 	uint64_t hist[NICTL_HIST_BUCKETS];
 };
 
+/* One kind of NAPI poll on a CPU (NICTL_A_POLL). */
+struct nictl_poll {
+	uint64_t present;	/* ATTR_BIT() of every nictl_poll_attr seen */
+	uint32_t kind;
+	uint64_t polls;
+	uint64_t packets;
+	uint64_t time_ns;
+	uint64_t untimed;
+};
+
+/* The NET_RX time of one NAPI instance on a CPU (NICTL_A_NAPI in STATS_GET). */
+struct nictl_napi_time {
+	uint64_t present;	/* ATTR_BIT() of every nictl_napi_attr seen */
+	uint32_t id;
+	uint64_t time_ns;
+};
+
+/* A CPU's NAPI table holds this many instances (NICTL_NAPI_SLOTS in kmod/stats.h). */
+#define NICTL_MAX_NAPI_TIMES	64
+
 /* One message of a STATS_GET dump: one CPU. */
 struct nictl_cpu_stats {
 	uint64_t present;	/* ATTR_BIT() of every nictl_attr seen */
@@ -98,6 +118,10 @@ struct nictl_cpu_stats {
 	uint64_t napi_unattributed;
 	/* Indexed by enum nictl_softirq_vec; each nest may come once. */
 	struct nictl_softirq vec[__NICTL_SOFTIRQ_MAX];
+	/* Indexed by enum nictl_poll_kind; each nest may come once. */
+	struct nictl_poll poll[__NICTL_POLL_MAX];
+	unsigned int n_napi_times;
+	struct nictl_napi_time napi_time[NICTL_MAX_NAPI_TIMES];
 };
 
 /* Room for every possible CPU of the test guests; more fails to parse. */
@@ -116,6 +140,7 @@ struct nictl_napi {
 	uint32_t queue;
 	uint64_t polls;
 	uint64_t packets;
+	uint64_t time_ns;
 	struct cpus cpus;
 	size_t cpus_len;	/* bytes on the wire */
 };

@@ -36,10 +36,18 @@
 			 ATTR_BIT(NICTL_A_SOFTIRQ_HIST))
 #define CPU_ATTRS	(ATTR_BIT(NICTL_A_CPU) | ATTR_BIT(NICTL_A_STATS_ENABLED) | \
 			 ATTR_BIT(NICTL_A_STATS_START_NS) | ATTR_BIT(NICTL_A_STATS_NOW_NS) | \
-			 ATTR_BIT(NICTL_A_NAPI_UNATTRIBUTED) | ATTR_BIT(NICTL_A_SOFTIRQ))
+			 ATTR_BIT(NICTL_A_NAPI_UNATTRIBUTED) | ATTR_BIT(NICTL_A_SOFTIRQ) | \
+			 ATTR_BIT(NICTL_A_POLL))
+#define POLL_ATTRS	(ATTR_BIT(NICTL_A_POLL_KIND) | ATTR_BIT(NICTL_A_POLL_POLLS) | \
+			 ATTR_BIT(NICTL_A_POLL_PACKETS) | ATTR_BIT(NICTL_A_POLL_TIME_NS) | \
+			 ATTR_BIT(NICTL_A_POLL_UNTIMED))
+#define NAPI_TIME_ATTRS	(ATTR_BIT(NICTL_A_NAPI_ID) | ATTR_BIT(NICTL_A_NAPI_TIME_NS))
 #define NAPI_ATTRS	(ATTR_BIT(NICTL_A_NAPI_ID) | ATTR_BIT(NICTL_A_NAPI_QUEUE) | \
 			 ATTR_BIT(NICTL_A_NAPI_POLLS) | ATTR_BIT(NICTL_A_NAPI_PACKETS) | \
-			 ATTR_BIT(NICTL_A_NAPI_CPUS))
+			 ATTR_BIT(NICTL_A_NAPI_CPUS) | ATTR_BIT(NICTL_A_NAPI_TIME_NS))
+
+/* The counters of one poll kind as a list, in the order of poll_counter_names. */
+#define POLL_COUNTERS	4
 
 /* The kernel log lines summarize.sh fails a guest on. */
 static const char *const splats[] = {
@@ -47,11 +55,30 @@ static const char *const splats[] = {
 	"ernel panic", "refcount_t:", "list_del corruption", NULL
 };
 
+static const char *const poll_counter_names[POLL_COUNTERS] = {
+	"polls", "packets", "time_ns", "untimed",
+};
+
 static const char *vec_name(unsigned int vec)
 {
 	static const char *const names[] = { "NET_RX", "NET_TX" };
 
 	return vec < __NICTL_SOFTIRQ_MAX ? names[vec] : "?";
+}
+
+static const char *poll_kind_name(unsigned int kind)
+{
+	static const char *const names[] = { "device NAPI", "backlog" };
+
+	return kind < __NICTL_POLL_MAX ? names[kind] : "?";
+}
+
+static void poll_counters(const struct nictl_poll *p, uint64_t *out)
+{
+	out[0] = p->polls;
+	out[1] = p->packets;
+	out[2] = p->time_ns;
+	out[3] = p->untimed;
 }
 
 uint64_t hist_lower_ns(unsigned int b)
@@ -135,6 +162,64 @@ static bool hist_consistent(unsigned int cpu, const struct nictl_softirq *si)
 	return ok;
 }
 
+/*
+ * The poll kinds of one CPU: each whole, untimed polls among the polls, and
+ * their time, added with the NET_RX run it was part of, within NET_RX's.
+ */
+static bool polls_consistent(const struct nictl_cpu_stats *st)
+{
+	uint64_t polled_ns = 0;
+	unsigned int k;
+	bool ok = true;
+
+	for (k = 0; k < __NICTL_POLL_MAX; k++) {
+		if ((st->poll[k].present & POLL_ATTRS) != POLL_ATTRS) {
+			fprintf(stderr, "# CPU %u: %s polls missing or incomplete (have %#llx)\n",
+				st->cpu, poll_kind_name(k),
+				(unsigned long long)st->poll[k].present);
+			return false;
+		}
+		if (st->poll[k].untimed > st->poll[k].polls ||
+		    st->poll[k].packets > st->poll[k].polls * NAPI_POLL_WEIGHT) {
+			fprintf(stderr, "# CPU %u %s: %" PRIu64 " polls, %" PRIu64 " untimed, %"
+				PRIu64 " packets\n", st->cpu, poll_kind_name(k), st->poll[k].polls,
+				st->poll[k].untimed, st->poll[k].packets);
+			ok = false;
+		}
+		polled_ns += st->poll[k].time_ns;
+	}
+	if (polled_ns > st->vec[NICTL_SOFTIRQ_NET_RX].time_ns) {
+		fprintf(stderr, "# CPU %u: polls took %" PRIu64 " ns of NET_RX's %" PRIu64 "\n",
+			st->cpu, polled_ns, st->vec[NICTL_SOFTIRQ_NET_RX].time_ns);
+		ok = false;
+	}
+	return ok;
+}
+
+/* The NAPI times of one CPU: each whole, with a distinct non-zero id. */
+static bool napi_times_consistent(const struct nictl_cpu_stats *st)
+{
+	const struct nictl_napi_time *t;
+	unsigned int i, j;
+	bool ok = true;
+
+	for (i = 0; i < st->n_napi_times; i++) {
+		t = &st->napi_time[i];
+		if ((t->present & NAPI_TIME_ATTRS) != NAPI_TIME_ATTRS || !t->id) {
+			fprintf(stderr, "# CPU %u: NAPI %u time incomplete (have %#llx)\n",
+				st->cpu, t->id, (unsigned long long)t->present);
+			ok = false;
+		}
+		for (j = 0; j < i; j++) {
+			if (st->napi_time[j].id != t->id)
+				continue;
+			fprintf(stderr, "# CPU %u: NAPI %u twice\n", st->cpu, t->id);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 static bool cpu_stats_consistent(const struct nictl_cpu_stats *st)
 {
 	const struct nictl_softirq *si;
@@ -168,7 +253,7 @@ static bool cpu_stats_consistent(const struct nictl_cpu_stats *st)
 			ok = false;
 		}
 	}
-	return ok;
+	return ok && polls_consistent(st) && napi_times_consistent(st);
 }
 
 bool stats_consistent(const struct nictl_stats *st)
@@ -245,7 +330,7 @@ static bool cpu_compare(const struct nictl_cpu_stats *a, const struct nictl_cpu_
 			bool frozen)
 {
 	uint64_t ca[VEC_COUNTERS] = { 0 }, cb[VEC_COUNTERS];
-	char where[32], name[16];
+	char where[40], name[16];
 	unsigned int v, k;
 	bool ok;
 
@@ -260,6 +345,19 @@ static bool cpu_compare(const struct nictl_cpu_stats *a, const struct nictl_cpu_
 		for (k = 0; k < VEC_COUNTERS; k++)
 			ok &= counter_ok(where, counter_name(k, name, sizeof(name)), ca[k], cb[k],
 					 frozen);
+	}
+	memset(ca, 0, sizeof(ca));
+	for (v = 0; v < __NICTL_POLL_MAX; v++) {
+		snprintf(where, sizeof(where), "CPU %u %s polls", b->cpu, poll_kind_name(v));
+		if (a)
+			poll_counters(&a->poll[v], ca);
+		poll_counters(&b->poll[v], cb);
+		for (k = 0; k < POLL_COUNTERS; k++)
+			ok &= counter_ok(where, poll_counter_names[k], ca[k], cb[k], frozen);
+	}
+	if (!a && b->n_napi_times) {
+		fprintf(stderr, "# CPU %u: %u NAPIs timed, want none\n", b->cpu, b->n_napi_times);
+		ok = false;
 	}
 	return ok;
 }
@@ -434,7 +532,8 @@ static bool napi_compare(const struct nictl_napi *a, const struct nictl_napi *b,
 	if (!a)
 		a = &zero;
 	ok = counter_ok(where, "polls", a->polls, b->polls, frozen) &
-	     counter_ok(where, "packets", a->packets, b->packets, frozen);
+	     counter_ok(where, "packets", a->packets, b->packets, frozen) &
+	     counter_ok(where, "time_ns", a->time_ns, b->time_ns, frozen);
 	/* The CPUs it was polled on are a counter too: a set that only grows. */
 	if (!cpus_subset(&a->cpus, &b->cpus) || (frozen && !cpus_equal(&a->cpus, &b->cpus))) {
 		fprintf(stderr, "# %s: polled on %u CPUs, then %u others\n", where,

@@ -268,4 +268,85 @@ TEST_F(calc, hottest_cpu_is_the_largest_share)
 	EXPECT_EQ(2, v->cpus[v->hot_cpu].cpu);
 }
 
+#define SPLIT(v, i)	((v)->cpus[i].split)
+#define POLL(v, i, k)	((v)->cpus[i].poll[NICTL_POLL_##k])
+
+/*
+ * NET_RX split three ways: with DEV, CPU 0's NAPI part is vnode1's 250 ms
+ * alone (the other device's 50 ms go to OTHER); CPU 1 polled its backlog
+ * 6 ms and got 50 RPS IPIs. The parts add up to NET_RX.
+ */
+TEST_F(calc, net_rx_splits_into_napi_backlog_and_the_rest)
+{
+	struct stats_view *v = &self->v;
+	unsigned int i;
+
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	EXPECT_EQ(250000000, SPLIT(v, 0).napi_ns);
+	EXPECT_EQ(0, SPLIT(v, 0).backlog_ns);
+	EXPECT_EQ(200000000, SPLIT(v, 0).other_ns);
+	EXPECT_EQ(25.0, SPLIT(v, 0).napi_pct);
+	EXPECT_EQ(300000000, POLL(v, 0, DEVICE).time_ns);
+	EXPECT_EQ(9100, POLL(v, 0, DEVICE).packets);
+	EXPECT_EQ(2000000, SPLIT(v, 1).napi_ns);
+	EXPECT_EQ(6000000, SPLIT(v, 1).backlog_ns);
+	EXPECT_EQ(2000000, SPLIT(v, 1).other_ns);
+	EXPECT_EQ(20, POLL(v, 1, BACKLOG).polls);
+	EXPECT_EQ(400, POLL(v, 1, BACKLOG).packets);
+	EXPECT_EQ(400.0, POLL(v, 1, BACKLOG).packets_per_sec);
+	EXPECT_TRUE(v->cpus[1].softnet.has_rps);
+	EXPECT_EQ(50, v->cpus[1].softnet.received_rps);
+	EXPECT_EQ(50.0, v->cpus[1].rps_per_sec);
+	EXPECT_EQ(0, v->backlog_untimed);
+	for (i = 0; i < v->nr_cpus; i++)
+		EXPECT_EQ(RX(v, i).time_ns,
+			  SPLIT(v, i).napi_ns + SPLIT(v, i).backlog_ns + SPLIT(v, i).other_ns)
+			TH_LOG("CPU %u", v->cpus[i].cpu);
+}
+
+/* Without DEV, NAPI is every device's polling: CPU 0's 300 ms. */
+TEST_F(calc, without_a_device_napi_is_every_devices)
+{
+	struct stats_view *v = &self->v;
+
+	self->cur.has_dev = false;
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	EXPECT_EQ(300000000, SPLIT(v, 0).napi_ns);
+	EXPECT_EQ(150000000, SPLIT(v, 0).other_ns);
+}
+
+/*
+ * A NAPI's time runs ahead of the run it belongs to, which the module adds
+ * at the run's end: the device's part is held to the device polling's, and
+ * backlog and NAPI together to NET_RX. No part goes negative.
+ */
+TEST_F(calc, parts_never_exceed_net_rx)
+{
+	struct stats_view *v = &self->v;
+
+	self->cur.cpus[0].napi_times[0].time_ns += 400000000;
+	self->cur.cpus[1].poll[NICTL_POLL_BACKLOG].time_ns += 9000000;
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	EXPECT_EQ(300000000, SPLIT(v, 0).napi_ns);
+	EXPECT_EQ(150000000, SPLIT(v, 0).other_ns);
+	EXPECT_EQ(10000000, SPLIT(v, 1).backlog_ns);
+	EXPECT_EQ(0, SPLIT(v, 1).napi_ns);
+	EXPECT_EQ(0, SPLIT(v, 1).other_ns);
+}
+
+/* Backlog threads (PREEMPT_RT) poll outside NET_RX: counted, untimed, summed. */
+TEST_F(calc, untimed_backlog_polls_are_summed)
+{
+	struct stats_view *v = &self->v;
+
+	self->cur.cpus[1].poll[NICTL_POLL_BACKLOG].untimed = 7;
+	self->cur.cpus[2].poll[NICTL_POLL_BACKLOG].untimed = 5;
+	self->cur.cpus[2].poll[NICTL_POLL_BACKLOG].polls = 5;
+	self->cur.cpus[2].poll[NICTL_POLL_BACKLOG].packets = 60;
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	EXPECT_EQ(12, v->backlog_untimed);
+	EXPECT_EQ(60, POLL(v, 2, BACKLOG).packets);
+	EXPECT_EQ(0, SPLIT(v, 2).backlog_ns);
+}
+
 TEST_HARNESS_MAIN

@@ -86,12 +86,38 @@ static void write_softnet(const struct stats_sample *s)
 		if (!s->cpus[i].softnet.present)
 			continue;
 		fprintf(f, "%08x %08x %08x 00000000 00000000 00000000 00000000 00000000 "
-			"00000000 00000000 00000000 00000000 %08x 00000000 00000000\n",
+			"00000000 %08x 00000000 00000000 %08x 00000000 00000000\n",
 			s->cpus[i].softnet.processed, s->cpus[i].softnet.dropped,
-			s->cpus[i].softnet.time_squeeze, s->cpus[i].cpu);
+			s->cpus[i].softnet.time_squeeze, s->cpus[i].softnet.received_rps,
+			s->cpus[i].cpu);
 	}
 	if (!f || fclose(f))
 		abort();
+}
+
+/* A CPU's poll kinds and the time of each NAPI polled there. */
+static void put_polls(struct nl_msg *msg, const struct stats_cpu *c)
+{
+	struct nlattr *nest;
+	unsigned int k, i;
+
+	for (k = 0; k < __NICTL_POLL_MAX; k++) {
+		nest = nla_nest_start(msg, NICTL_A_POLL);
+		if (!nest || nla_put_u32(msg, NICTL_A_POLL_KIND, k) ||
+		    nla_put_u64(msg, NICTL_A_POLL_POLLS, c->poll[k].polls) ||
+		    nla_put_u64(msg, NICTL_A_POLL_PACKETS, c->poll[k].packets) ||
+		    nla_put_u64(msg, NICTL_A_POLL_TIME_NS, c->poll[k].time_ns) ||
+		    nla_put_u64(msg, NICTL_A_POLL_UNTIMED, c->poll[k].untimed))
+			abort();
+		nla_nest_end(msg, nest);
+	}
+	for (i = 0; i < c->nr_napi_times; i++) {
+		nest = nla_nest_start(msg, NICTL_A_NAPI);
+		if (!nest || nla_put_u32(msg, NICTL_A_NAPI_ID, c->napi_times[i].id) ||
+		    nla_put_u64(msg, NICTL_A_NAPI_TIME_NS, c->napi_times[i].time_ns))
+			abort();
+		nla_nest_end(msg, nest);
+	}
 }
 
 /* One message per CPU, as the module dumps them, then the file the kernel keeps. */
@@ -123,6 +149,7 @@ static void send_stats(void)
 				abort();
 			nla_nest_end(msg, nest);
 		}
+		put_polls(msg, c);
 		deliver(NL_CB_VALID, msg);
 	}
 	write_softnet(s);
@@ -180,7 +207,8 @@ static void send_napis(bool dump)
 		if (!nest || nla_put_u32(msg, NICTL_A_NAPI_ID, s->napis[i].id) ||
 		    nla_put_u32(msg, NICTL_A_NAPI_QUEUE, s->napis[i].queue) ||
 		    nla_put_u64(msg, NICTL_A_NAPI_POLLS, s->napis[i].polls) ||
-		    nla_put_u64(msg, NICTL_A_NAPI_PACKETS, s->napis[i].packets))
+		    nla_put_u64(msg, NICTL_A_NAPI_PACKETS, s->napis[i].packets) ||
+		    nla_put_u64(msg, NICTL_A_NAPI_TIME_NS, s->napis[i].time_ns))
 			abort();
 		put_cpus(msg, NICTL_A_NAPI_CPUS, &s->napis[i].cpus);
 		nla_nest_end(msg, nest);
@@ -327,6 +355,13 @@ TEST_F(stats, snapshot_of_every_cpu)
 		"  0    2.4      11500    113.9  213us   2.00ms  0.0      1.0   12.0us\n"
 		"  1    0.1      200      2.0    550us   4.00ms  0.0      0.0   -\n"
 		"  2    0.0      0        0.0    -       -       0.0      0.0   -\n"
+		"\n"
+		"NET_RX time: NAPI% in device NAPIs, BACKLOG% in the RPS backlog, "
+		"OTHER% the rest\n"
+		"  CPU  NET_RX%  NAPI%  BACKLOG%  OTHER%  BKLOG_PKTS\n"
+		"  0    2.4      1.5    0.0       0.9     0\n"
+		"  1    0.1      0.0    0.0       0.0     4400\n"
+		"  2    0.0      0.0    0.0       0.0     0\n"
 		"hottest CPU: 0, NET_RX 2.4% of the time since the start\n",
 		self->out);
 }
@@ -358,6 +393,7 @@ TEST_F(stats, interval_with_device_and_softnet)
 		"  0    45.0     1500.0  300us   2.00ms+  0.0      2.0   12.0us  9000.0  0      3\n"
 		"  1    1.0      100.0   100us   4.00ms   0.0      0.0   -       100.0   0      0\n"
 		"  2    0.0      0.0     -       -        0.0      0.0   -       0.0     0      0\n"
+		SAMPLE_SPLIT_TABLE
 		"\n"
 		"vnode1 (ifindex 3): 2 NAPI instances, 10000.0 packets/s\n"
 		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS\n"

@@ -93,6 +93,13 @@ TEST_F(fmt, snapshot_table)
 		"  1    0.1      200      2.0    550us   4.00ms  0.0      0.0   -\n"
 		"  2    0.0      0        0.0    -       -       0.0      0.0   -\n"
 		"\n"
+		"NET_RX time: NAPI% in vnode1's NAPIs, BACKLOG% in the RPS backlog, "
+		"OTHER% the rest\n"
+		"  CPU  NET_RX%  NAPI%  BACKLOG%  OTHER%  BKLOG_PKTS\n"
+		"  0    2.4      1.2    0.0       1.2     0\n"
+		"  1    0.1      0.0    0.0       0.0     4400\n"
+		"  2    0.0      0.0    0.0       0.0     0\n"
+		"\n"
 		"vnode1 (ifindex 3): 2 NAPI instances, 65000 packets since the counters started\n"
 		"  QUEUE  NAPI_ID  PACKETS  POLLS  SHARE%  IRQ_CPUS  NAPI_CPUS\n"
 		"  0      8193     59100    1300   90.9    0         0\n"
@@ -114,6 +121,7 @@ TEST_F(fmt, interval_table_with_histogram)
 		"  0    45.0     1500.0  300us   2.00ms+  0.0      2.0   12.0us  9000.0  0      3\n"
 		"  1    1.0      100.0   100us   4.00ms   0.0      0.0   -       100.0   0      0\n"
 		"  2    0.0      0.0     -       -        0.0      0.0   -       0.0     0      0\n"
+		SAMPLE_SPLIT_TABLE
 		"\n"
 		"runs by duration in the interval\n"
 		"  CPU  VEC     <1us  1-2us  2-4us  4-8us  8-16us  16-32us  32-64us  64-128us  "
@@ -159,6 +167,14 @@ TEST_F(fmt, cpus_only_accounting_off_nothing_counted)
 		"  1    0.0      0.0   -       4.00ms  0.0      0.0   -       0.0     0      0\n"
 		"  2    0.0      0.0   -       -       0.0      0.0   -       0.0     0      0\n"
 		"  3    0.0      0.0   -       -       0.0      0.0   -       -       -      -\n"
+		"\n"
+		"NET_RX time: NAPI% in device NAPIs, BACKLOG% in the RPS backlog, "
+		"OTHER% the rest\n"
+		"  CPU  NET_RX%  NAPI%  BACKLOG%  OTHER%  BKLOG_PKTS/s  RPS_IPI/s\n"
+		"  0    0.0      0.0    0.0       0.0     0.0           0.0\n"
+		"  1    0.0      0.0    0.0       0.0     0.0           0.0\n"
+		"  2    0.0      0.0    0.0       0.0     0.0           0.0\n"
+		"  3    0.0      0.0    0.0       0.0     0.0           -\n"
 		"hottest CPU: none, no NET_RX time counted\n",
 		print(self, &self->prev, 't', false));
 }
@@ -188,6 +204,17 @@ TEST_F(fmt, device_without_packets_or_instances)
 				"vnode1 has no NAPI instances\n"));
 }
 
+/* Backlog polls outside NET_RX get a footnote under the split. */
+TEST_F(fmt, untimed_backlog_polls_are_footnoted)
+{
+	self->cur.cpus[1].poll[NICTL_POLL_BACKLOG].untimed = 12;
+	EXPECT_NE(NULL, strstr(print(self, &self->prev, 't', false),
+			       "  1    1.0      0.2    0.6       0.2     400.0         50.0\n"
+			       "  2    0.0      0.0    0.0       0.0     0.0           0.0\n"
+			       "  12 backlog polls ran in backlog threads (PREEMPT_RT): untimed, "
+			       "no RPS IPIs\n\n")) TH_LOG("%s", self->text);
+}
+
 TEST_F(fmt, interval_json)
 {
 	EXPECT_STREQ(
@@ -199,8 +226,16 @@ TEST_F(fmt, interval_json)
 		"\"net_tx\":{\"count\":2,\"time_ns\":2000,\"max_ns\":12000,\"max_new\":false,"
 		"\"hist\":[0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":2.000,"
 		"\"avg_ns\":1000},"
+		"\"poll\":{\"device\":{\"polls\":300,\"packets\":9100,\"time_ns\":300000000,"
+		"\"untimed\":0,\"pct\":30.000,"
+		"\"packets_per_sec\":9100.000},"
+		"\"backlog\":{\"polls\":0,\"packets\":0,\"time_ns\":0,\"untimed\":0,\"pct\":0.000,"
+		"\"packets_per_sec\":0.000}},"
+		"\"net_rx_split\":{\"napi_ns\":250000000,\"backlog_ns\":0,\"other_ns\":200000000,"
+		"\"napi_pct\":25.000,\"backlog_pct\":0.000,\"other_pct\":20.000},"
 		"\"napi_unattributed\":0,"
-		"\"softnet\":{\"processed\":9000,\"dropped\":0,\"time_squeeze\":3}},"
+		"\"softnet\":{\"processed\":9000,\"dropped\":0,\"time_squeeze\":3,"
+		"\"received_rps\":0}},"
 		"{\"cpu\":1,"
 		"\"net_rx\":{\"count\":100,\"time_ns\":10000000,\"max_ns\":4000000,"
 		"\"max_new\":false,\"hist\":[0,0,0,0,0,0,0,0,0,0,100,0,0,0,0,0],"
@@ -208,8 +243,17 @@ TEST_F(fmt, interval_json)
 		"\"net_tx\":{\"count\":0,\"time_ns\":0,\"max_ns\":0,\"max_new\":false,"
 		"\"hist\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":0.000,"
 		"\"avg_ns\":0},"
+		"\"poll\":{\"device\":{\"polls\":50,\"packets\":900,\"time_ns\":2000000,"
+		"\"untimed\":0,\"pct\":0.200,"
+		"\"packets_per_sec\":900.000},"
+		"\"backlog\":{\"polls\":20,\"packets\":400,\"time_ns\":6000000,"
+		"\"untimed\":0,\"pct\":0.600,"
+		"\"packets_per_sec\":400.000}},"
+		"\"net_rx_split\":{\"napi_ns\":2000000,\"backlog_ns\":6000000,\"other_ns\":2000000,"
+		"\"napi_pct\":0.200,\"backlog_pct\":0.600,\"other_pct\":0.200},"
 		"\"napi_unattributed\":0,"
-		"\"softnet\":{\"processed\":100,\"dropped\":0,\"time_squeeze\":0}},"
+		"\"softnet\":{\"processed\":100,\"dropped\":0,\"time_squeeze\":0,"
+		"\"received_rps\":50}},"
 		"{\"cpu\":2,"
 		"\"net_rx\":{\"count\":0,\"time_ns\":0,\"max_ns\":0,\"max_new\":false,"
 		"\"hist\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":0.000,"
@@ -217,15 +261,25 @@ TEST_F(fmt, interval_json)
 		"\"net_tx\":{\"count\":0,\"time_ns\":0,\"max_ns\":0,\"max_new\":false,"
 		"\"hist\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"pct\":0.000,\"per_sec\":0.000,"
 		"\"avg_ns\":0},"
+		"\"poll\":{\"device\":{\"polls\":0,\"packets\":0,\"time_ns\":0,"
+		"\"untimed\":0,\"pct\":0.000,"
+		"\"packets_per_sec\":0.000},"
+		"\"backlog\":{\"polls\":0,\"packets\":0,\"time_ns\":0,\"untimed\":0,\"pct\":0.000,"
+		"\"packets_per_sec\":0.000}},"
+		"\"net_rx_split\":{\"napi_ns\":0,\"backlog_ns\":0,\"other_ns\":0,"
+		"\"napi_pct\":0.000,\"backlog_pct\":0.000,\"other_pct\":0.000},"
 		"\"napi_unattributed\":0,"
-		"\"softnet\":{\"processed\":0,\"dropped\":0,\"time_squeeze\":0}}],"
+		"\"softnet\":{\"processed\":0,\"dropped\":0,\"time_squeeze\":0,"
+		"\"received_rps\":0}}],"
 		"\"hottest_cpu\":0,"
 		"\"dev\":{\"ifname\":\"vnode1\",\"ifindex\":3,\"packets\":10000},"
 		"\"queues\":["
 		"{\"queue\":0,\"napi_id\":8193,\"polls\":300,\"packets\":9100,"
+		"\"time_ns\":250000000,"
 		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
 		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[]},"
 		"{\"queue\":1,\"napi_id\":8194,\"polls\":50,\"packets\":900,"
+		"\"time_ns\":2000000,"
 		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
 		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2]}]}\n",
 		print(self, &self->prev, 'j', false));
@@ -247,6 +301,13 @@ TEST_F(fmt, snapshot_json_without_device)
 		"\"net_tx\":{\"count\":102,\"time_ns\":102000,\"max_ns\":12000,"
 		"\"max_new\":false,\"hist\":[60,42,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"
 		"\"pct\":0.000,\"per_sec\":1.010,\"avg_ns\":1000},"
+		"\"poll\":{\"device\":{\"polls\":1400,\"packets\":69100,\"time_ns\":1500000000,"
+		"\"untimed\":0,\"pct\":1.485,"
+		"\"packets_per_sec\":684.158},"
+		"\"backlog\":{\"polls\":0,\"packets\":0,\"time_ns\":0,\"untimed\":0,\"pct\":0.000,"
+		"\"packets_per_sec\":0.000}},"
+		"\"net_rx_split\":{\"napi_ns\":1500000000,\"backlog_ns\":0,\"other_ns\":950000000,"
+		"\"napi_pct\":1.485,\"backlog_pct\":0.000,\"other_pct\":0.941},"
 		"\"napi_unattributed\":7,\"softnet\":null}],"
 		"\"hottest_cpu\":0}\n",
 		print(self, NULL, 'j', false));
@@ -307,7 +368,7 @@ TEST(eighty_cpus_make_a_summary)
 {
 	struct stats_sample s;
 	struct stats_view v;
-	unsigned int cpus[300], n, i;
+	unsigned int cpus[400], n, i;
 	char *text = NULL;
 	size_t size;
 	FILE *f;
@@ -319,10 +380,13 @@ TEST(eighty_cpus_make_a_summary)
 	ASSERT_EQ(0, stats_table(f, &v, false, false));
 	ASSERT_EQ(0, fclose(f));
 	n = table_cpus(text, cpus, ARRAY_SIZE(cpus));
-	ASSERT_EQ(16U, n) TH_LOG("%s", text);
+	/* 16 rows, then the same 16 of the NET_RX split. */
+	ASSERT_EQ(2 * 16U, n) TH_LOG("%s", text);
 	/* CPU k has k * 37 % 80 + 1 ms: 80 ms for the k with k * 37 % 80 == 79. */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < 16; i++) {
 		EXPECT_EQ(80U - i, cpus[i] * 37 % 80 + 1) TH_LOG("row %u: CPU %u", i, cpus[i]);
+		EXPECT_EQ(cpus[i], cpus[16 + i]) TH_LOG("split row %u", i);
+	}
 	EXPECT_NE(NULL, strstr(text, "  ... 64 more CPUs, each with NET_RX 0.1% or less "
 			       "(--all lists them)\n")) TH_LOG("%s", text);
 	EXPECT_GE(80U, widest(text)) TH_LOG("%s", text);
@@ -334,10 +398,12 @@ TEST(eighty_cpus_make_a_summary)
 	ASSERT_EQ(0, stats_table(f, &v, true, true));
 	ASSERT_EQ(0, fclose(f));
 	n = table_cpus(text, cpus, ARRAY_SIZE(cpus));
-	/* 80 rows, then 160 more of the histogram (2 vectors each). */
-	ASSERT_EQ(80U + 160U, n);
-	for (i = 0; i < 80; i++)
+	/* 80 rows, 80 of the split, then 160 of the histogram (2 vectors each). */
+	ASSERT_EQ(80U + 80U + 160U, n);
+	for (i = 0; i < 80; i++) {
 		EXPECT_EQ(i, cpus[i]);
+		EXPECT_EQ(i, cpus[80 + i]);
+	}
 	EXPECT_EQ(NULL, strstr(text, "more CPU"));
 	free(text);
 	stats_view_free(&v);

@@ -8,7 +8,11 @@
  *   NET_RX    CPU 0: 1500 runs, 450 ms of 1 s (45%), new max 2 ms
  *             CPU 1: 100 runs, 10 ms (1%), max 4 ms from before
  *   NET_TX    CPU 0: 2 runs, 2 us
+ *   polls     CPU 0: device NAPIs 300 ms of NET_RX, 250 ms of them vnode1's
+ *             (8193), 50 ms another device's (9000); no backlog
+ *             CPU 1: device NAPIs 2 ms (8194), backlog 6 ms, 400 packets
  *   softnet   CPU 0: processed wraps past 2^32 (+9000), time_squeeze +3
+ *             CPU 1: received_rps +50
  *   NAPI      8193 queue 0: +9100 packets on CPU 0
  *             8194 queue 1: +900 packets, polled on CPUs 1 and 2 (2 is
  *             outside its IRQ's affinity)
@@ -23,6 +27,16 @@
 
 #define SAMPLE_START_NS		1000000000ULL
 #define SAMPLE_PREV_NS		(SAMPLE_START_NS + 100000000000ULL)
+
+/* The NET_RX split of the table over the interval, with vnode1. */
+#define SAMPLE_SPLIT_TABLE \
+	"\n" \
+	"NET_RX time: NAPI% in vnode1's NAPIs, BACKLOG% in the RPS backlog, " \
+	"OTHER% the rest\n" \
+	"  CPU  NET_RX%  NAPI%  BACKLOG%  OTHER%  BKLOG_PKTS/s  RPS_IPI/s\n" \
+	"  0    45.0     25.0   0.0       20.0    0.0           0.0\n" \
+	"  1    1.0      0.2    0.6       0.2     400.0         50.0\n" \
+	"  2    0.0      0.0    0.0       0.0     0.0           0.0\n"
 
 static inline void *sample_dup(const void *p, size_t size)
 {
@@ -65,6 +79,23 @@ static inline void sample_dev(struct stats_sample *s)
 	s->dev.nr = 1;
 }
 
+/* The NET_RX time of NAPIs 8193 and 9000 on CPU 0, of 8194 on CPU 1. */
+static inline void sample_napi_times(struct stats_cpu *cpus, int which)
+{
+	struct stats_napi_time cpu0[] = {
+		{ .id = 8193, .time_ns = 1000000000ULL + which * 250000000ULL },
+		{ .id = 9000, .time_ns = 200000000ULL + which * 50000000ULL },
+	};
+	struct stats_napi_time cpu1[] = {
+		{ .id = 8194, .time_ns = 40000000ULL + which * 2000000ULL },
+	};
+
+	cpus[0].napi_times = sample_dup(cpu0, sizeof(cpu0));
+	cpus[0].nr_napi_times = 2;
+	cpus[1].napi_times = sample_dup(cpu1, sizeof(cpu1));
+	cpus[1].nr_napi_times = 1;
+}
+
 /* Sample @which (0: the earlier, 1: one second later), with vnode1 if @dev. */
 static inline void sample_make(struct stats_sample *s, int which, bool dev)
 {
@@ -80,6 +111,7 @@ static inline void sample_make(struct stats_sample *s, int which, bool dev)
 		/* CPU 1 is read 100 us after CPU 0, as in a real dump. */
 		cpus[i].now_ns = SAMPLE_PREV_NS + which * 1000000000ULL + i * 100000;
 		cpus[i].softnet.present = i < 3;
+		cpus[i].softnet.has_rps = i < 3;
 	}
 	cpus[0].vec[NICTL_SOFTIRQ_NET_RX] = (struct stats_vec){
 		.count = 10000, .time_ns = 2000000000, .max_ns = 1500000,
@@ -92,9 +124,19 @@ static inline void sample_make(struct stats_sample *s, int which, bool dev)
 		.count = 100, .time_ns = 100000000, .max_ns = 4000000,
 		.hist = { [10] = 99, [12] = 1 },
 	};
+	cpus[0].poll[NICTL_POLL_DEVICE] = (struct stats_poll){
+		.polls = 1100, .packets = 60000, .time_ns = 1200000000,
+	};
+	cpus[1].poll[NICTL_POLL_DEVICE] = (struct stats_poll){
+		.polls = 100, .packets = 5000, .time_ns = 40000000,
+	};
+	cpus[1].poll[NICTL_POLL_BACKLOG] = (struct stats_poll){
+		.polls = 200, .packets = 4000, .time_ns = 30000000,
+	};
 	cpus[0].softnet.processed = 0xfffffff0;
 	cpus[0].softnet.time_squeeze = 5;
 	cpus[1].softnet.processed = 500;
+	cpus[1].softnet.received_rps = 1000;
 	if (which) {
 		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].count += 1500;
 		cpus[0].vec[NICTL_SOFTIRQ_NET_RX].time_ns += 450000000;
@@ -111,7 +153,18 @@ static inline void sample_make(struct stats_sample *s, int which, bool dev)
 		cpus[0].softnet.processed += 9000;	/* wraps */
 		cpus[0].softnet.time_squeeze += 3;
 		cpus[1].softnet.processed += 100;
+		cpus[0].poll[NICTL_POLL_DEVICE].polls += 300;
+		cpus[0].poll[NICTL_POLL_DEVICE].packets += 9100;
+		cpus[0].poll[NICTL_POLL_DEVICE].time_ns += 300000000;
+		cpus[1].poll[NICTL_POLL_DEVICE].polls += 50;
+		cpus[1].poll[NICTL_POLL_DEVICE].packets += 900;
+		cpus[1].poll[NICTL_POLL_DEVICE].time_ns += 2000000;
+		cpus[1].poll[NICTL_POLL_BACKLOG].polls += 20;
+		cpus[1].poll[NICTL_POLL_BACKLOG].packets += 400;
+		cpus[1].poll[NICTL_POLL_BACKLOG].time_ns += 6000000;
+		cpus[1].softnet.received_rps += 50;
 	}
+	sample_napi_times(cpus, which);
 	s->enabled = true;
 	s->cpus = sample_dup(cpus, sizeof(cpus));
 	s->nr_cpus = 4;
@@ -122,13 +175,19 @@ static inline void sample_make(struct stats_sample *s, int which, bool dev)
 	s->ifindex = 3;
 	s->ifname = strdup("vnode1");
 	memset(napis, 0, sizeof(napis));
-	napis[0] = (struct stats_napi){ .id = 8193, .queue = 0, .polls = 1000, .packets = 50000 };
-	napis[1] = (struct stats_napi){ .id = 8194, .queue = 1, .polls = 100, .packets = 5000 };
+	napis[0] = (struct stats_napi){
+		.id = 8193, .queue = 0, .polls = 1000, .packets = 50000, .time_ns = 1000000000,
+	};
+	napis[1] = (struct stats_napi){
+		.id = 8194, .queue = 1, .polls = 100, .packets = 5000, .time_ns = 40000000,
+	};
 	if (which) {
 		napis[0].polls += 300;
 		napis[0].packets += 9100;
+		napis[0].time_ns += 250000000;
 		napis[1].polls += 50;
 		napis[1].packets += 900;
+		napis[1].time_ns += 2000000;
 	}
 	sample_cpus(&napis[0].cpus, "0");
 	sample_cpus(&napis[1].cpus, "1-2");

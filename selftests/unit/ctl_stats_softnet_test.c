@@ -89,6 +89,38 @@ TEST_F(softnet, cpu_number_column_skips_offline_cpus)
 	EXPECT_EQ(11, ROW(3).time_squeeze);
 }
 
+/* Field 10, received_rps: the RPS IPIs that woke the CPU; absent from short rows. */
+TEST_F(softnet, received_rps_is_field_ten)
+{
+	static const char rows[] =
+		"00000001 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+		"00000000 0000002a 00000000 00000000 00000000\n"
+		"00000002 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+		"00000000 ffffffff 00000000 00000000 00000001\n"
+		"00000003 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+		"00000000\n";
+
+	ASSERT_EQ(0, parse(self, rows));
+	EXPECT_TRUE(ROW(0).has_rps);
+	EXPECT_EQ(42, ROW(0).received_rps);
+	EXPECT_TRUE(ROW(1).has_rps);
+	EXPECT_EQ(0xffffffff, ROW(1).received_rps);
+	/* Nine fields: no CPU number, so the row after CPU 1's is CPU 2's, without RPS. */
+	EXPECT_TRUE(ROW(2).present);
+	EXPECT_FALSE(ROW(2).has_rps);
+	EXPECT_EQ(0, ROW(2).received_rps);
+}
+
+/* A received_rps wider than the kernel's 32 bits is not softnet_stat. */
+TEST_F(softnet, received_rps_beyond_32_bits_is_refused)
+{
+	static const char rows[] =
+		"00000001 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+		"00000000 100000000 00000000 00000000 00000000\n";
+
+	EXPECT_EQ(-EINVAL, parse(self, rows));
+}
+
 TEST_F(softnet, thirteen_fields_of_5_10_to_6_1)
 {
 	static const char rows[] =

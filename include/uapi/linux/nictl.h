@@ -104,9 +104,12 @@
  * @NICTL_CMD_STATS_GET: softirq accounting, a dump of one message per
  *	possible CPU: %NICTL_A_CPU, %NICTL_A_STATS_ENABLED,
  *	%NICTL_A_STATS_START_NS, %NICTL_A_STATS_NOW_NS, one %NICTL_A_SOFTIRQ
- *	nest per &enum nictl_softirq_vec and %NICTL_A_NAPI_UNATTRIBUTED. Open to
- *	every user. Counters only grow until %NICTL_CMD_STATS_RESET; rates come
- *	from two samples and their %NICTL_A_STATS_NOW_NS.
+ *	nest per &enum nictl_softirq_vec, %NICTL_A_NAPI_UNATTRIBUTED, one
+ *	%NICTL_A_POLL nest per &enum nictl_poll_kind, and one %NICTL_A_NAPI nest
+ *	(%NICTL_A_NAPI_ID and %NICTL_A_NAPI_TIME_NS only) per NAPI instance
+ *	with an id polled on this CPU, in no particular order. Open to every
+ *	user. Counters only grow until %NICTL_CMD_STATS_RESET; rates come from
+ *	two samples and their %NICTL_A_STATS_NOW_NS.
  * @NICTL_CMD_STATS_SET: switch accounting on or off with
  *	%NICTL_A_STATS_ENABLED. Off unregisters the tracepoint probes, so it
  *	costs nothing and the counters stop; on registers them again and the
@@ -224,6 +227,8 @@ enum nictl_cmd {
  *	with (%NICTL_EVENT_STICKY_FAILED)
  * @NICTL_A_MESSAGE: string, why, as the extack of a %NICTL_CMD_BIND would
  *	have said (%NICTL_EVENT_STICKY_FAILED)
+ * @NICTL_A_POLL: nest, &enum nictl_poll_attr, the NAPI polls of one
+ *	&enum nictl_poll_kind on the CPU a %NICTL_CMD_STATS_GET message describes
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
  */
@@ -264,6 +269,7 @@ enum nictl_attr {
 	NICTL_A_STICKY_ID,
 	NICTL_A_ERRNO,
 	NICTL_A_MESSAGE,
+	NICTL_A_POLL,
 
 	__NICTL_A_MAX,
 	NICTL_A_MAX = __NICTL_A_MAX - 1
@@ -433,6 +439,9 @@ enum nictl_softirq_attr {
  * @NICTL_A_NAPI_PACKETS: u64, work those polls did (packets received)
  * @NICTL_A_NAPI_CPUS: binary CPU bitmap, the CPUs it was polled on
  * @NICTL_A_NAPI_PAD: padding for 64-bit attributes
+ * @NICTL_A_NAPI_TIME_NS: u64, NET_RX softirq time in ns its polls took, as
+ *	&enum nictl_poll_attr times them (polls outside NET_RX add nothing);
+ *	in %NICTL_CMD_NAPI_GET on all CPUs, in %NICTL_CMD_STATS_GET on that CPU
  * @__NICTL_A_NAPI_MAX: one past the last attribute
  * @NICTL_A_NAPI_MAX: the last attribute
  */
@@ -444,9 +453,61 @@ enum nictl_napi_attr {
 	NICTL_A_NAPI_PACKETS,
 	NICTL_A_NAPI_CPUS,
 	NICTL_A_NAPI_PAD,
+	NICTL_A_NAPI_TIME_NS,
 
 	__NICTL_A_NAPI_MAX,
 	NICTL_A_NAPI_MAX = __NICTL_A_NAPI_MAX - 1
+};
+
+/**
+ * enum nictl_poll_kind - whose NAPI a poll was (%NICTL_A_POLL_KIND)
+ * @NICTL_POLL_DEVICE: a network device's NAPI instance, those without an
+ *	id (virtio_net's transmit ones) included
+ * @NICTL_POLL_BACKLOG: the CPU's backlog NAPI, which processes the packets
+ *	queued to the CPU by RPS, RFS and netif_rx() (it has no device)
+ * @__NICTL_POLL_MAX: one past the last kind
+ */
+enum nictl_poll_kind {
+	NICTL_POLL_DEVICE,
+	NICTL_POLL_BACKLOG,
+
+	__NICTL_POLL_MAX
+};
+
+/**
+ * enum nictl_poll_attr - one kind of NAPI poll on one CPU (inside %NICTL_A_POLL)
+ *
+ * A poll's time runs from the end of the poll before it in the same NET_RX
+ * run (or from the run's start) to its end, where the napi:napi_poll
+ * tracepoint fires: it includes the little bookkeeping of net_rx_action()
+ * between polls. It is added to %NICTL_A_POLL_TIME_NS when the NET_RX run
+ * ends, with the run's own time, so in any one reply the kinds' times add
+ * up to no more than the NET_RX time of %NICTL_A_SOFTIRQ. Polls outside
+ * NET_RX (threaded NAPI, busy polling, netpoll, and the backlog threads of
+ * PREEMPT_RT or thread_backlog_napi, which also send no RPS IPIs) have no
+ * start to time from: they count in %NICTL_A_POLL_UNTIMED instead.
+ *
+ * @NICTL_A_POLL_UNSPEC: not an attribute
+ * @NICTL_A_POLL_KIND: u32, &enum nictl_poll_kind
+ * @NICTL_A_POLL_POLLS: u64, polls counted, timed or not
+ * @NICTL_A_POLL_PACKETS: u64, work those polls did (packets received)
+ * @NICTL_A_POLL_TIME_NS: u64, NET_RX time in ns the timed polls took
+ * @NICTL_A_POLL_UNTIMED: u64, polls outside NET_RX, not timed
+ * @NICTL_A_POLL_PAD: padding for 64-bit attributes
+ * @__NICTL_A_POLL_MAX: one past the last attribute
+ * @NICTL_A_POLL_MAX: the last attribute
+ */
+enum nictl_poll_attr {
+	NICTL_A_POLL_UNSPEC,
+	NICTL_A_POLL_KIND,
+	NICTL_A_POLL_POLLS,
+	NICTL_A_POLL_PACKETS,
+	NICTL_A_POLL_TIME_NS,
+	NICTL_A_POLL_UNTIMED,
+	NICTL_A_POLL_PAD,
+
+	__NICTL_A_POLL_MAX,
+	NICTL_A_POLL_MAX = __NICTL_A_POLL_MAX - 1
 };
 
 /**
