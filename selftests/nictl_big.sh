@@ -7,7 +7,8 @@
 # What must hold on such a machine, end to end through nictlctl and its
 # JSON against /proc: CPU masks wider than one word, --numa-local with too
 # few cores and with enough, the fallback to the nearest node, CPU hotplug
-# above CPU 63, and a stats table that stays within 80 columns.
+# above CPU 63, a stats table that stays within 80 columns, and the plans
+# of bind --steer for 1, 2 and 4 queues on 2 and 4 cores as sysfs gets them.
 # TAP on stdout; every test reports, none is skipped. Each test runs in a
 # subshell with errexit: its first failing check ends it, failed.
 # Environment: NICTL_CTL, NICTL_REPO (see guest-suite.sh); the module is loaded.
@@ -216,7 +217,90 @@ test_stats_width() {
 	[ "$all" -eq 160 ] || why "stats --all lists $all CPU rows, want 80 in each of 2 tables"
 }
 
-echo "1..8"
+# The first $1 physical cores of node $BIG_NODE, both threads of each, as a list.
+node_cores() {
+	local cpu core list='' cores=' '
+	for cpu in $(expand "$(cat /sys/devices/system/node/node$BIG_NODE/cpulist)" | tr , ' '); do
+		core=$(cat "$SYSCPU/cpu$cpu/topology/thread_siblings_list")
+		case $cores in
+		*" $core "*) continue ;;
+		esac
+		[ "$(wc -w <<<"$cores")" -lt "$1" ] || break
+		cores="$cores$core "
+		list="$list,$core"
+	done
+	echo "${list#,}"
+}
+
+# mask_cpus MASK: a sysfs CPU mask ("000000ff,00000000") as a list ("32,33,...").
+mask_cpus() {
+	local group value bit base=0 list=''
+	local -a groups
+	IFS=, read -ra groups <<<"$1"
+	for ((group = ${#groups[@]} - 1; group >= 0; group--)); do
+		value=$((16#${groups[group]}))
+		for ((bit = 0; bit < 32; bit++)); do
+			[ $((value >> bit & 1)) -eq 0 ] || list="$list,$((base + bit))"
+		done
+		base=$((base + 32))
+	done
+	echo "${list#,}"
+}
+
+# Every rx queue's rps_cpus, rps_flow_cnt and tx queue's xps_cpus of $BIG
+# (none with one tx queue), and the host-wide RFS table size.
+steering() {
+	cat /sys/class/net/$BIG/queues/rx-*/rps_cpus /sys/class/net/$BIG/queues/rx-*/rps_flow_cnt \
+		/proc/sys/net/core/rps_sock_flow_entries | paste -sd' '
+	cat /sys/class/net/$BIG/queues/tx-*/xps_cpus 2>/dev/null | paste -sd' '
+}
+
+# steer_case QUEUES CORES SPREAD: bind --steer $BIG's QUEUES queue pairs to
+# CORES cores of node $BIG_NODE. RPS must spread each queue over those CPUs
+# when SPREAD is 1, else be off, in the plan and in sysfs; rps_flow_cnt the
+# table over the queues; every CPU in exactly one queue's XPS map. restore
+# must then put every value back.
+steer_case() {
+	local queues=$1 cpus want rps q before got all='' flows
+	channels "$queues" || return 1
+	cpus=$(node_cores "$2")
+	want=$(expand "$cpus")
+	[ "$3" = 1 ] || want=''
+	rps=$([ "$3" = 1 ] && echo spread || echo off)
+	before=$(steering)
+	ctl bind "$BIG" --cpus "$cpus" --allow-siblings --steer -j || return 1
+	jq -e --arg rps "$rps" '[.[0].steer.rx[].rps] | length > 0 and all(. == $rps)' "$out" \
+		>/dev/null || why "$queues queues on $2 cores: the plan's RPS is not $rps everywhere"
+	flows=$(($(cat /proc/sys/net/core/rps_sock_flow_entries) / queues))
+	for ((q = 0; q < queues; q++)); do
+		got=$(mask_cpus "$(cat /sys/class/net/$BIG/queues/rx-$q/rps_cpus)")
+		[ "$got" = "$want" ] || why "rx-$q rps_cpus '$got', want '$want'"
+		got=$(cat /sys/class/net/$BIG/queues/rx-$q/rps_flow_cnt)
+		[ "$got" = "$flows" ] || why "rx-$q rps_flow_cnt $got, want $flows"
+		# One tx queue has no XPS map (the kernel says ENOENT).
+		[ "$queues" -gt 1 ] || continue
+		got=$(mask_cpus "$(cat /sys/class/net/$BIG/queues/tx-$q/xps_cpus)")
+		[ -n "$got" ] || why "tx-$q has an empty XPS map"
+		all="$all,$got"
+	done
+	[ "$queues" -eq 1 ] ||
+		[ "$(tr , '\n' <<<"${all#,}" | sort -n | paste -sd,)" = "$(expand "$cpus")" ] ||
+		why "the XPS maps hold CPUs ${all#,}, want each of $cpus once"
+	ctl restore "$BIG" || return 1
+	[ "$(steering)" = "$before" ] || why "after restore: $(steering); before: $before"
+}
+
+# One queue for 2 or 4 cores, two for 4: RPS spreads; a queue per core or more: off.
+test_steer_plans() {
+	steer_case 1 2 1
+	steer_case 2 2 0
+	steer_case 4 2 0
+	steer_case 1 4 1
+	steer_case 2 4 1
+	steer_case 4 4 0
+}
+
+echo "1..9"
 (set -e; test_shape)
 tap $? "80 CPUs online; node 4 has none"
 (set -e; test_masks)
@@ -233,5 +317,7 @@ tap $? "--numa-local on CPU-less node 4 takes node $NEAREST_TO_4, the nearest, a
 tap $? "CPU 70 offline: flagged off-target, refused by name; online again binds"
 (set -e; test_stats_width)
 tap $? "stats of 80 CPUs: a summary within 80 columns; --all lists every CPU"
+(set -e; test_steer_plans)
+tap $? "bind --steer: 1, 2 and 4 queues on 2 and 4 cores of node $BIG_NODE, in sysfs, restored"
 channels 64 >/dev/null
 [ "$failed" -eq 0 ]
