@@ -216,39 +216,30 @@ static int report_choice(const struct bind_args *args, const struct cpu_choice *
 	return 0;
 }
 
-/* Everything after the arguments, on an open socket; 0 or -1 (reported). */
-static int bind_dev(struct ctl_nl *nl, struct bind_args *args, const struct nictl_dev *dev)
-{
-	struct cpu_choice choice = { CPUSET_INIT, NULL };
-	struct dev_list result;
-	int err;
-
-	err = policy_bind(nl, dev, &args->policy, &choice, &result);
-	if (!err)
-		err = report_choice(args, &choice) ?: show_devs(&result, args->json);
-	dev_list_free(&result);
-	cpu_choice_free(&choice);
-	return err;
-}
-
-static int report_steered(const struct bind_args *args, const struct steered *s)
+/* The device as the bind left it, and with --steer the plan written. */
+static int report_bind(const struct bind_args *args, const struct steered *s)
 {
 	if (report_choice(args, &s->choice))
 		return -1;
+	if (!s->parts)
+		return show_devs(&s->result, args->json);
 	if (args->json)
 		return steer_print_json(stdout, &s->result.devs[0], &s->plan, s->xps);
 	return show_table(stdout, &s->result) ?: steer_print_table(stdout, &s->plan, s->xps);
 }
 
-/* bind --steer: the bind and all of the steering, one transaction (steer/bind.c). */
-static int bind_steered(struct ctl_nl *nl, struct bind_args *args, const struct nictl_dev *dev)
+/*
+ * The bind, with --steer all of the steering in the same transaction
+ * (steer/bind.c); 0 or -1 (reported).
+ */
+static int bind_dev(struct ctl_nl *nl, struct bind_args *args, const struct nictl_dev *dev)
 {
 	struct steered s;
 	int err;
 
-	err = steer_bind(nl, dev, &args->policy, STEER_ALL, &s);
+	err = steer_bind(nl, dev, &args->policy, args->steer ? STEER_ALL : 0, &s);
 	if (!err)
-		err = report_steered(args, &s);
+		err = report_bind(args, &s);
 	steered_free(&s);
 	return err;
 }
@@ -263,10 +254,7 @@ static int bind_ref(struct ctl_nl *nl, struct bind_args *args)
 			   args->ref.name, &found);
 	if (err)
 		return err;
-	if (args->steer)
-		err = bind_steered(nl, args, &found.devs[0]);
-	else
-		err = bind_dev(nl, args, &found.devs[0]);
+	err = bind_dev(nl, args, &found.devs[0]);
 	dev_list_free(&found);
 	return err;
 }

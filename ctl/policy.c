@@ -93,24 +93,3 @@ int policy_send(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bin
 	return dev_exchange(nl, bind_request(nl, dev, policy, &choice->cpus), "bind", dev->ifname,
 			    result);
 }
-
-/*
- * Bind @dev, as DEV_GET just described it, by @policy. On success @choice
- * holds the CPUs offered and why, @result the kernel's reply (one device);
- * the caller frees both. On failure print the one line saying why and
- * return -1, with nothing to free.
- */
-int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
-		struct cpu_choice *choice, struct dev_list *result)
-{
-	int err;
-
-	*result = (struct dev_list){ NULL, 0 };
-	err = policy_choose(dev, policy, choice);
-	if (!err) {
-		err = policy_send(nl, dev, policy, choice, result);
-		if (err)
-			cpu_choice_free(choice);
-	}
-	return err;
-}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A bind policy, the one thing `nictlctl bind` and the daemon's rules both
- * describe, and the one function that applies it to a device.
+ * describe: the CPUs it offers a device and the request that binds it there.
+ * steer/bind.c applies it, with or without steering.
  */
 #ifndef NICTLCTL_POLICY_H
 #define NICTLCTL_POLICY_H
@@ -27,7 +28,5 @@ int policy_choose(const struct nictl_dev *dev, const struct bind_policy *policy,
 		  struct cpu_choice *choice);
 int policy_send(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
 		const struct cpu_choice *choice, struct dev_list *result);
-int policy_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
-		struct cpu_choice *choice, struct dev_list *result);
 
 #endif /* NICTLCTL_POLICY_H */

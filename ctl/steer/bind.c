@@ -4,9 +4,9 @@
  * value the asked parts will replace, bind, plan from where the IRQs went
  * and write the plan. When steering fails after the bind, the values
  * written go back (txn.c) and so do the IRQs, through the module's
- * RESTORE: the controller cannot name a placement per queue, so a device
- * bound before gets the affinities from before nictl, as a first bind's
- * failure leaves them.
+ * RESTORE, to the affinities from before nictl: a device bound before
+ * does not get its earlier binding back (a queue placement sent instead
+ * would replace a CPU-set sticky request; the module keeps no earlier one).
  */
 #include <linux/nictl.h>
 
