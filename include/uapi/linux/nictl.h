@@ -229,6 +229,26 @@ enum nictl_cmd {
  *	have said (%NICTL_EVENT_STICKY_FAILED)
  * @NICTL_A_POLL: nest, &enum nictl_poll_attr, the NAPI polls of one
  *	&enum nictl_poll_kind on the CPU a %NICTL_CMD_STATS_GET message describes
+ * @NICTL_A_UPPER: nest, &enum nictl_link_attr, a device stacked on this
+ *	one, directly or through others (the bond or team it is a port of, a
+ *	VLAN or macvlan on it or on that bond), nearest first; one per such
+ *	device, at most %NICTL_UPPERS_MAX, in every message describing a device
+ * @NICTL_A_LOWER: nest, one physical device beneath the stacked device a
+ *	%NICTL_CMD_DEV_GET, %NICTL_CMD_BIND or %NICTL_CMD_RESTORE request named
+ *	(&enum nictl_dev_flags %NICTL_DEV_F_STACKED): it holds the attributes
+ *	and %NICTL_A_IRQ nests a %NICTL_CMD_DEV_GET reply about that device
+ *	would; one per such device, each once, in ifindex order
+ * @NICTL_A_LINK: nest, &enum nictl_link_attr, the upper device of a
+ *	%NICTL_EVENT_LINKED or %NICTL_EVENT_UNLINKED
+ * @NICTL_A_KIND: string, the link kind of a stacked device ("bond", "vlan",
+ *	"macvlan", ...), when it has one
+ * @NICTL_A_NETNS_FD: u32, request: a file descriptor, in the requesting
+ *	process, of the network namespace to look the device up in (an open
+ *	/run/netns/NAME or /proc/PID/ns/net)
+ * @NICTL_A_NETNS_ID: s32, request: the id the initial network namespace
+ *	has for the namespace to look the device up in (ip netns list-id);
+ *	reply and event: the id of the namespace of a device outside the
+ *	initial one (allocated if it had none), absent for the initial one
  * @__NICTL_A_MAX: one past the last attribute
  * @NICTL_A_MAX: the last attribute
  */
@@ -270,6 +290,12 @@ enum nictl_attr {
 	NICTL_A_ERRNO,
 	NICTL_A_MESSAGE,
 	NICTL_A_POLL,
+	NICTL_A_UPPER,
+	NICTL_A_LOWER,
+	NICTL_A_LINK,
+	NICTL_A_KIND,
+	NICTL_A_NETNS_FD,
+	NICTL_A_NETNS_ID,
 
 	__NICTL_A_MAX,
 	NICTL_A_MAX = __NICTL_A_MAX - 1
@@ -511,6 +537,32 @@ enum nictl_poll_attr {
 };
 
 /**
+ * NICTL_UPPERS_MAX - most %NICTL_A_UPPER nests in one message
+ */
+#define NICTL_UPPERS_MAX	16
+
+/**
+ * enum nictl_link_attr - one stacked device (inside %NICTL_A_UPPER and
+ *	%NICTL_A_LINK)
+ * @NICTL_A_LINK_UNSPEC: not an attribute
+ * @NICTL_A_LINK_IFINDEX: u32, its interface index
+ * @NICTL_A_LINK_IFNAME: string, its name
+ * @NICTL_A_LINK_KIND: string, its link kind ("bond", "vlan", "macvlan",
+ *	...), absent when it has none
+ * @__NICTL_A_LINK_MAX: one past the last attribute
+ * @NICTL_A_LINK_MAX: the last attribute
+ */
+enum nictl_link_attr {
+	NICTL_A_LINK_UNSPEC,
+	NICTL_A_LINK_IFINDEX,
+	NICTL_A_LINK_IFNAME,
+	NICTL_A_LINK_KIND,
+
+	__NICTL_A_LINK_MAX,
+	NICTL_A_LINK_MAX = __NICTL_A_LINK_MAX - 1
+};
+
+/**
  * enum nictl_queue_kind - what a queue IRQ serves
  * @NICTL_QUEUE_KIND_RX: receive only
  * @NICTL_QUEUE_KIND_TX: transmit only
@@ -568,11 +620,17 @@ enum nictl_irq_flags {
  * @NICTL_DEV_F_STICKY: the module keeps a sticky binding for this device
  *	(%NICTL_BIND_F_STICKY, under %NICTL_A_STICKY_ID) and applies it again
  *	whenever the device's queue IRQs appear or change
+ * @NICTL_DEV_F_STACKED: a device without a bus device of its own, stacked
+ *	on others (a bond, team, bridge, VLAN, macvlan, ...): its queue IRQs
+ *	are those of the physical devices beneath it, which the reply carries
+ *	as %NICTL_A_LOWER nests; a bind or restore of it acts on all of them
+ *	as one, all or nothing
  */
 enum nictl_dev_flags {
 	NICTL_DEV_F_BOUND	= 1U << 0,
 	NICTL_DEV_F_UP		= 1U << 1,
 	NICTL_DEV_F_STICKY	= 1U << 2,
+	NICTL_DEV_F_STACKED	= 1U << 3,
 };
 
 /**
@@ -666,6 +724,12 @@ enum nictl_bind_flags {
  *	same identity, an IRQ core error); nothing was changed. Carries
  *	%NICTL_A_STICKY_ID, %NICTL_A_ERRNO and %NICTL_A_MESSAGE. The binding
  *	is kept and tried again at the device's next change
+ * @NICTL_EVENT_LINKED: a device was stacked on this one (it was enslaved
+ *	to a bond or team, added to a bridge, a VLAN or macvlan was created on
+ *	it). Carries %NICTL_A_LINK, that upper device; %NICTL_A_UPPER lists
+ *	the uppers it has now
+ * @NICTL_EVENT_UNLINKED: an upper device left this one (released from
+ *	the bond, deleted). Carries %NICTL_A_LINK, that upper device
  * @__NICTL_EVENT_MAX: one past the last event
  */
 enum nictl_event {
@@ -681,6 +745,8 @@ enum nictl_event {
 	NICTL_EVENT_RESTORED,
 	NICTL_EVENT_STICKY_APPLIED,
 	NICTL_EVENT_STICKY_FAILED,
+	NICTL_EVENT_LINKED,
+	NICTL_EVENT_UNLINKED,
 
 	__NICTL_EVENT_MAX
 };
