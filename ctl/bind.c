@@ -18,6 +18,7 @@
 #include "policy.h"
 #include "report.h"
 #include "show.h"
+#include "stacked.h"
 #include "steer/bind.h"
 #include "steer/print.h"
 #include "steer/txn.h"
@@ -244,6 +245,19 @@ static int bind_dev(struct ctl_nl *nl, struct bind_args *args, const struct nict
 	return err;
 }
 
+/* Every device beneath a stacked one, bound as one: 0 or -1 (reported). */
+static int bind_stacked(struct ctl_nl *nl, struct bind_args *args, const struct dev_list *found)
+{
+	struct steered s;
+	int err;
+
+	err = stacked_bind(nl, found, &args->policy, &s);
+	if (!err)
+		err = report_bind(args, &s);
+	steered_free(&s);
+	return err;
+}
+
 /* DEV_GET, then the bind: 0 or -1 (reported). */
 static int bind_ref(struct ctl_nl *nl, struct bind_args *args)
 {
@@ -254,7 +268,15 @@ static int bind_ref(struct ctl_nl *nl, struct bind_args *args)
 			   args->ref.name, &found);
 	if (err)
 		return err;
-	err = bind_dev(nl, args, &found.devs[0]);
+	if (!found.stacked) {
+		err = bind_dev(nl, args, &found.devs[0]);
+	} else if (args->steer) {
+		ctl_msg("cannot steer %s, which is stacked on %u devices: bind it, then bind "
+			"--steer each device beneath it", found.stacked, found.nr);
+		err = -1;
+	} else {
+		err = bind_stacked(nl, args, &found);
+	}
 	dev_list_free(&found);
 	return err;
 }

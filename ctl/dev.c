@@ -30,6 +30,15 @@ static const struct nla_policy dev_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_DEV_FLAGS]	= { .type = NLA_U32 },
 	[NICTL_A_IRQ]		= { .type = NLA_NESTED },
 	[NICTL_A_SOURCE]	= { .type = NLA_U32 },
+	[NICTL_A_UPPER]		= { .type = NLA_NESTED },
+	[NICTL_A_LOWER]		= { .type = NLA_NESTED },
+	[NICTL_A_KIND]		= { .type = NLA_STRING },
+};
+
+static const struct nla_policy link_policy[NICTL_A_LINK_MAX + 1] = {
+	[NICTL_A_LINK_IFINDEX]	= { .type = NLA_U32 },
+	[NICTL_A_LINK_IFNAME]	= { .type = NLA_STRING },
+	[NICTL_A_LINK_KIND]	= { .type = NLA_STRING },
 };
 
 static const struct nla_policy irq_policy[NICTL_A_IRQ_MAX + 1] = {
@@ -182,21 +191,20 @@ static int parse_irq(struct nictl_irq *irq, struct nlattr *nest)
 	return err == -ERANGE ? -EPROTO : err;
 }
 
-static int parse_irqs(struct nictl_dev *dev, struct nlmsghdr *hdr)
+static int parse_irqs(struct nictl_dev *dev, struct nlattr *head, int len)
 {
-	struct genlmsghdr *gnlh = nlmsg_data(hdr);
 	struct nlattr *attr;
 	unsigned int n = 0;
 	int rem, err;
 
-	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem)
+	nla_for_each_attr(attr, head, len, rem)
 		n += nla_type(attr) == NICTL_A_IRQ;
 	if (!n)
 		return 0;
 	dev->irqs = calloc(n, sizeof(*dev->irqs));
 	if (!dev->irqs)
 		return -ENOMEM;
-	nla_for_each_attr(attr, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0), rem) {
+	nla_for_each_attr(attr, head, len, rem) {
 		if (nla_type(attr) != NICTL_A_IRQ)
 			continue;
 		/* Count before parsing: dev_free() then frees only what exists. */
@@ -207,12 +215,48 @@ static int parse_irqs(struct nictl_dev *dev, struct nlmsghdr *hdr)
 	return 0;
 }
 
-static int parse_dev(struct nictl_dev *dev, struct nlmsghdr *hdr)
+/* The name a NICTL_A_UPPER or NICTL_A_LINK nest gives; NULL when it is malformed. */
+const char *dev_link_name(struct nlattr *nest)
+{
+	struct nlattr *tb[NICTL_A_LINK_MAX + 1];
+
+	if (nla_parse_nested(tb, NICTL_A_LINK_MAX, nest, (struct nla_policy *)link_policy) ||
+	    !tb[NICTL_A_LINK_IFNAME])
+		return NULL;
+	return nla_get_string(tb[NICTL_A_LINK_IFNAME]);
+}
+
+/* The names of the devices stacked on this one, joined by commas. */
+static int parse_uppers(struct nictl_dev *dev, struct nlattr *head, int len)
+{
+	size_t used = 0, size = 1;
+	struct nlattr *attr;
+	const char *name;
+	char *grown;
+	int rem;
+
+	nla_for_each_attr(attr, head, len, rem) {
+		if (nla_type(attr) != NICTL_A_UPPER)
+			continue;
+		name = dev_link_name(attr);
+		if (!name)
+			return -EPROTO;
+		size += strlen(name) + 1;
+		grown = realloc(dev->uppers, size);
+		if (!grown)
+			return -ENOMEM;
+		dev->uppers = grown;
+		used += sprintf(dev->uppers + used, "%s%s", used ? "," : "", name);
+	}
+	return 0;
+}
+
+static int parse_dev(struct nictl_dev *dev, struct nlattr *head, int len)
 {
 	struct nlattr *tb[NICTL_A_MAX + 1];
 	int err;
 
-	if (genlmsg_parse(hdr, 0, tb, NICTL_A_MAX, dev_policy) ||
+	if (nla_parse(tb, NICTL_A_MAX, head, len, dev_policy) ||
 	    !tb[NICTL_A_IFINDEX] || !tb[NICTL_A_IFNAME])
 		return -EPROTO;
 	dev->ifindex = nla_get_u32(tb[NICTL_A_IFINDEX]);
@@ -230,7 +274,9 @@ static int parse_dev(struct nictl_dev *dev, struct nlmsghdr *hdr)
 	if (!err)
 		err = dup_string(&dev->sticky_id, tb[NICTL_A_STICKY_ID]);
 	if (!err)
-		err = parse_irqs(dev, hdr);
+		err = parse_uppers(dev, head, len);
+	if (!err)
+		err = parse_irqs(dev, head, len);
 	return err;
 }
 
@@ -249,6 +295,7 @@ static void dev_free(struct nictl_dev *dev)
 	free(dev->driver);
 	free(dev->bus_addr);
 	free(dev->sticky_id);
+	free(dev->uppers);
 }
 
 void dev_list_free(struct dev_list *list)
@@ -258,14 +305,12 @@ void dev_list_free(struct dev_list *list)
 	for (i = 0; i < list->nr; i++)
 		dev_free(&list->devs[i]);
 	free(list->devs);
-	list->devs = NULL;
-	list->nr = 0;
+	free(list->stacked);
+	*list = (struct dev_list){ NULL, 0, NULL, 0 };
 }
 
-/* A ctl_nl_reply_fn: append the device a reply describes to @arg, a dev_list. */
-int dev_collect(struct nlmsghdr *hdr, void *arg)
+static int append_dev(struct dev_list *list, struct nlattr *head, int len)
 {
-	struct dev_list *list = arg;
 	struct nictl_dev *devs;
 
 	devs = realloc(list->devs, (list->nr + 1) * sizeof(*devs));
@@ -274,13 +319,49 @@ int dev_collect(struct nlmsghdr *hdr, void *arg)
 	list->devs = devs;
 	memset(&devs[list->nr], 0, sizeof(*devs));
 	/* Counted even when parsing fails, so that dev_list_free() frees it. */
-	return parse_dev(&devs[list->nr++], hdr);
+	return parse_dev(&devs[list->nr++], head, len);
+}
+
+/* A stacked device: its name, then each physical device beneath it. */
+static int append_lowers(struct dev_list *list, struct nlattr *head, int len,
+			 struct nlattr **tb)
+{
+	struct nlattr *attr;
+	int rem, err = 0;
+
+	if (!tb[NICTL_A_IFINDEX] || !tb[NICTL_A_IFNAME])
+		return -EPROTO;
+	free(list->stacked);
+	list->stacked = strdup(nla_get_string(tb[NICTL_A_IFNAME]));
+	if (!list->stacked)
+		return -ENOMEM;
+	list->stacked_ifindex = nla_get_u32(tb[NICTL_A_IFINDEX]);
+	nla_for_each_attr(attr, head, len, rem)
+		if (!err && nla_type(attr) == NICTL_A_LOWER)
+			err = append_dev(list, nla_data(attr), nla_len(attr));
+	return err;
+}
+
+/* A ctl_nl_reply_fn: append the device(s) a reply describes to @arg, a dev_list. */
+int dev_collect(struct nlmsghdr *hdr, void *arg)
+{
+	struct genlmsghdr *gnlh = nlmsg_data(hdr);
+	struct nlattr *head = genlmsg_attrdata(gnlh, 0);
+	int len = genlmsg_attrlen(gnlh, 0);
+	struct nlattr *tb[NICTL_A_MAX + 1];
+
+	if (nla_parse(tb, NICTL_A_MAX, head, len, dev_policy))
+		return -EPROTO;
+	if (tb[NICTL_A_DEV_FLAGS] && nla_get_u32(tb[NICTL_A_DEV_FLAGS]) & NICTL_DEV_F_STACKED)
+		return append_lowers(arg, head, len, tb);
+	return append_dev(arg, head, len);
 }
 
 /* A reply collected by dev_exchange(): it must carry its request's command. */
 struct exchange {
 	struct dev_list *list;
 	uint8_t cmd;
+	unsigned int replies;
 };
 
 static int exchange_collect(struct nlmsghdr *hdr, void *arg)
@@ -290,6 +371,7 @@ static int exchange_collect(struct nlmsghdr *hdr, void *arg)
 
 	if (!genlmsg_valid_hdr(hdr, 0) || gnlh->cmd != x->cmd)
 		return -EPROTO;
+	x->replies++;
 	return dev_collect(hdr, x->list);
 }
 
@@ -297,22 +379,22 @@ static int exchange_collect(struct nlmsghdr *hdr, void *arg)
  * Send @msg (consumed; NULL stands for a request that could not be built)
  * and collect the devices of the replies into @out. Every reply must carry
  * the request's command, and a request that is not a dump must bring back
- * exactly one device. On failure print the one line about @cmd on @dev and
- * return -1.
+ * exactly one reply: one device, or the devices beneath a stacked one. On
+ * failure print the one line about @cmd on @dev and return -1.
  */
 int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
 		 struct dev_list *out)
 {
 	struct ctl_nl_error e = { .err = -ENOMEM, .msg = "" };
-	struct exchange x = { out, 0 };
+	struct exchange x = { out, 0, 0 };
 	bool dump;
 
-	*out = (struct dev_list){ NULL, 0 };
+	*out = (struct dev_list){ NULL, 0, NULL, 0 };
 	if (msg) {
 		dump = nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP;
 		x.cmd = ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd;
 		ctl_nl_transact(nl, msg, exchange_collect, &x, &e);
-		if (!e.err && !dump && out->nr != 1)
+		if (!e.err && !dump && (x.replies != 1 || !out->nr))
 			e.err = -EPROTO;
 	}
 	if (!e.err)

@@ -50,11 +50,19 @@ struct nictl_dev {
 	unsigned int source;		/* enum nictl_irq_source */
 	struct nictl_irq *irqs;
 	unsigned int nr_irqs;
+	char *uppers;			/* devices stacked on it, "bond0,bond0.100"; or NULL */
 };
 
+/*
+ * Devices as replies describe them. A reply about a stacked device (a
+ * bond, VLAN, macvlan) describes its physical devices, in @devs, and
+ * names it in @stacked.
+ */
 struct dev_list {
 	struct nictl_dev *devs;
 	unsigned int nr;
+	char *stacked;			/* the stacked device, or NULL */
+	unsigned int stacked_ifindex;
 };
 
 /* How the user named a device: by ifindex when non-zero, else by name. */
@@ -66,6 +74,7 @@ struct dev_ref {
 int dev_ref_parse(const char *cmd, const char *arg, struct dev_ref *ref);
 struct nl_msg *dev_request(const struct ctl_nl *nl, uint8_t cmd, const struct dev_ref *ref);
 int dev_collect(struct nlmsghdr *hdr, void *list);
+const char *dev_link_name(struct nlattr *nest);
 int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
 		 struct dev_list *out);
 void dev_list_free(struct dev_list *list);

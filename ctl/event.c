@@ -33,6 +33,7 @@ static const struct nla_policy event_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_OLD_TX_QUEUES]	= { .type = NLA_U32 },
 	[NICTL_A_ERRNO]		= { .type = NLA_U32 },
 	[NICTL_A_MESSAGE]	= { .type = NLA_NUL_STRING },
+	[NICTL_A_LINK]		= { .type = NLA_NESTED },
 };
 
 static const struct nla_policy old_irq_policy[NICTL_A_IRQ_MAX + 1] = {
@@ -60,6 +61,8 @@ const char *ctl_event_name(unsigned int type)
 		[NICTL_EVENT_RESTORED]		= "restored",
 		[NICTL_EVENT_STICKY_APPLIED]	= "sticky-applied",
 		[NICTL_EVENT_STICKY_FAILED]	= "sticky-failed",
+		[NICTL_EVENT_LINKED]		= "linked",
+		[NICTL_EVENT_UNLINKED]		= "unlinked",
 	};
 
 	return type < __NICTL_EVENT_MAX && names[type] ? names[type] : "unknown";
@@ -123,6 +126,7 @@ static int count_or_none(struct nlattr *attr)
 static int parse_extras(struct nlmsghdr *hdr, struct nlattr **tb, struct ctl_event *ev)
 {
 	struct nlattr *mac = tb[NICTL_A_PERM_ADDR];
+	const char *link;
 
 	ev->time_ns = tb[NICTL_A_EVENT_TIME_NS] ? nla_get_u64(tb[NICTL_A_EVENT_TIME_NS]) : 0;
 	if (mac) {
@@ -135,6 +139,12 @@ static int parse_extras(struct nlmsghdr *hdr, struct nlattr **tb, struct ctl_eve
 		ev->old_ifname = strdup(nla_get_string(tb[NICTL_A_OLD_IFNAME]));
 		if (!ev->old_ifname)
 			return -ENOMEM;
+	}
+	if (tb[NICTL_A_LINK]) {
+		link = dev_link_name(tb[NICTL_A_LINK]);
+		ev->link = link ? strdup(link) : NULL;
+		if (!ev->link)
+			return link ? -ENOMEM : -EPROTO;
 	}
 	ev->err = tb[NICTL_A_ERRNO] ? nla_get_u32(tb[NICTL_A_ERRNO]) : 0;
 	if (tb[NICTL_A_MESSAGE]) {
@@ -183,6 +193,8 @@ void ctl_event_free(struct ctl_event *ev)
 	ev->old_ifname = NULL;
 	free(ev->message);
 	ev->message = NULL;
+	free(ev->link);
+	ev->link = NULL;
 	free(ev->old_irqs);
 	ev->old_irqs = NULL;
 	dev_list_free(&ev->dev);

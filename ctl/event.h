@@ -35,6 +35,7 @@ struct ctl_event {
 	unsigned int nr_old_irqs;
 	unsigned int err;		/* STICKY_FAILED: the errno; 0 otherwise */
 	char *message;			/* ... and why, as a bind would say */
+	char *link;			/* LINKED, UNLINKED: the upper device */
 };
 
 /* What a message of the controller's "notify" group says about a family. */

@@ -11,6 +11,8 @@
  *   12:00:06.000 seq 12 restored lan0 by port 4242: irq 45 6 -> 0-7, irq 46 7 -> 0-7
  *   12:00:07.000 seq 13 sticky-applied lan0 as pci:0000:01:00.0: irq 50 0-7 -> 6
  *   12:00:08.000 seq 14 sticky-failed lan0 as pci:0000:01:00.0: CPU 6 is offline (EINVAL)
+ *   12:00:09.000 seq 15 linked lan0 under bond0, under bond0,bond0.100 now
+ *   12:00:10.000 seq 16 unlinked lan0 from bond0
  *
  * (pid and uid for root, who hears the audit group; the requester's
  * netlink port id for everyone else.)
@@ -20,7 +22,8 @@
  * and "perm_addr", then "irqs" (objects as in `show -j`, with "expected" in a
  * drift and "old_affinity" in a bind, restore or sticky apply), and as the
  * event has them "old_ifname", "old_rx_queues", "old_tx_queues", "old_irqs",
- * "portid", "pid", "uid", "errno" (the name, such as "EINVAL") and "message".
+ * "portid", "pid", "uid", "errno" (the name, such as "EINVAL"), "message" and
+ * "link" (the upper device of a linked or unlinked).
  */
 /* strerrorname_np() */
 #define _GNU_SOURCE
@@ -111,6 +114,13 @@ int event_print_text(FILE *f, const struct ctl_event *ev, const struct timespec 
 		fprintf(f, " as %s: %s (%s)", dev->sticky_id ?: "?", ev->message ?: "",
 			strerrorname_np(ev->err) ?: "?");
 		break;
+	case NICTL_EVENT_LINKED:
+	case NICTL_EVENT_UNLINKED:
+		fprintf(f, " %s %s", ev->type == NICTL_EVENT_LINKED ? "under" : "from",
+			ev->link ?: "?");
+		if (dev->uppers)
+			fprintf(f, ", under %s now", dev->uppers);
+		break;
 	case NICTL_EVENT_DRIFT:
 	case NICTL_EVENT_BOUND:
 	case NICTL_EVENT_RESTORED:
@@ -159,6 +169,8 @@ static void json_extras(struct json *j, const struct ctl_event *ev)
 		json_str(j, "errno", strerrorname_np(ev->err));
 		json_str(j, "message", ev->message);
 	}
+	if (ev->link)
+		json_str(j, "link", ev->link);
 }
 
 static int json_irqs(struct json *j, const struct ctl_event *ev)

@@ -18,9 +18,12 @@
  *
  * Header: "<ifname> (ifindex <n>): driver <driver>, bus <bus address>,
  * node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
- * [sticky as <id>, ]irqs from <msi|napi|msi+napi|none>", where a missing
- * driver or bus address is "-" and an unknown node "?"; "sticky as" names
- * the identity the kernel keeps the device's sticky binding under.
+ * [sticky as <id>, ][under <uppers>, ]irqs from <msi|napi|msi+napi|none>",
+ * where a missing driver or bus address is "-" and an unknown node "?";
+ * "sticky as" names the identity the kernel keeps the device's sticky
+ * binding under, "under" the devices stacked on it (a bond, VLAN). A
+ * stacked device named by the user shows as the line "<name> is stacked
+ * on <n> physical device(s):" and a blank line, then each of them.
  * Columns are left-aligned and separated by at least two spaces. QUEUE is
  * the queues the IRQ serves, as a list such as 0 or 0,4 or 0-1. KIND is rx,
  * tx or combined (an IRQ that serves both). CPUS (the affinity) and
@@ -67,6 +70,8 @@
  *   source     "none", "napi", "msi" or "msi+napi": how the queue IRQs
  *              were found (IRQ names, NAPI links, or names first and links
  *              for the queues no name covers)
+ *   uppers     string, the devices stacked on it ("bond0,bond0.100"), or
+ *              null when none is
  *   irqs       array of objects, one per queue IRQ, in table order:
  *     queue           integer, the lowest queue it serves
  *     kind            "rx", "tx" or "combined"
@@ -359,6 +364,8 @@ static int print_dev(FILE *f, const struct nictl_dev *dev)
 		up ? "up" : "down", dev->flags & NICTL_DEV_F_BOUND ? "bound" : "not bound");
 	if (dev->sticky_id)
 		fprintf(f, "sticky as %s, ", dev->sticky_id);
+	if (dev->uppers)
+		fprintf(f, "under %s, ", dev->uppers);
 	fprintf(f, "irqs from %s\n", source_name(dev->source));
 	if (!dev->nr_irqs) {
 		const char *why = up ? no_irqs_why(dev->driver) : NULL;
@@ -380,6 +387,9 @@ static int table(FILE *f, const struct dev_list *list, const struct steer_views 
 {
 	unsigned int i;
 
+	if (list->stacked)
+		fprintf(f, "%s is stacked on %u physical device%s:\n\n", list->stacked, list->nr,
+			list->nr == 1 ? "" : "s");
 	for (i = 0; i < list->nr; i++) {
 		if (i)
 			fputc('\n', f);
@@ -477,6 +487,7 @@ void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 	json_bool(j, "bound", dev->flags & NICTL_DEV_F_BOUND);
 	json_str(j, "sticky_id", dev->sticky_id);
 	json_str(j, "source", source_name(dev->source));
+	json_str(j, "uppers", dev->uppers);
 }
 
 /* The members of a device's object, its IRQs too; -1 when out of memory. */

@@ -17,19 +17,23 @@
 
 #include "nictl.h"
 
-/* The changes that carry out the plan, in the order of the device's IRQs. */
-static struct nictl_change *nictl_plan_changes(const struct nictl_dev *dev, unsigned int *np)
+/* How many IRQs the plan moves. */
+static unsigned int nictl_plan_count(const struct nictl_dev *dev)
 {
-	struct nictl_change *changes;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < dev->n_irqs; i++)
 		if (dev->irqs[i].plan_cpu >= 0)
 			n++;
-	changes = nictl_changes_alloc(n);
-	if (!changes)
-		return NULL;
-	for (i = 0, n = 0; i < dev->n_irqs; i++) {
+	return n;
+}
+
+/* The changes that carry out the plan, in the order of the device's IRQs. */
+static void nictl_plan_fill(const struct nictl_dev *dev, struct nictl_change *changes)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < dev->n_irqs; i++) {
 		if (dev->irqs[i].plan_cpu < 0)
 			continue;
 		changes[n].irq = dev->irqs[i].irq;
@@ -37,20 +41,35 @@ static struct nictl_change *nictl_plan_changes(const struct nictl_dev *dev, unsi
 		cpumask_set_cpu(dev->irqs[i].plan_cpu, changes[n].target);
 		n++;
 	}
-	*np = n;
-	return changes;
 }
 
-static int nictl_bind_plan(struct nictl_dev *dev, const struct nictl_request *req)
+static int nictl_bind_plan(struct nictl_stack *stack, const struct nictl_request *req)
 {
-	if (!dev->n_irqs) {
-		NL_SET_ERR_MSG_FMT(req->extack, "%s has no queue IRQs%s", dev->netdev->name,
+	const struct nictl_dev *dev;
+	unsigned int i;
+
+	for (i = 0; i < stack->n; i++) {
+		dev = &stack->dev[i];
+		if (dev->n_irqs)
+			continue;
+		NL_SET_ERR_MSG_FMT(req->extack, "%s%s%s has no queue IRQs%s",
+				   stack->upper ? stack->upper->name : "", stack->upper ? ": " : "",
+				   dev->netdev->name,
 				   dev->netdev->flags & IFF_UP ? "" : " (it is down)");
 		return -ENOENT;
 	}
+	if (stack->upper && !req->has_cpus) {
+		NL_SET_ERR_MSG_FMT(req->extack,
+				   "%s is stacked on %u devices: give a CPU set, or place each by name",
+				   stack->upper->name, stack->n);
+		return -EOPNOTSUPP;
+	}
+	if (stack->upper)
+		return nictl_place_stack(stack, req);
 	if (req->has_cpus)
-		return nictl_place_on_set(dev, req->cpus, req->flags, req->cpus_attr, req->extack);
-	return nictl_place_explicit(dev, req);
+		return nictl_place_on_set(&stack->dev[0], req->cpus, req->flags, 0, req->cpus_attr,
+					  req->extack);
+	return nictl_place_explicit(&stack->dev[0], req);
 }
 
 /*
@@ -119,15 +138,19 @@ static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, 
 }
 
 /*
- * For each IRQ that another device's binding holds, whether that device
- * still serves it (1) or not (0), in a new array (kvfree it). Finding out
- * takes that device's locks, so it is done before cpus_read_lock, for every
- * such IRQ: the plan that tells which of them move needs the online CPUs.
- * Context: rtnl and @dev's instance lock held.
+ * For each IRQ of @dev that another device's binding holds, whether that
+ * device still serves it (1) or not (0), in a new array (kvfree it).
+ * Finding out takes that device's instance lock unless the request holds
+ * it already (another member of the stack). It is done before
+ * cpus_read_lock, for every such IRQ: the plan that tells which of them
+ * move needs the online CPUs.
+ * Context: rtnl and the instance locks of @stack held.
  */
-static int nictl_bind_owners(const struct nictl_dev *dev, s8 **servesp)
+static int nictl_bind_owners(const struct nictl_stack *stack, const struct nictl_dev *dev,
+			     s8 **servesp)
 {
 	struct net_device *owner;
+	bool held;
 	unsigned int i;
 	s8 *serves;
 	int ret;
@@ -139,9 +162,12 @@ static int nictl_bind_owners(const struct nictl_dev *dev, s8 **servesp)
 		owner = nictl_binding_owner(dev->irqs[i].irq);
 		if (!owner || owner == dev->netdev)
 			continue;
-		nictl_netdev_lock_nested(owner);
+		held = nictl_stack_holds(stack, owner);
+		if (!held)
+			nictl_netdev_lock_nested(owner);
 		ret = nictl_dev_serves(owner, dev->irqs[i].irq);
-		netdev_unlock(owner);
+		if (!held)
+			netdev_unlock(owner);
 		if (ret < 0) {
 			kvfree(serves);
 			return ret;
@@ -150,6 +176,16 @@ static int nictl_bind_owners(const struct nictl_dev *dev, s8 **servesp)
 	}
 	*servesp = serves;
 	return 0;
+}
+
+static int nictl_stack_owners(struct nictl_stack *stack)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < stack->n; i++)
+		err = nictl_bind_owners(stack, &stack->dev[i], &stack->serves[i]);
+	return err;
 }
 
 /*
@@ -167,105 +203,191 @@ static void nictl_bind_keep(const struct nictl_dev *dev, struct nictl_sticky **s
 	*sticky = NULL;
 }
 
-/*
- * Under rtnl, the instance lock and cpus_read_lock: from the plan to the
- * events. @replay is NULL for a request, and the identity of the sticky
- * binding for the module's own apply of one, which changes nothing when
- * the plan is in force already.
+/**
+ * struct nictl_member_txn - one device's part of a bind
+ * @sticky: the sticky binding it will keep, or NULL
+ * @b: the binding it will have, or NULL
+ * @first: its first change in the request's changes
+ * @n: its changes
  */
-static int nictl_bind_locked(struct nictl_dev *dev, const s8 *serves,
-			     const struct nictl_request *req, const char *replay)
+struct nictl_member_txn {
+	struct nictl_sticky *sticky;
+	struct nictl_binding *b;
+	unsigned int first;
+	unsigned int n;
+};
+
+/*
+ * A member of a stacked device keeps, as its sticky binding, the part of
+ * the CPU set it was given: its own node's, with --numa-local.
+ */
+static struct nictl_sticky *nictl_member_sticky(const struct nictl_stack *stack,
+						const struct nictl_dev *dev,
+						const struct nictl_request *req)
+{
+	struct nictl_sticky *sticky;
+	struct nictl_request own = *req;
+	int err;
+
+	if (!stack->upper)
+		return nictl_sticky_prepare(dev->netdev, req);
+	if (!alloc_cpumask_var(&own.cpus, GFP_KERNEL))
+		return ERR_PTR(-ENOMEM);
+	err = nictl_member_cpus(stack, dev, req, own.cpus);
+	sticky = err ? ERR_PTR(err) : nictl_sticky_prepare(dev->netdev, &own);
+	free_cpumask_var(own.cpus);
+	return sticky;
+}
+
+/* Everything that can fail before the first write: sticky bindings, bindings, the changes. */
+static int nictl_bind_prepare(const struct nictl_stack *stack, const struct nictl_request *req,
+			      bool keep, struct nictl_member_txn *txn,
+			      struct nictl_change **changesp, unsigned int *np)
 {
 	bool dry_run = req->flags & NICTL_BIND_F_DRY_RUN;
-	bool keep = !replay && !dry_run;
+	struct nictl_change *changes;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < stack->n; i++) {
+		if (keep && (req->flags & NICTL_BIND_F_STICKY)) {
+			txn[i].sticky = nictl_member_sticky(stack, &stack->dev[i], req);
+			if (IS_ERR(txn[i].sticky)) {
+				int err = PTR_ERR(txn[i].sticky);
+
+				txn[i].sticky = NULL;
+				return err;
+			}
+		}
+		txn[i].first = n;
+		txn[i].n = nictl_plan_count(&stack->dev[i]);
+		n += txn[i].n;
+	}
+	changes = nictl_changes_alloc(n);
+	if (!changes)
+		return -ENOMEM;
+	*changesp = changes;
+	*np = n;
+	for (i = 0; i < stack->n; i++) {
+		nictl_plan_fill(&stack->dev[i], changes + txn[i].first);
+		if (dry_run)
+			continue;
+		txn[i].b = nictl_binding_prepare(&stack->dev[i], changes + txn[i].first);
+		if (!txn[i].b)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* After the writes: each device's sticky binding, annotations and event. */
+static void nictl_bind_done(struct nictl_stack *stack, const struct nictl_request *req,
+			    const char *replay, struct nictl_member_txn *txn,
+			    const struct nictl_change *changes)
+{
+	bool dry_run = req->flags & NICTL_BIND_F_DRY_RUN;
+	struct nictl_dev *dev;
+	unsigned int i, k;
+
+	for (i = 0; i < stack->n; i++) {
+		dev = &stack->dev[i];
+		if (!replay && !dry_run)
+			nictl_bind_keep(dev, &txn[i].sticky);
+		if (!dry_run)
+			nictl_sticky_learn(dev);
+		nictl_binding_annotate(dev);
+		dev->sticky_id = replay ?: nictl_sticky_of(dev->netdev);
+		for (k = 0; k < dev->n_irqs; k++)
+			if (dev->irqs[k].plan_cpu >= 0)
+				dev->irqs[k].target_cpu = dev->irqs[k].plan_cpu;
+		if (replay)
+			nictl_event_affinity(NICTL_EVENT_STICKY_APPLIED, dev,
+					     changes + txn[i].first, txn[i].n, 0);
+		else if (!dry_run)
+			nictl_event_affinity(NICTL_EVENT_BOUND, dev, changes + txn[i].first,
+					     txn[i].n, req->portid);
+	}
+}
+
+/*
+ * Under rtnl, the instance locks and cpus_read_lock: from the plan to the
+ * events. Every device of @stack is planned and checked before any write,
+ * and one nictl_apply() writes them all: a failure on the last device puts
+ * the first back. @replay is NULL for a request, and the identity of the
+ * sticky binding for the module's own apply of one (a device alone), which
+ * changes nothing when the plan is in force already.
+ */
+static int nictl_bind_locked(struct nictl_stack *stack, const struct nictl_request *req,
+			     const char *replay)
+{
+	bool dry_run = req->flags & NICTL_BIND_F_DRY_RUN;
 	struct nictl_change *changes = NULL;
-	struct nictl_sticky *sticky = NULL;
-	struct nictl_binding *b = NULL;
+	struct nictl_member_txn *txn;
 	unsigned int i, n = 0;
 	int err;
 
-	err = nictl_bind_plan(dev, req) ?:
-	      nictl_bind_check_irqs(dev, serves, req->flags, req->extack);
+	err = nictl_bind_plan(stack, req);
+	for (i = 0; !err && i < stack->n; i++)
+		err = nictl_bind_check_irqs(&stack->dev[i], stack->serves[i], req->flags,
+					    req->extack);
 	if (!err && replay) {
-		err = nictl_plan_in_force(dev);
+		err = nictl_plan_in_force(&stack->dev[0]);
 		if (err > 0)
 			return 0;
 	}
 	if (err)
 		return err;
-	if (keep && (req->flags & NICTL_BIND_F_STICKY)) {
-		sticky = nictl_sticky_prepare(dev->netdev, req);
-		if (IS_ERR(sticky))
-			return PTR_ERR(sticky);
-	}
-	err = -ENOMEM;
-	changes = nictl_plan_changes(dev, &n);
-	if (!changes)
-		goto out;
-	if (!dry_run) {
-		b = nictl_binding_prepare(dev, changes);
-		if (!b)
-			goto out;
-	}
-	nictl_bindings_lock();
-	err = nictl_apply(changes, n, dry_run, req->extack);
-	if (!err && !dry_run) {
-		nictl_sticky_originals(dev->netdev, changes, n);
-		nictl_binding_commit(b, changes);
-		b = NULL;
-	}
-	nictl_bindings_unlock();
+	txn = kcalloc(stack->n, sizeof(*txn), GFP_KERNEL);
+	if (!txn)
+		return -ENOMEM;
+	err = nictl_bind_prepare(stack, req, !replay && !dry_run, txn, &changes, &n);
 	if (err)
 		goto out;
-	if (keep)
-		nictl_bind_keep(dev, &sticky);
-	if (!dry_run)
-		nictl_sticky_learn(dev);
-	nictl_binding_annotate(dev);
-	dev->sticky_id = replay ?: nictl_sticky_of(dev->netdev);
-	for (i = 0; i < dev->n_irqs; i++)
-		if (dev->irqs[i].plan_cpu >= 0)
-			dev->irqs[i].target_cpu = dev->irqs[i].plan_cpu;
-	if (replay)
-		nictl_event_affinity(NICTL_EVENT_STICKY_APPLIED, dev, changes, n, 0);
-	else if (!dry_run)
-		nictl_event_affinity(NICTL_EVENT_BOUND, dev, changes, n, req->portid);
+	nictl_bindings_lock();
+	err = nictl_apply(changes, n, dry_run, req->extack);
+	for (i = 0; !err && !dry_run && i < stack->n; i++) {
+		nictl_sticky_originals(stack->netdev[i], changes + txn[i].first, txn[i].n);
+		nictl_binding_commit(txn[i].b, changes + txn[i].first);
+		txn[i].b = NULL;
+	}
+	nictl_bindings_unlock();
+	if (!err)
+		nictl_bind_done(stack, req, replay, txn, changes);
 out:
-	nictl_sticky_discard(sticky);
-	nictl_binding_discard(b);
+	for (i = 0; i < stack->n; i++) {
+		nictl_sticky_discard(txn[i].sticky);
+		nictl_binding_discard(txn[i].b);
+	}
+	kfree(txn);
 	nictl_changes_free(changes, n);
 	return err;
 }
 
-/* Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock for the rest. */
+/* Under rtnl: the devices, their instance locks and IRQs, then cpus_read_lock for the rest. */
 static int nictl_bind_dev(struct genl_info *info, const struct nictl_request *req,
 			  struct sk_buff **msg)
 {
-	struct net_device *netdev;
-	struct nictl_dev dev;
-	s8 *serves = NULL;
+	struct nictl_stack *stack;
 	int err;
 
-	netdev = nictl_netdev_lookup(info);
-	if (IS_ERR(netdev))
-		return PTR_ERR(netdev);
-	netdev_lock(netdev);
-	err = nictl_dev_discover(netdev, &dev);
+	stack = nictl_request_stack(info);
+	if (IS_ERR(stack))
+		return PTR_ERR(stack);
+	nictl_stack_lock(stack);
+	err = nictl_stack_discover(stack, false);
 	if (!err) {
-		err = nictl_bind_owners(&dev, &serves);
+		err = nictl_stack_owners(stack);
 		if (!err) {
 			cpus_read_lock();
-			err = nictl_bind_locked(&dev, serves, req, NULL);
+			err = nictl_bind_locked(stack, req, NULL);
 			if (!err) {
-				*msg = nictl_dev_reply(info, &dev);
+				*msg = nictl_stack_reply(info, stack);
 				err = PTR_ERR_OR_ZERO(*msg);
 			}
 			cpus_read_unlock();
-			kvfree(serves);
 		}
-		nictl_dev_release(&dev);
+		nictl_stack_release(stack);
 	}
-	netdev_unlock(netdev);
+	nictl_stack_unlock(stack);
+	nictl_stack_free(stack);
 	return err;
 }
 
@@ -323,27 +445,28 @@ static void nictl_replay_failed(const struct nictl_dev *dev, int err,
 void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
 		       const char *id, const struct net_device *twin)
 {
-	struct nictl_dev dev;
-	s8 *serves = NULL;
+	struct nictl_stack *stack = nictl_stack_one(netdev);
+	struct nictl_dev *dev;
 	int err;
 
-	err = nictl_dev_discover(netdev, &dev);
+	err = stack ? nictl_stack_discover(stack, false) : -ENOMEM;
 	if (err) {
 		pr_notice_ratelimited("%s: sticky binding %s not applied (%d)\n",
 				      netdev->name, id, err);
+		nictl_stack_free(stack);
 		return;
 	}
-	dev.sticky_id = id;
+	dev = &stack->dev[0];
+	dev->sticky_id = id;
 	if (twin) {
 		NL_SET_ERR_MSG_FMT(req->extack, "%s has this sticky binding", twin->name);
 		err = -EEXIST;
-	} else if (dev.n_irqs || (netdev->flags & IFF_UP)) {
-		err = nictl_bind_owners(&dev, &serves);
+	} else if (dev->n_irqs || (netdev->flags & IFF_UP)) {
+		err = nictl_stack_owners(stack);
 		if (!err) {
 			cpus_read_lock();
-			err = nictl_bind_locked(&dev, serves, req, id);
+			err = nictl_bind_locked(stack, req, id);
 			cpus_read_unlock();
-			kvfree(serves);
 		}
 	}
 	if (err) {
@@ -351,87 +474,162 @@ void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *re
 		cpus_read_lock();
 		nictl_sticky_undo_preset(netdev);
 		cpus_read_unlock();
-		nictl_replay_failed(&dev, err, req->extack);
+		nictl_replay_failed(dev, err, req->extack);
 	}
-	nictl_dev_release(&dev);
-}
-
-/* Under rtnl, the instance lock and cpus_read_lock: from the changes to the reply. */
-static int nictl_restore_locked(struct genl_info *info, struct nictl_binding *b,
-				struct nictl_dev *dev, struct sk_buff **msg)
-{
-	struct net_device *netdev = dev->netdev;
-	struct nictl_change *changes = NULL;
-	unsigned int n = 0;
-	int err;
-
-	err = nictl_binding_restore_changes(b, dev, &changes, &n);
-	if (err == -ENOENT)
-		NL_SET_ERR_MSG_FMT(info->extack, "no IRQ that nictl bound on %s exists now",
-				   netdev->name);
-	if (!err) {
-		nictl_bindings_lock();
-		err = nictl_apply(changes, n, false, info->extack);
-		if (!err)
-			nictl_binding_drop(netdev);
-		nictl_bindings_unlock();
-	}
-	if (!err) {
-		nictl_sticky_drop(netdev);
-		dev->sticky_id = NULL;
-		nictl_binding_annotate(dev);
-		nictl_event_affinity(NICTL_EVENT_RESTORED, dev, changes, n,
-				     info->snd_portid);
-		*msg = nictl_dev_reply(info, dev);
-		err = PTR_ERR_OR_ZERO(*msg);
-	}
-	nictl_changes_free(changes, n);
-	return err;
+	nictl_stack_release(stack);
+	nictl_stack_free(stack);
 }
 
 /*
- * Under rtnl: the device, its instance lock and IRQs, then cpus_read_lock
- * for the rest. A sticky binding alone (the device has not opened since a
- * reload, say) is dropped, what it pre-set put back, and the reply
- * describes the device.
+ * What a restore puts back on one device: its binding's changes, or, for a
+ * device with a sticky binding alone (it has not opened since a reload,
+ * say), nothing; nictl_restore_done() drops the sticky binding. @b: the
+ * binding, NULL for none. Returns 1 when the device has something to
+ * restore, 0 when not, or an errno.
  */
-static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
+static int nictl_restore_member(struct nictl_dev *dev, struct nictl_binding *b,
+				struct nictl_change **changes, unsigned int *n,
+				struct netlink_ext_ack *extack)
 {
-	struct nictl_binding *b;
-	struct net_device *netdev;
-	struct nictl_dev dev;
-	bool sticky;
 	int err;
 
-	netdev = nictl_netdev_lookup(info);
-	if (IS_ERR(netdev))
-		return PTR_ERR(netdev);
-	b = nictl_binding_find(netdev);
-	if (!b) {
-		cpus_read_lock();
-		nictl_sticky_undo_preset(netdev);
-		cpus_read_unlock();
+	if (!b)
+		return !!nictl_sticky_of(dev->netdev);
+	err = nictl_binding_restore_changes(b, dev, changes, n);
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_FMT(extack, "no IRQ that nictl bound on %s exists now",
+				   dev->netdev->name);
+	return err ?: 1;
+}
+
+/* The changes of every member, in one array for one all-or-nothing apply. */
+static struct nictl_change *nictl_restore_join(struct nictl_change **each, const unsigned int *n,
+					       unsigned int members, unsigned int *total)
+{
+	struct nictl_change *all;
+	unsigned int i, k, t = 0;
+
+	for (i = 0; i < members; i++)
+		t += n[i];
+	all = nictl_changes_alloc(t);
+	if (!all)
+		return NULL;
+	for (i = 0, t = 0; i < members; i++) {
+		for (k = 0; k < n[i]; k++, t++) {
+			all[t].irq = each[i][k].irq;
+			all[t].name = each[i][k].name;
+			cpumask_copy(all[t].target, each[i][k].target);
+		}
 	}
-	sticky = !b && nictl_sticky_drop(netdev);
-	if (!b && !sticky) {
-		NL_SET_ERR_MSG_FMT(info->extack, "nictl has not bound %s", netdev->name);
-		return -ENODATA;
+	*total = t;
+	return all;
+}
+
+/*
+ * After the writes: each device's sticky binding goes, with what it
+ * pre-set on a device it has not bound yet, and each device restored
+ * tells the listeners.
+ */
+static void nictl_restore_done(struct nictl_stack *stack, struct nictl_binding **b,
+			       struct nictl_change *all, const unsigned int *n, u32 portid)
+{
+	unsigned int i, first = 0;
+
+	for (i = 0; i < stack->n; i++) {
+		if (!b[i])
+			nictl_sticky_undo_preset(stack->netdev[i]);
+		nictl_sticky_drop(stack->netdev[i]);
+		stack->dev[i].sticky_id = NULL;
+		nictl_binding_annotate(&stack->dev[i]);
+		if (!b[i])
+			continue;
+		nictl_event_affinity(NICTL_EVENT_RESTORED, &stack->dev[i], all + first, n[i],
+				     portid);
+		first += n[i];
 	}
-	netdev_lock(netdev);
-	err = nictl_dev_discover(netdev, &dev);
-	if (!err && sticky) {
-		*msg = nictl_dev_reply(info, &dev);
-		err = PTR_ERR_OR_ZERO(*msg);
-		nictl_dev_release(&dev);
-	} else if (!err) {
-		cpus_read_lock();
-		err = nictl_restore_locked(info, b, &dev, msg);
-		cpus_read_unlock();
-		nictl_dev_release(&dev);
+}
+
+/*
+ * Under rtnl, the instance locks and cpus_read_lock: every device's
+ * affinities back in one apply, then their bindings dropped.
+ */
+static int nictl_restore_locked(struct genl_info *info, struct nictl_stack *stack)
+{
+	struct nictl_change **each, *all = NULL;
+	struct nictl_binding **b;
+	unsigned int *n, i, total = 0;
+	int err = 0, found = 0, ret;
+
+	each = kcalloc(stack->n, sizeof(*each), GFP_KERNEL);
+	b = kcalloc(stack->n, sizeof(*b), GFP_KERNEL);
+	n = kcalloc(stack->n, sizeof(*n), GFP_KERNEL);
+	if (!each || !b || !n) {
+		err = -ENOMEM;
+		goto out;
 	}
-	netdev_unlock(netdev);
+	for (i = 0; !err && i < stack->n; i++) {
+		b[i] = nictl_binding_find(stack->netdev[i]);
+		ret = nictl_restore_member(&stack->dev[i], b[i], &each[i], &n[i], info->extack);
+		if (ret < 0)
+			err = ret;
+		else
+			found += ret;
+	}
+	if (!err && !found) {
+		NL_SET_ERR_MSG_FMT(info->extack, "nictl has not bound %s",
+				   stack->upper ? stack->upper->name : stack->netdev[0]->name);
+		err = -ENODATA;
+	}
+	if (!err) {
+		all = nictl_restore_join(each, n, stack->n, &total);
+		err = all ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		nictl_bindings_lock();
+		err = nictl_apply(all, total, false, info->extack);
+		for (i = 0; !err && i < stack->n; i++)
+			if (b[i])
+				nictl_binding_drop(stack->netdev[i]);
+		nictl_bindings_unlock();
+	}
+	if (!err)
+		nictl_restore_done(stack, b, all, n, info->snd_portid);
+out:
+	for (i = 0; each && i < stack->n; i++)
+		nictl_changes_free(each[i], n[i]);
+	nictl_changes_free(all, total);
+	kfree(each);
+	kfree(b);
+	kfree(n);
 	return err;
 }
+
+/* Under rtnl: the devices, their instance locks and IRQs, then cpus_read_lock for the rest. */
+static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
+{
+	struct nictl_stack *stack;
+	int err;
+
+	stack = nictl_request_stack(info);
+	if (IS_ERR(stack))
+		return PTR_ERR(stack);
+	nictl_stack_lock(stack);
+	err = nictl_stack_discover(stack, false);
+	if (!err) {
+		cpus_read_lock();
+		err = nictl_restore_locked(info, stack);
+		cpus_read_unlock();
+		if (!err) {
+			*msg = nictl_stack_reply(info, stack);
+			err = PTR_ERR_OR_ZERO(*msg);
+		}
+		nictl_stack_release(stack);
+	}
+	nictl_stack_unlock(stack);
+	nictl_stack_free(stack);
+	return err;
+}
+
 /**
  * nictl_restore_doit() - %NICTL_CMD_RESTORE
  * @skb: the request

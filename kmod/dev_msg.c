@@ -56,7 +56,8 @@ size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
 	       nla_total_size(dev->netdev->addr_len) +	/* PERM_ADDR */
 	       nla_total_size(strlen(dev->driver) + 1) +
 	       (dev->bus_addr ? nla_total_size(strlen(dev->bus_addr) + 1) : 0) +
-	       (dev->sticky_id ? nla_total_size(strlen(dev->sticky_id) + 1) : 0);
+	       (dev->sticky_id ? nla_total_size(strlen(dev->sticky_id) + 1) : 0) +
+	       nictl_uppers_size();
 }
 
 /**
@@ -98,7 +99,7 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 	    nla_put_u32(skb, NICTL_A_SOURCE, dev->source) ||
 	    (dev->sticky_id && nla_put_string(skb, NICTL_A_STICKY_ID, dev->sticky_id)))
 		return -EMSGSIZE;
-	return 0;
+	return nictl_put_uppers(skb, dev->netdev);
 }
 
 static int nictl_put_qrefs(struct sk_buff *skb, const struct nictl_dev *dev,
@@ -179,6 +180,60 @@ struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
 	return nest;
 }
 
+/*
+ * The nests of @dev's IRQs from @from on, @max of them at most (0: no
+ * limit), as many as fit. Returns the first IRQ not written.
+ */
+static unsigned int nictl_put_irqs(struct sk_buff *skb, const struct nictl_dev *dev,
+				   unsigned int from, unsigned int max, struct cpumask *affinity,
+				   struct cpumask *effective)
+{
+	struct nlattr *nest;
+	unsigned int i;
+
+	for (i = from; i < dev->n_irqs; i++) {
+		if (max && i - from == max)
+			break;
+		nest = nictl_put_irq(skb, dev, &dev->irqs[i], affinity, effective);
+		if (!nest)
+			break;
+		nla_nest_end(skb, nest);
+	}
+	return i;
+}
+
+/**
+ * nictl_put_lower() - a %NICTL_A_LOWER nest describing all of a member
+ * @skb: the message
+ * @dev: the member of a stacked device
+ *
+ * Return: 0, -EMSGSIZE (nothing added) or -ENOMEM.
+ */
+int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev)
+{
+	cpumask_var_t affinity, effective;
+	struct nlattr *nest;
+	int err = -ENOMEM;
+
+	if (!alloc_cpumask_var(&affinity, GFP_KERNEL))
+		return -ENOMEM;
+	if (!alloc_cpumask_var(&effective, GFP_KERNEL))
+		goto free;
+	err = -EMSGSIZE;
+	nest = nla_nest_start(skb, NICTL_A_LOWER);
+	if (nest && !nictl_put_dev_attrs(skb, dev) &&
+	    nictl_put_irqs(skb, dev, 0, 0, affinity, effective) == dev->n_irqs) {
+		nla_nest_end(skb, nest);
+		err = 0;
+	} else if (nest) {
+		nla_nest_cancel(skb, nest);
+	}
+	free_cpumask_var(effective);
+free:
+	free_cpumask_var(affinity);
+	return err;
+}
+
 /**
  * nictl_dev_fill() - write one message describing a device
  * @skb: the message buffer
@@ -199,7 +254,6 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 {
 	cpumask_var_t affinity, effective;
 	unsigned int max = nictl_fault_dump_items(), i = *next_irq;
-	struct nlattr *nest;
 	void *hdr;
 	int err = -EMSGSIZE;
 
@@ -218,14 +272,7 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 		genlmsg_cancel(skb, hdr);
 		goto out;
 	}
-	for (; i < dev->n_irqs; i++) {
-		if (cb && max && i - *next_irq == max)
-			break;
-		nest = nictl_put_irq(skb, dev, &dev->irqs[i], affinity, effective);
-		if (!nest)
-			break;
-		nla_nest_end(skb, nest);
-	}
+	i = nictl_put_irqs(skb, dev, i, cb ? max : 0, affinity, effective);
 	if (i == *next_irq && i < dev->n_irqs) {
 		genlmsg_cancel(skb, hdr);
 		goto out;

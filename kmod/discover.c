@@ -237,6 +237,27 @@ static int nictl_dev_merge(struct nictl_dev *dev)
 }
 
 /**
+ * nictl_dev_init() - describe a device without its queue IRQs
+ * @netdev: the device
+ * @dev: filled in, with no IRQs; needs no release
+ *
+ * Context: rtnl held, for as long as @dev is used.
+ */
+void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev)
+{
+	struct device *parent = netdev->dev.parent;
+	struct device *pci = nictl_pci_function(netdev);
+
+	memset(dev, 0, sizeof(*dev));
+	dev->netdev = netdev;
+	dev->ifname = netdev->name;
+	dev->driver = parent && parent->driver ? parent->driver->name : "";
+	dev->bus_addr = pci ? dev_name(pci) : NULL;
+	dev->node = nictl_numa_node(netdev);
+	dev->sticky_id = nictl_sticky_of(netdev);
+}
+
+/**
  * nictl_dev_discover() - describe a device and find its queue IRQs
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
@@ -247,19 +268,12 @@ static int nictl_dev_merge(struct nictl_dev *dev)
  */
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 {
-	struct device *parent = netdev->dev.parent;
 	struct device *pci = nictl_pci_function(netdev);
 	unsigned int nq, n_named;
 	int err;
 
 	ASSERT_RTNL();
-	memset(dev, 0, sizeof(*dev));
-	dev->netdev = netdev;
-	dev->ifname = netdev->name;
-	dev->driver = parent && parent->driver ? parent->driver->name : "";
-	dev->bus_addr = pci ? dev_name(pci) : NULL;
-	dev->node = nictl_numa_node(netdev);
-	dev->sticky_id = nictl_sticky_of(netdev);
+	nictl_dev_init(netdev, dev);
 
 	nq = max(netdev->real_num_rx_queues, netdev->real_num_tx_queues);
 	err = nictl_discover_msi(dev, pci, 2 * nq + NICTL_FAULT_EXTRA_IRQS);

@@ -360,3 +360,19 @@ void nictl_event_sticky_failed(const struct nictl_dev *dev, int err, const char 
 	      nla_put_string(ev.skb, NICTL_A_MESSAGE, why) ? -EMSGSIZE : 0;
 	nictl_event_finish(&ev, err);
 }
+
+/**
+ * nictl_event_link() - a device was stacked on @dev, or left it
+ * @type: %NICTL_EVENT_LINKED or %NICTL_EVENT_UNLINKED
+ * @dev: the physical device, without its IRQs (nictl_dev_init())
+ * @upper: the stacked device
+ */
+void nictl_event_link(enum nictl_event type, const struct nictl_dev *dev,
+		      const struct net_device *upper)
+{
+	struct nictl_event_msg ev;
+
+	if (nictl_event_begin(&ev, type, dev, nictl_link_size()))
+		return;
+	nictl_event_finish(&ev, nictl_put_link(ev.skb, NICTL_A_LINK, upper));
+}

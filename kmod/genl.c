@@ -76,30 +76,60 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info)
 	return netdev;
 }
 
+/* A stacked device: itself, then one lower nest per member. */
+static int nictl_stacked_fill(struct sk_buff *msg, const struct genl_info *info,
+			      const struct nictl_stack *stack)
+{
+	unsigned int i;
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &nictl_family, 0,
+			  info->genlhdr->cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	err = nictl_put_stacked_attrs(msg, stack->upper);
+	for (i = 0; !err && i < stack->n; i++)
+		err = nictl_put_lower(msg, &stack->dev[i]);
+	if (err)
+		return err;
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
 /**
- * nictl_dev_reply() - build the reply describing a device
+ * nictl_stack_reply() - build the reply describing the devices of a request
  * @info: the request
- * @dev: the device
+ * @stack: the device, or the members of the stacked device it named
  *
- * DEV_GET, BIND and RESTORE describe the device with the same attributes,
- * so clients parse one shape; each reply carries its request's command, as
- * generic netlink clients (YNL among them) expect.
+ * DEV_GET, BIND and RESTORE describe a device with the same attributes, so
+ * clients parse one shape, and a stacked device as itself with one
+ * %NICTL_A_LOWER nest of that shape per member; each reply carries its
+ * request's command, as generic netlink clients (YNL among them) expect.
  *
  * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
  */
-struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl_dev *dev)
+struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack)
 {
-	unsigned int next = 0;
+	size_t size = nictl_uppers_size() + nla_total_size(sizeof(u32)) * 2 +
+		      nla_total_size(IFNAMSIZ) * 2;		/* IFINDEX FLAGS IFNAME KIND */
+	unsigned int i, next = 0;
 	struct sk_buff *msg;
 	int err;
 
-	msg = genlmsg_new(nictl_dev_msg_size(dev), GFP_KERNEL);
+	for (i = 0; i < stack->n; i++)
+		size += nla_total_size(nictl_dev_msg_size(&stack->dev[i]));	/* LOWER */
+	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		return ERR_PTR(-ENOMEM);
-	err = nictl_dev_fill(msg, dev, info->snd_portid, info->snd_seq, 0,
-			     info->genlhdr->cmd, NULL, &next);
-	if (!err && next < dev->n_irqs)
-		err = -EMSGSIZE;
+	if (stack->upper) {
+		err = nictl_stacked_fill(msg, info, stack);
+	} else {
+		err = nictl_dev_fill(msg, &stack->dev[0], info->snd_portid, info->snd_seq, 0,
+				     info->genlhdr->cmd, NULL, &next);
+		if (!err && next < stack->dev[0].n_irqs)
+			err = -EMSGSIZE;
+	}
 	if (err) {
 		nlmsg_free(msg);
 		return ERR_PTR(err);
@@ -110,20 +140,20 @@ struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl
 static int nictl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg = NULL;
-	struct net_device *netdev;
-	struct nictl_dev dev;
+	struct nictl_stack *stack;
 	int err;
 
 	rtnl_lock();
-	netdev = nictl_netdev_lookup(info);
-	err = PTR_ERR_OR_ZERO(netdev);
+	stack = nictl_request_stack(info);
+	err = PTR_ERR_OR_ZERO(stack);
 	if (!err)
-		err = nictl_dev_look(netdev, &dev);
+		err = nictl_stack_discover(stack, true);
 	if (!err) {
-		msg = nictl_dev_reply(info, &dev);
+		msg = nictl_stack_reply(info, stack);
 		err = PTR_ERR_OR_ZERO(msg);
-		nictl_dev_release(&dev);
+		nictl_stack_release(stack);
 	}
+	nictl_stack_free(stack);
 	rtnl_unlock();
 	return err ?: genlmsg_reply(msg, info);
 }

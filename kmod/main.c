@@ -22,14 +22,18 @@ static bool nictl_notifier_leaving;
 static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
+	struct netdev_notifier_changeupper_info *link = ptr;
 
 	/*
 	 * Unregistering the notifier replays DOWN and UNREGISTER for every
 	 * device, the DOWN without the ops lock a real one comes with (6.15+).
 	 * Nobody listens by then; a device's end still takes its state with it.
 	 */
+
 	if (!READ_ONCE(nictl_notifier_leaving) || event == NETDEV_UNREGISTER)
 		nictl_watch_netdev(netdev, event);
+	if (event == NETDEV_CHANGEUPPER && !READ_ONCE(nictl_notifier_leaving))
+		nictl_watch_link(netdev, link->upper_dev, link->linking);
 	if (event == NETDEV_UNREGISTER) {
 		nictl_bindings_lock();
 		nictl_binding_drop(netdev);

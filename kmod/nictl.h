@@ -57,9 +57,49 @@ struct nictl_dev {
 	struct nictl_qref *refs;
 };
 
+/* Members of a stacked device one request acts on, at most. */
+#define NICTL_STACK_MAX		64
+
+/**
+ * struct nictl_stack - the devices one bind, restore or DEV_GET acts on: a
+ *	device alone, or the physical devices beneath a stacked one
+ * @upper: the stacked device, or NULL for a device alone
+ * @n: entries in @netdev
+ * @discovered: entries of @dev filled in
+ * @netdev: the devices, in ifindex order
+ * @dev: their queue IRQs
+ * @serves: per device, from nictl_bind_owners(), or NULL
+ */
+struct nictl_stack {
+	struct net_device *upper;
+	unsigned int n;
+	unsigned int discovered;
+	struct net_device *netdev[NICTL_STACK_MAX];
+	struct nictl_dev dev[NICTL_STACK_MAX];
+	s8 *serves[NICTL_STACK_MAX];
+};
+
+/* stack.c */
+bool nictl_is_stacked(const struct net_device *netdev);
+struct nictl_stack *nictl_stack_one(struct net_device *netdev);
+struct nictl_stack *nictl_stack_find(struct net_device *upper, struct netlink_ext_ack *extack);
+struct nictl_stack *nictl_request_stack(const struct genl_info *info);
+bool nictl_stack_holds(const struct nictl_stack *stack, const struct net_device *netdev);
+void nictl_stack_lock(struct nictl_stack *stack);
+void nictl_stack_unlock(struct nictl_stack *stack);
+int nictl_stack_discover(struct nictl_stack *stack, bool look);
+void nictl_stack_release(struct nictl_stack *stack);
+void nictl_stack_free(struct nictl_stack *stack);
+size_t nictl_link_size(void);
+int nictl_put_link(struct sk_buff *skb, int attr, const struct net_device *netdev);
+size_t nictl_uppers_size(void);
+int nictl_put_uppers(struct sk_buff *skb, struct net_device *netdev);
+int nictl_put_stacked_attrs(struct sk_buff *skb, struct net_device *upper);
+
 /* discover.c */
 struct device *nictl_pci_function(const struct net_device *netdev);
 unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned int max);
+void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev);
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
 int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev);
 void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
@@ -133,8 +173,12 @@ void nictl_request_free(struct nictl_request *req);
 int nictl_check_cpu(unsigned int cpu, const struct nictl_dev *dev, bool numa_strict,
 		    const struct nlattr *attr, struct netlink_ext_ack *extack);
 int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32 flags,
-		       const struct nlattr *attr, struct netlink_ext_ack *extack);
+		       unsigned int offset, const struct nlattr *attr,
+		       struct netlink_ext_ack *extack);
 int nictl_place_explicit(struct nictl_dev *dev, const struct nictl_request *req);
+int nictl_member_cpus(const struct nictl_stack *stack, const struct nictl_dev *dev,
+		      const struct nictl_request *req, struct cpumask *cpus);
+int nictl_place_stack(struct nictl_stack *stack, const struct nictl_request *req);
 
 /* apply.c */
 /**
@@ -171,6 +215,7 @@ struct nictl_recheck {
 
 bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex);
 void nictl_watch_netdev(struct net_device *netdev, unsigned long event);
+void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool linking);
 void nictl_watch_start(void);
 void nictl_watch_stop(void);
 
@@ -201,6 +246,7 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev);
 struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
 			     const struct nictl_qirq *q, struct cpumask *affinity,
 			     struct cpumask *effective);
+int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev);
 int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);
 
@@ -210,7 +256,7 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 #define NICTL_MCGRP_AUDIT_ID	1
 extern struct genl_family nictl_family;
 struct net_device *nictl_netdev_lookup(const struct genl_info *info);
-struct sk_buff *nictl_dev_reply(const struct genl_info *info, const struct nictl_dev *dev);
+struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack);
 
 /* bind.c */
 int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info);
@@ -261,6 +307,8 @@ void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
 			  const struct nictl_change *changes, unsigned int n, u32 portid);
 void nictl_event_sticky_failed(const struct nictl_dev *dev, int err, const char *why);
+void nictl_event_link(enum nictl_event type, const struct nictl_dev *dev,
+		      const struct net_device *upper);
 
 /* snapshot.c */
 const char *nictl_snapshot_name(const struct net_device *netdev);

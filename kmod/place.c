@@ -110,17 +110,20 @@ static const char *nictl_units(const struct nictl_dev *dev, char *buf, size_t le
  * @dev: the device; each IRQ's plan_cpu is set
  * @allowed: the CPUs the user allowed
  * @flags: &enum nictl_bind_flags
+ * @offset: groups of other devices of the request placed on this set before
  * @attr: the CPU-set attribute, for extack
  * @extack: where to say what is wrong
  *
  * CPUs are ordered first thread of every core, then every core's second
- * thread, and so on, and group i takes the i-th (wrapping around): distinct
- * physical cores are used before any sibling is.
+ * thread, and so on, and group i takes the (@offset + i)-th (wrapping
+ * around): distinct physical cores are used before any sibling is, also
+ * by the members of a stacked device that share the set.
  *
  * Return: 0, -EINVAL (a CPU or the SMT rule) or -ENOMEM.
  */
 int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32 flags,
-		       const struct nlattr *attr, struct netlink_ext_ack *extack)
+		       unsigned int offset, const struct nlattr *attr,
+		       struct netlink_ext_ack *extack)
 {
 	unsigned int ncpus = cpumask_weight(allowed), ncores = 0, n = 0, rank, cpu, i;
 	unsigned int *order;
@@ -134,10 +137,18 @@ int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32
 		if (!nictl_smt_rank(cpu, allowed))
 			ncores++;
 	}
-	if ((flags & NICTL_BIND_F_SMT_EXCLUSIVE) && dev->n_groups > ncores) {
-		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "%s need %u physical cores, the CPU set has %u",
-					nictl_units(dev, units, sizeof(units)), dev->n_groups,
-					ncores);
+	if ((flags & NICTL_BIND_F_SMT_EXCLUSIVE) && offset + dev->n_groups > ncores) {
+		if (offset)
+			NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
+						"%s's %s and %u before need %u cores, %u there",
+						dev->netdev->name,
+						nictl_units(dev, units, sizeof(units)), offset,
+						offset + dev->n_groups, ncores);
+		else
+			NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
+						"%s need %u physical cores, the CPU set has %u",
+						nictl_units(dev, units, sizeof(units)),
+						dev->n_groups, ncores);
 		return -EINVAL;
 	}
 
@@ -150,7 +161,7 @@ int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32
 				order[n++] = cpu;
 
 	for (i = 0; i < dev->n_irqs; i++)
-		dev->irqs[i].plan_cpu = order[dev->irqs[i].group % ncpus];
+		dev->irqs[i].plan_cpu = order[(offset + dev->irqs[i].group) % ncpus];
 	kvfree(order);
 	return 0;
 }
@@ -261,5 +272,120 @@ int nictl_place_explicit(struct nictl_dev *dev, const struct nictl_request *req)
 	bitmap_free(named);
 	if (!err && (req->flags & NICTL_BIND_F_SMT_EXCLUSIVE))
 		err = nictl_check_smt_exclusive(dev, req->extack);
+	return err;
+}
+
+/**
+ * nictl_member_cpus() - the CPUs of a request one of its devices may use
+ * @stack: the devices of the request
+ * @dev: one of them
+ * @req: the request, with a CPU set
+ * @cpus: filled in
+ *
+ * A device alone gets the set as given, and a NUMA-strict bind refuses any
+ * CPU off its node. The members of a stacked device may sit on different
+ * nodes (a bond across two sockets): with %NICTL_BIND_F_NUMA_STRICT each
+ * takes the part of the set on its own node, or on the nearest nodes with
+ * CPUs when its own has none.
+ *
+ * Context: cpus_read_lock held.
+ * Return: 0, or -EINVAL when that part is empty.
+ */
+int nictl_member_cpus(const struct nictl_stack *stack, const struct nictl_dev *dev,
+		      const struct nictl_request *req, struct cpumask *cpus)
+{
+	nodemask_t near;
+	int n;
+
+	cpumask_copy(cpus, req->cpus);
+	if (!stack->upper || !(req->flags & NICTL_BIND_F_NUMA_STRICT) || dev->node == NUMA_NO_NODE)
+		return 0;
+	nictl_near_nodes(dev->node, &near);
+	cpumask_clear(cpus);
+	for_each_node_mask(n, near)
+		cpumask_or(cpus, cpus, cpumask_of_node(n));
+	if (cpumask_and(cpus, cpus, req->cpus))
+		return 0;
+	NL_SET_ERR_MSG_ATTR_FMT(req->extack, req->cpus_attr,
+				"%s: %s is on node %d, the CPU set has no CPU there",
+				stack->upper->name, dev->netdev->name, dev->node);
+	return -EINVAL;
+}
+
+/* Members before @i that take their CPUs from the same part of the set. */
+static unsigned int nictl_stack_offset(const struct nictl_stack *stack, unsigned int i,
+				       bool numa_strict)
+{
+	unsigned int j, offset = 0;
+
+	for (j = 0; j < i; j++)
+		if (!numa_strict || stack->dev[j].node == stack->dev[i].node)
+			offset += stack->dev[j].n_groups;
+	return offset;
+}
+
+/*
+ * With %NICTL_BIND_F_SMT_EXCLUSIVE no physical core may take queues of two
+ * members: each member's own placement kept its queues apart, the offsets
+ * kept members on one part of the set apart, and this catches parts that
+ * overlap. @core: scratch, one entry per CPU id.
+ */
+static int nictl_stack_check_cores(const struct nictl_stack *stack, int *core,
+				   struct netlink_ext_ack *extack)
+{
+	const struct nictl_dev *dev;
+	unsigned int i, k, first;
+	int cpu;
+
+	memset(core, 0xff, nr_cpu_ids * sizeof(*core));
+	for (i = 0; i < stack->n; i++) {
+		dev = &stack->dev[i];
+		for (k = 0; k < dev->n_irqs; k++) {
+			cpu = dev->irqs[k].plan_cpu;
+			if (cpu < 0)
+				continue;
+			first = cpumask_first(topology_sibling_cpumask(cpu));
+			if (core[first] >= 0 && core[first] != i) {
+				NL_SET_ERR_MSG_FMT(extack, "%s and %s would share the core of CPU %d",
+						   stack->dev[core[first]].netdev->name,
+						   dev->netdev->name, cpu);
+				return -EINVAL;
+			}
+			core[first] = i;
+		}
+	}
+	return 0;
+}
+
+/**
+ * nictl_place_stack() - spread the queues of a stacked device's members
+ * @stack: the members, discovered; each IRQ's plan_cpu is set
+ * @req: the request, with a CPU set
+ *
+ * Context: cpus_read_lock held.
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int nictl_place_stack(struct nictl_stack *stack, const struct nictl_request *req)
+{
+	bool numa_strict = req->flags & NICTL_BIND_F_NUMA_STRICT;
+	cpumask_var_t cpus;
+	unsigned int i;
+	int *core, err = 0;
+
+	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	for (i = 0; !err && i < stack->n; i++)
+		err = nictl_member_cpus(stack, &stack->dev[i], req, cpus) ?:
+		      nictl_place_on_set(&stack->dev[i], cpus, req->flags,
+					 nictl_stack_offset(stack, i, numa_strict),
+					 req->cpus_attr, req->extack);
+	free_cpumask_var(cpus);
+	if (err || !(req->flags & NICTL_BIND_F_SMT_EXCLUSIVE))
+		return err;
+	core = kvmalloc_array(nr_cpu_ids, sizeof(*core), GFP_KERNEL);
+	if (!core)
+		return -ENOMEM;
+	err = nictl_stack_check_cores(stack, core, req->extack);
+	kvfree(core);
 	return err;
 }

@@ -108,6 +108,43 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 }
 
 /**
+ * nictl_watch_link() - a device was stacked on another, or left it
+ * @lower: the device beneath
+ * @upper: the device stacked on it
+ * @linking: stacked (true) or left (false)
+ *
+ * The event goes to every physical device beneath @upper through @lower:
+ * a VLAN created on a bond is news for each of the bond's ports, whose
+ * uppers it joins.
+ *
+ * Context: the notifier, under rtnl.
+ */
+void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool linking)
+{
+	enum nictl_event type = linking ? NICTL_EVENT_LINKED : NICTL_EVENT_UNLINKED;
+	struct nictl_stack *stack;
+	struct nictl_dev dev;
+	unsigned int i;
+
+	if (!nictl_events_listening())
+		return;
+	if (!nictl_is_stacked(lower)) {
+		stack = nictl_stack_one(lower);
+	} else {
+		stack = nictl_stack_find(lower, NULL);
+		if (IS_ERR(stack))
+			return;
+	}
+	for (i = 0; stack && i < stack->n; i++) {
+		if (!nictl_watch_covers(stack->netdev[i]))
+			continue;
+		nictl_dev_init(stack->netdev[i], &dev);
+		nictl_event_link(type, &dev, upper);
+	}
+	nictl_stack_free(stack);
+}
+
+/**
  * nictl_recheck_add() - ask for a device to be discovered again under rtnl
  * @recheck: the devices asked for this period
  * @ifindex: the device

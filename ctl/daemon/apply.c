@@ -4,6 +4,8 @@
  * steering it asks for through steer_bind() (the code `nictlctl bind
  * --steer` runs: one transaction), log every IRQ that moved with its old
  * and new CPUs and the steering set, and remember the IRQs for irqbalance.
+ * A rule may name a device stacked on the one at hand (a bond it is a port
+ * of): the bind is then the stacked device's, of every port at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "daemon/rules.h"
 #include "log.h"
 #include "report.h"
+#include "stacked.h"
 #include "steer/bind.h"
 #include "steer/print.h"
 
@@ -169,59 +172,151 @@ static void log_result(const struct rule *rule, const struct nictl_dev *before,
 	free(cpus);
 }
 
-/* Apply the rule that matches @dev, as DEV_GET describes it now. */
-static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev)
+/*
+ * The rule that governs @dev: the first of the file that matches the device
+ * itself, or by name a device stacked on it (match-name = bond0 governs the
+ * bond's ports). @upper: that stacked device's name (free it), or NULL
+ * when the rule matched @dev itself.
+ */
+static const struct rule *find_rule(const struct keeper *k, const struct nictl_dev *dev,
+				    char **upper)
 {
-	struct steered s;
 	struct dev_facts facts = { .value = {
 		[RULE_MATCH_NAME] = dev->ifname, [RULE_MATCH_PCI] = dev->bus_addr,
 		[RULE_MATCH_DRIVER] = dev->driver,
 	} };
-	const struct rule *rule;
-	char mac[MAC_STR_LEN];
-	int err;
+	const struct rule *rule, *found;
+	char mac[MAC_STR_LEN], *names, *name, *save = NULL;
 
+	*upper = NULL;
 	if (!mac_of(dev->ifname, mac, sizeof(mac)))
 		facts.value[RULE_MATCH_MAC] = mac;
 	rule = rules_find(&k->conf, &facts);
+	names = dev->uppers ? strdup(dev->uppers) : NULL;
+	for (name = names ? strtok_r(names, ",", &save) : NULL; name;
+	     name = strtok_r(NULL, ",", &save)) {
+		facts = (struct dev_facts){ .value = { [RULE_MATCH_NAME] = name } };
+		found = rules_find(&k->conf, &facts);
+		if (found && (!rule || found < rule)) {
+			rule = found;
+			free(*upper);
+			*upper = strdup(name);
+		}
+	}
+	free(names);
+	return rule;
+}
+
+/* A failed apply: the rule still governs @ifindex (its next drift must be answered). */
+static enum apply_result not_applied(struct keeper *k, const struct rule *rule,
+				     const char *what, unsigned int ifindex)
+{
+	log_err("%s: rule %s (line %u) not applied", what, rule->name, rule->line);
+	/* Or one failed bind of a new device would leave it unkept for good. */
+	if (!owned_entry(k, ifindex))
+		ctl_msg("out of memory");
+	return APPLY_FAILED;
+}
+
+/* The bound devices of @s, logged and remembered as nictl's. */
+static enum apply_result applied(struct keeper *k, const struct rule *rule,
+				 const struct dev_list *before, const struct steered *s)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < s->result.nr && i < before->nr; i++) {
+		log_result(rule, &before->devs[i], &s->result.devs[i], &s->choice);
+		err = err ?: own(k, &s->result.devs[i]);
+	}
+	log_steering(rule, s);
+	if (err)
+		ctl_msg("out of memory");
+	return err ? APPLY_FAILED : APPLY_DONE;
+}
+
+static enum apply_result get_devs(struct keeper *k, const struct dev_ref *ref,
+				  struct dev_list *list);
+
+/*
+ * A rule that matched stacked device @upper, above @dev: one bind of it
+ * moves the IRQs of every physical device beneath it, or none. Steering
+ * is per device (RPS and XPS masks of its own queues): asked of a
+ * stacked rule, it is not done, and the log says so at every apply.
+ */
+static enum apply_result apply_stacked(struct keeper *k, const struct rule *rule,
+				       const char *upper, const struct nictl_dev *dev)
+{
+	struct dev_ref ref = { .name = upper };
+	struct dev_list found;
+	enum apply_result r;
+	struct steered s;
+	unsigned int i;
+
+	r = get_devs(k, &ref, &found);
+	if (r != APPLY_DONE)
+		return r == APPLY_NONE ? APPLY_WAIT : r;
+	for (i = 0; i < found.nr && r == APPLY_DONE; i++)
+		if (!found.devs[i].nr_irqs)
+			r = APPLY_WAIT;
+	if (r == APPLY_DONE) {
+		if (rule->steer)
+			log_warn("%s: rule %s: no steering for a stacked device: give each "
+				 "device beneath it a rule of its own to steer it", upper,
+				 rule->name);
+		if (stacked_bind(&k->nl, &found, &rule->policy, &s))
+			r = not_applied(k, rule, upper, dev->ifindex);
+		else
+			r = applied(k, rule, &found, &s);
+		steered_free(&s);
+	}
+	dev_list_free(&found);
+	return r;
+}
+
+/* Apply the rule that matches @dev, as DEV_GET describes it now. */
+static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev)
+{
+	const struct dev_list before = { (struct nictl_dev *)dev, 1, NULL, 0 };
+	const struct rule *rule;
+	enum apply_result r;
+	struct steered s;
+	char *upper;
+
+	rule = find_rule(k, dev, &upper);
 	if (!rule) {
 		keeper_forget(k, dev->ifindex);
 		return APPLY_NONE;
 	}
+	if (upper) {
+		r = apply_stacked(k, rule, upper, dev);
+		free(upper);
+		return r;
+	}
 	if (!dev->nr_irqs)
 		return APPLY_WAIT;
-	if (steer_bind(&k->nl, dev, &rule->policy, rule->steer, &s)) {
-		steered_free(&s);
-		log_err("%s: rule %s (line %u) not applied", dev->ifname, rule->name, rule->line);
-		/*
-		 * The rule still governs the device: its next drift, bind or
-		 * restore by someone else must be answered, or one failed bind
-		 * of a new device would leave it unkept for good.
-		 */
-		if (!owned_entry(k, dev->ifindex))
-			ctl_msg("out of memory");
-		return APPLY_FAILED;
-	}
-	log_result(rule, dev, &s.result.devs[0], &s.choice);
-	log_steering(rule, &s);
-	err = own(k, &s.result.devs[0]);
-	if (err)
-		ctl_msg("out of memory");
+	if (steer_bind(&k->nl, dev, &rule->policy, rule->steer, &s))
+		r = not_applied(k, rule, dev->ifname, dev->ifindex);
+	else
+		r = applied(k, rule, &before, &s);
 	steered_free(&s);
-	return err ? APPLY_FAILED : APPLY_DONE;
+	return r;
 }
 
-/* A DEV_GET of @ref (NULL: dump) into @list; the apply result of a failure. */
+/*
+ * A DEV_GET of @ref (NULL: dump) into @list, where a stacked device gives
+ * the devices beneath it; the apply result of a failure.
+ */
 static enum apply_result get_devs(struct keeper *k, const struct dev_ref *ref,
 				  struct dev_list *list)
 {
 	struct nl_msg *msg = dev_request(&k->nl, NICTL_CMD_DEV_GET, ref);
 	struct ctl_nl_error e = { .err = -ENOMEM };
 
-	*list = (struct dev_list){ NULL, 0 };
+	*list = (struct dev_list){ NULL, 0, NULL, 0 };
 	if (msg)
 		ctl_nl_transact(&k->nl, msg, dev_collect, list, &e);
-	if (!e.err && ref && list->nr != 1)
+	if (!e.err && ref && !list->nr)
 		e.err = -EPROTO;
 	if (!e.err)
 		return APPLY_DONE;

@@ -265,6 +265,8 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 	case NICTL_EVENT_UP:
 	case NICTL_EVENT_RENAMED:
 	case NICTL_EVENT_QUEUES_CHANGED:
+	case NICTL_EVENT_LINKED:
+	case NICTL_EVENT_UNLINKED:
 		schedule(d, ifindex);
 		break;
 	case NICTL_EVENT_UNREGISTERED:

@@ -21,6 +21,8 @@ static const char *const event_names[__NICTL_EVENT_MAX] = {
 	[NICTL_EVENT_RESTORED] = "restored",
 	[NICTL_EVENT_STICKY_APPLIED] = "sticky-applied",
 	[NICTL_EVENT_STICKY_FAILED] = "sticky-failed",
+	[NICTL_EVENT_LINKED] = "linked",
+	[NICTL_EVENT_UNLINKED] = "unlinked",
 };
 
 const char *nictl_event_name(uint32_t type)
@@ -116,6 +118,8 @@ static int event_attr(const struct nlattr *attr, struct nictl_event_msg *ev)
 			return MNL_CB_ERROR;
 		strcpy(ev->message, mnl_attr_get_str(attr));
 		return MNL_CB_OK;
+	case NICTL_A_LINK:
+		return nictl_parse_link(attr, ev->link) ? MNL_CB_ERROR : MNL_CB_OK;
 	default:
 		return MNL_CB_ERROR;
 	}
@@ -146,6 +150,7 @@ static int event_attr_cb(const struct nlattr *attr, void *data)
 	case NICTL_A_PORTID:
 	case NICTL_A_ERRNO:
 	case NICTL_A_MESSAGE:
+	case NICTL_A_LINK:
 		if (ev->dev.present & ATTR_BIT(type))
 			return MNL_CB_ERROR;
 		ev->dev.present |= ATTR_BIT(type);

@@ -29,6 +29,7 @@ struct nictl_event_msg {
 	uint32_t portid;
 	uint32_t err;		/* NICTL_A_ERRNO */
 	char message[128];	/* NICTL_A_MESSAGE */
+	char link[IFNAMSIZ];	/* NICTL_A_LINK: the upper device linked or unlinked */
 };
 
 struct nictl_listener {

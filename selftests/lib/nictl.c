@@ -189,6 +189,81 @@ static int parse_irq(const struct nlattr *attr, struct nictl_dev *dev)
 	return nictl_parse_irq(attr, &dev->irqs[dev->n_irqs++]);
 }
 
+static int link_attr_cb(const struct nlattr *attr, void *data)
+{
+	uint64_t *present = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_LINK_IFINDEX:
+		ret = mnl_attr_validate(attr, MNL_TYPE_U32);
+		break;
+	case NICTL_A_LINK_IFNAME:
+	case NICTL_A_LINK_KIND:
+		ret = mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) ||
+		      mnl_attr_get_payload_len(attr) > IFNAMSIZ ? -EPROTO : 0;
+		break;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return seen_once(present, type, ret);
+}
+
+int nictl_parse_link(const struct nlattr *attr, char *ifname)
+{
+	struct nlattr *name = NULL, *pos;
+	uint64_t present = 0;
+
+	if (mnl_attr_parse_nested(attr, link_attr_cb, &present) < 0 ||
+	    !(present & ATTR_BIT(NICTL_A_LINK_IFINDEX)) ||
+	    !(present & ATTR_BIT(NICTL_A_LINK_IFNAME)))
+		return -EPROTO;
+	mnl_attr_for_each_nested(pos, attr)
+		if (mnl_attr_get_type(pos) == NICTL_A_LINK_IFNAME)
+			name = pos;
+	snprintf(ifname, IFNAMSIZ, "%s", mnl_attr_get_str(name));
+	return 0;
+}
+
+static int lower_attr_cb(const struct nlattr *attr, void *data)
+{
+	return nictl_dev_attr(attr, data);
+}
+
+/* A NICTL_A_LOWER nest, parsed as a device and kept in short. */
+static int parse_lower(const struct nlattr *attr, struct nictl_dev *dev)
+{
+	struct nictl_lower *lower;
+	struct nictl_dev *member;
+	unsigned int i;
+	int ret = -EPROTO;
+
+	if (dev->n_lowers >= NICTL_MAX_LINKS)
+		return -EPROTO;
+	member = calloc(1, sizeof(*member));
+	if (!member)
+		return -ENOMEM;
+	if (mnl_attr_parse_nested(attr, lower_attr_cb, member) >= 0 &&
+	    (member->present & ATTR_BIT(NICTL_A_IFINDEX))) {
+		lower = &dev->lowers[dev->n_lowers++];
+		lower->ifindex = member->ifindex;
+		memcpy(lower->ifname, member->ifname, IFNAMSIZ);
+		lower->dev_flags = member->dev_flags;
+		lower->numa_node = member->numa_node;
+		lower->n_irqs = member->n_irqs;
+		for (i = 0; i < member->n_irqs; i++) {
+			lower->irq[i] = member->irqs[i].num;
+			lower->target_cpu[i] =
+				member->irqs[i].present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU) ?
+				member->irqs[i].target_cpu : UINT32_MAX;
+		}
+		ret = 0;
+	}
+	free(member);
+	return ret;
+}
+
 int nictl_dev_attr(const struct nlattr *attr, struct nictl_dev *dev)
 {
 	uint16_t type = mnl_attr_get_type(attr);
@@ -232,10 +307,22 @@ int nictl_dev_attr(const struct nlattr *attr, struct nictl_dev *dev)
 	case NICTL_A_STICKY_ID:
 		ret = get_str(attr, dev->sticky_id, sizeof(dev->sticky_id));
 		break;
+	case NICTL_A_KIND:
+		ret = get_str(attr, dev->kind, sizeof(dev->kind));
+		break;
 	case NICTL_A_IRQ:
 		/* Repeated by design, so it skips the duplicate check. */
 		dev->present |= ATTR_BIT(type);
 		return parse_irq(attr, dev) ? MNL_CB_ERROR : MNL_CB_OK;
+	case NICTL_A_UPPER:
+		dev->present |= ATTR_BIT(type);
+		if (dev->n_uppers >= NICTL_MAX_LINKS)
+			return MNL_CB_ERROR;
+		return nictl_parse_link(attr, dev->uppers[dev->n_uppers++]) ? MNL_CB_ERROR :
+									       MNL_CB_OK;
+	case NICTL_A_LOWER:
+		dev->present |= ATTR_BIT(type);
+		return parse_lower(attr, dev) ? MNL_CB_ERROR : MNL_CB_OK;
 	default:
 		/* Request-only or unknown attributes have no place in a reply. */
 		return MNL_CB_ERROR;

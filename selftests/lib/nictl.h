@@ -58,6 +58,20 @@ struct nictl_irq {
 	} queues[NICTL_MAX_QREFS];
 };
 
+/* Uppers and lowers one test message may name; more fail to parse. */
+#define NICTL_MAX_LINKS	4
+
+/* A NICTL_A_LOWER nest: a physical device beneath a stacked one, in short. */
+struct nictl_lower {
+	uint32_t ifindex;
+	char ifname[IFNAMSIZ];
+	uint32_t dev_flags;
+	int32_t numa_node;
+	unsigned int n_irqs;
+	uint32_t irq[NICTL_MAX_IRQS];
+	uint32_t target_cpu[NICTL_MAX_IRQS];	/* UINT32_MAX: none */
+};
+
 struct nictl_dev {
 	uint64_t present;	/* ATTR_BIT() of every nictl_attr seen */
 	uint8_t cmd;		/* genlmsghdr of the reply */
@@ -76,6 +90,13 @@ struct nictl_dev {
 	char sticky_id[100];
 	unsigned int n_irqs;
 	struct nictl_irq irqs[NICTL_MAX_IRQS];
+	char kind[IFNAMSIZ];	/* NICTL_A_KIND */
+	/* The NICTL_A_UPPER nests' names, in order. */
+	unsigned int n_uppers;
+	char uppers[NICTL_MAX_LINKS][IFNAMSIZ];
+	/* The NICTL_A_LOWER nests of a reply about a stacked device, in order. */
+	unsigned int n_lowers;
+	struct nictl_lower lowers[NICTL_MAX_LINKS];
 };
 
 /* One softirq vector of a CPU (NICTL_A_SOFTIRQ). */
@@ -185,6 +206,8 @@ struct nictl_bind_args {
  * device attribute.
  */
 int nictl_dev_attr(const struct nlattr *attr, struct nictl_dev *dev);
+/* Parse one NICTL_A_UPPER- or NICTL_A_LINK-shaped nest: its ifname, 0 or -EPROTO. */
+int nictl_parse_link(const struct nlattr *attr, char *ifname);
 /* Parse one NICTL_A_IRQ-shaped nest into @irq (zeroed first): 0 or -EPROTO. */
 int nictl_parse_irq(const struct nlattr *attr, struct nictl_irq *irq);
 /* Parse one DEV_GET-shaped message: -EPROTO on any malformed attribute. */

@@ -206,6 +206,21 @@ int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *co
 	return ret;
 }
 
+int run_sh(const char *const argv[])
+{
+	struct run_result *r = malloc(sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = run_cmd(r, false, NULL, argv);
+	if (!ret && r->status)
+		fprintf(stderr, "# %s %s ... -> %d: %s", argv[0], argv[1] ?: "", r->status, r->err);
+	ret = ret ?: r->status;
+	free(r);
+	return ret;
+}
+
 int run_ctl(struct run_result *r, bool unpriv, const char *const *wrap, const char *const *args)
 {
 	const char *argv[16], *ctl = getenv("NICTL_CTL");

@@ -26,7 +26,7 @@ FIXTURE_SETUP(reply)
 	ASSERT_NE(NULL, self->msg);
 	ASSERT_NE(NULL, genlmsg_put(self->msg, 0, 0, FAMILY, 0, 0, NICTL_CMD_DEV_GET,
 				    NICTL_FAMILY_VERSION));
-	self->list = (struct dev_list){ NULL, 0 };
+	self->list = (struct dev_list){ NULL, 0, NULL, 0 };
 }
 
 FIXTURE_TEARDOWN(reply)

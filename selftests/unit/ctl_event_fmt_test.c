@@ -50,7 +50,7 @@ FIXTURE_SETUP(fmt)
 	}
 	self->ev.seq = 7;
 	self->ev.time_ns = 123456789;
-	self->ev.dev = (struct dev_list){ &self->dev, 1 };
+	self->ev.dev = (struct dev_list){ &self->dev, 1, NULL, 0 };
 	self->ev.was = self->was;
 	memcpy(self->ev.perm_addr, mac, sizeof(mac));
 	self->ev.perm_addr_len = sizeof(mac);

@@ -69,7 +69,20 @@ mount_host() {
 			mkdir "$ROOT/lib/modules/$NICTL_KREL"
 	fi
 	mount --bind "$ROOT$NICTL_MODULES" "$ROOT/lib/modules/$NICTL_KREL" ||
-		echo "guest-init: no /lib/modules/$NICTL_KREL on the host; modprobe will not work"
+		echo "guest-init: no /lib/modules/$NICTL_KREL on the host; the kernel's own modprobe reads the cache"
+	install_modprobe
+}
+
+# What the kernel loads on demand (bonding for `ip link add type bond`,
+# 8021q, macvlan) it loads with this modprobe: the host's, reading this
+# kernel's modules from the cache even where the host has no /lib/modules
+# to mount them on.
+install_modprobe() {
+	printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "${NICTL_MODULES%/lib/modules/*}" \
+		>"$ROOT/run/nictl-modprobe" &&
+		chmod 755 "$ROOT/run/nictl-modprobe" &&
+		echo /run/nictl-modprobe >/proc/sys/kernel/modprobe ||
+		echo "guest-init: the kernel cannot load modules on demand"
 }
 
 # Print the name of the interface whose MAC is $1, if there is one yet.

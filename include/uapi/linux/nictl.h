@@ -74,6 +74,12 @@
  *	over messages, changed between two parts, the messages from then on
  *	carry NLM_F_DUMP_INTR and the client should dump again. IRQs of
  *	queues beyond the active counts (after ethtool -L) are not reported.
+ *	A do request about a stacked device (%NICTL_DEV_F_STACKED: a bond,
+ *	team, bridge, VLAN or macvlan) replies with that device's
+ *	%NICTL_A_IFINDEX, %NICTL_A_IFNAME, %NICTL_A_DEV_FLAGS, %NICTL_A_KIND
+ *	and %NICTL_A_UPPER, and one %NICTL_A_LOWER nest per physical device
+ *	beneath it, found recursively: -EOPNOTSUPP when a device beneath it
+ *	has no bus device (a veth port), -E2BIG past 64 of them.
  * @NICTL_CMD_BIND: retarget every queue IRQ of a device, all or nothing.
  *	Needs CAP_NET_ADMIN in the initial user namespace (-EPERM otherwise).
  *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
@@ -93,14 +99,27 @@
  *	a managed IRQ; -EBUSY an IRQ held by another device's binding (unless
  *	%NICTL_BIND_F_TAKE_OVER) or shared with another handler (unless
  *	%NICTL_BIND_F_ALLOW_SHARED); any error of the IRQ core while applying,
- *	after every earlier write was rolled back.
+ *	after every earlier write was rolled back. A stacked device binds
+ *	every physical device beneath it in one transaction: each is planned
+ *	and checked, under the instance locks of all of them, before the first
+ *	write, and one failure puts every write back. Only a CPU set is
+ *	taken (-EOPNOTSUPP for a placement: queue numbers are per device).
+ *	Devices that share a part of the set take distinct physical cores
+ *	before siblings, and %NICTL_BIND_F_SMT_EXCLUSIVE holds across them;
+ *	with %NICTL_BIND_F_NUMA_STRICT each device uses the part of the set on
+ *	its own node (-EINVAL when that part is empty). A sticky request
+ *	keeps, for each device, its own part of the set. The reply has the
+ *	shape of a %NICTL_CMD_DEV_GET reply about the stacked device; the
+ *	%NICTL_EVENT_BOUND events are one per physical device.
  * @NICTL_CMD_RESTORE: put back the affinities the device's queue IRQs had
  *	before nictl first bound it, and forget the device, its sticky
  *	binding too. Needs CAP_NET_ADMIN. -ENODATA when nictl holds neither
  *	(never bound, or the state was dropped because the device went away;
  *	a sticky binding alone is dropped and nothing else done). The reply, a
  *	%NICTL_CMD_RESTORE message, carries the attributes of a
- *	%NICTL_CMD_DEV_GET reply.
+ *	%NICTL_CMD_DEV_GET reply. A stacked device restores, in one
+ *	all-or-nothing apply, every physical device beneath it that nictl
+ *	holds; -ENODATA when it holds none of them.
  * @NICTL_CMD_STATS_GET: softirq accounting, a dump of one message per
  *	possible CPU: %NICTL_A_CPU, %NICTL_A_STATS_ENABLED,
  *	%NICTL_A_STATS_START_NS, %NICTL_A_STATS_NOW_NS, one %NICTL_A_SOFTIRQ
@@ -231,8 +250,9 @@ enum nictl_cmd {
  *	&enum nictl_poll_kind on the CPU a %NICTL_CMD_STATS_GET message describes
  * @NICTL_A_UPPER: nest, &enum nictl_link_attr, a device stacked on this
  *	one, directly or through others (the bond or team it is a port of, a
- *	VLAN or macvlan on it or on that bond), nearest first; one per such
- *	device, at most %NICTL_UPPERS_MAX, in every message describing a device
+ *	VLAN or macvlan on it or on that bond), each direct upper before the
+ *	devices stacked on it; one per such device, at most %NICTL_UPPERS_MAX,
+ *	in every message describing a device
  * @NICTL_A_LOWER: nest, one physical device beneath the stacked device a
  *	%NICTL_CMD_DEV_GET, %NICTL_CMD_BIND or %NICTL_CMD_RESTORE request named
  *	(&enum nictl_dev_flags %NICTL_DEV_F_STACKED): it holds the attributes

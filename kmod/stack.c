@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stacked devices: a bond, team, bridge, VLAN or macvlan has no bus device
+ * and no queue IRQs of its own; the physical devices beneath it have them.
+ * A request that names one acts on those members, found here by walking
+ * its lower devices under rtnl, recursively (a VLAN on a bond reaches the
+ * bond's ports). Members are kept in ifindex order, each once, so their
+ * instance locks are always taken in one order.
+ */
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/rtnetlink.h>
+
+#include "nictl.h"
+
+/**
+ * nictl_is_stacked() - does a request naming this device act on others?
+ * @netdev: the device
+ *
+ * Context: rtnl held.
+ * Return: true for a device without a bus device that has lower devices.
+ */
+bool nictl_is_stacked(const struct net_device *netdev)
+{
+	return !netdev->dev.parent && !list_empty(&netdev->adj_list.lower);
+}
+
+/* What the walk found: the members, and the first lower device that has no bus device. */
+struct nictl_stack_walk {
+	struct nictl_stack *stack;
+	struct net_device *orphan;
+	bool full;
+};
+
+static int nictl_stack_visit(struct net_device *lower, struct netdev_nested_priv *priv)
+{
+	struct nictl_stack_walk *walk = priv->data;
+	struct nictl_stack *stack = walk->stack;
+	unsigned int i;
+
+	if (!lower->dev.parent) {
+		/* A device stacked on others is passed through; a leaf has no IRQs. */
+		if (list_empty(&lower->adj_list.lower) && !walk->orphan)
+			walk->orphan = lower;
+		return 0;
+	}
+	for (i = 0; i < stack->n && stack->netdev[i]->ifindex < lower->ifindex; i++)
+		;
+	if (i < stack->n && stack->netdev[i] == lower)
+		return 0;	/* reached again through another upper */
+	if (stack->n == NICTL_STACK_MAX) {
+		walk->full = true;
+		return 1;
+	}
+	memmove(&stack->netdev[i + 1], &stack->netdev[i], (stack->n - i) * sizeof(*stack->netdev));
+	stack->netdev[i] = lower;
+	stack->n++;
+	return 0;
+}
+
+/**
+ * nictl_stack_one() - a device alone, as the one member of a request
+ * @netdev: the device
+ *
+ * Return: the stack, or NULL when out of memory.
+ */
+struct nictl_stack *nictl_stack_one(struct net_device *netdev)
+{
+	struct nictl_stack *stack = kvzalloc(sizeof(*stack), GFP_KERNEL);
+
+	if (stack) {
+		stack->netdev[0] = netdev;
+		stack->n = 1;
+	}
+	return stack;
+}
+
+/**
+ * nictl_stack_find() - the physical devices beneath a stacked device
+ * @upper: the stacked device (nictl_is_stacked())
+ * @extack: where to say what is wrong
+ *
+ * Every leaf beneath @upper must be a physical device: a bond with a veth
+ * among its ports cannot be bound whole, and half of it is not bound.
+ *
+ * Context: rtnl held, and kept until nictl_stack_free().
+ * Return: the members, without their queue IRQs yet, or an ERR_PTR:
+ * -EOPNOTSUPP a leaf without a bus device, -E2BIG more than
+ * %NICTL_STACK_MAX members, -ENOMEM.
+ */
+struct nictl_stack *nictl_stack_find(struct net_device *upper, struct netlink_ext_ack *extack)
+{
+	struct nictl_stack_walk walk = {};
+	struct netdev_nested_priv priv = { .data = &walk };
+	struct nictl_stack *stack;
+
+	ASSERT_RTNL();
+	stack = kvzalloc(sizeof(*stack), GFP_KERNEL);
+	if (!stack)
+		return ERR_PTR(-ENOMEM);
+	stack->upper = upper;
+	walk.stack = stack;
+	netdev_walk_all_lower_dev(upper, nictl_stack_visit, &priv);
+	if (walk.full) {
+		NL_SET_ERR_MSG_FMT(extack, "%s has more than %u physical devices beneath it",
+				   upper->name, NICTL_STACK_MAX);
+		kvfree(stack);
+		return ERR_PTR(-E2BIG);
+	}
+	if (walk.orphan) {
+		NL_SET_ERR_MSG_FMT(extack, "%s is on %s, which has no bus device and no queue IRQs",
+				   upper->name, walk.orphan->name);
+		kvfree(stack);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	return stack;
+}
+
+/**
+ * nictl_request_stack() - the devices a request names
+ * @info: the request
+ *
+ * Context: rtnl held, and kept until nictl_stack_free().
+ * Return: the device alone, or the members of the stacked device it names;
+ * an ERR_PTR with extack set when there is none.
+ */
+struct nictl_stack *nictl_request_stack(const struct genl_info *info)
+{
+	struct net_device *netdev = nictl_netdev_lookup(info);
+
+	if (IS_ERR(netdev))
+		return ERR_CAST(netdev);
+	if (nictl_is_stacked(netdev))
+		return nictl_stack_find(netdev, info->extack);
+	return nictl_stack_one(netdev) ?: ERR_PTR(-ENOMEM);
+}
+
+/**
+ * nictl_stack_holds() - is this device one of the members?
+ * @stack: the members, or NULL (then none)
+ * @netdev: the device
+ *
+ * Return: true when @netdev is among them.
+ */
+bool nictl_stack_holds(const struct nictl_stack *stack, const struct net_device *netdev)
+{
+	unsigned int i;
+
+	for (i = 0; stack && i < stack->n; i++)
+		if (stack->netdev[i] == netdev)
+			return true;
+	return false;
+}
+
+/**
+ * nictl_stack_lock() - take every member's instance lock, in ifindex order
+ * @stack: the members
+ */
+void nictl_stack_lock(struct nictl_stack *stack)
+{
+	unsigned int i;
+
+	for (i = 0; i < stack->n; i++) {
+		if (i)
+			nictl_netdev_lock_nested(stack->netdev[i]);
+		else
+			netdev_lock(stack->netdev[i]);
+	}
+}
+
+/**
+ * nictl_stack_unlock() - drop what nictl_stack_lock() took
+ * @stack: the members
+ */
+void nictl_stack_unlock(struct nictl_stack *stack)
+{
+	unsigned int i = stack->n;
+
+	while (i--)
+		netdev_unlock(stack->netdev[i]);
+}
+
+/**
+ * nictl_stack_discover() - find every member's queue IRQs
+ * @stack: the members; @stack->dev is filled in
+ * @look: as DEV_GET, without the instance locks held (nictl_dev_look());
+ *	else for a bind or restore, with them held (nictl_dev_discover())
+ *
+ * Return: 0 or a discovery error; on error nothing needs releasing.
+ */
+int nictl_stack_discover(struct nictl_stack *stack, bool look)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < stack->n; i++) {
+		err = look ? nictl_dev_look(stack->netdev[i], &stack->dev[i]) :
+			     nictl_dev_discover(stack->netdev[i], &stack->dev[i]);
+		if (!err)
+			stack->discovered = i + 1;
+	}
+	if (err)
+		nictl_stack_release(stack);
+	return err;
+}
+
+/**
+ * nictl_stack_release() - free what nictl_stack_discover() found
+ * @stack: the members
+ */
+void nictl_stack_release(struct nictl_stack *stack)
+{
+	while (stack->discovered)
+		nictl_dev_release(&stack->dev[--stack->discovered]);
+}
+
+/**
+ * nictl_stack_free() - free the members
+ * @stack: from nictl_stack_find() or nictl_stack_one(), released; may be
+ *	an ERR_PTR or NULL
+ */
+void nictl_stack_free(struct nictl_stack *stack)
+{
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(stack))
+		return;
+	for (i = 0; i < stack->n; i++)
+		kvfree(stack->serves[i]);
+	kvfree(stack);
+}
+
+/* The kind a stacked device's link was created with, or NULL. */
+static const char *nictl_link_kind(const struct net_device *netdev)
+{
+	const char *kind = netdev->rtnl_link_ops ? netdev->rtnl_link_ops->kind : NULL;
+
+	return kind && strlen(kind) < IFNAMSIZ ? kind : NULL;
+}
+
+/**
+ * nictl_link_size() - room one nictl_put_link() takes
+ *
+ * Return: the size.
+ */
+size_t nictl_link_size(void)
+{
+	return nla_total_size(0) + nla_total_size(sizeof(u32)) + nla_total_size(IFNAMSIZ) * 2;
+}
+
+/**
+ * nictl_put_link() - a nest naming a stacked device
+ * @skb: the message
+ * @attr: %NICTL_A_UPPER or %NICTL_A_LINK
+ * @netdev: the device
+ *
+ * Return: 0 or -EMSGSIZE (nothing added).
+ */
+int nictl_put_link(struct sk_buff *skb, int attr, const struct net_device *netdev)
+{
+	const char *kind = nictl_link_kind(netdev);
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, attr);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NICTL_A_LINK_IFINDEX, netdev->ifindex) ||
+	    nla_put_string(skb, NICTL_A_LINK_IFNAME, netdev->name) ||
+	    (kind && nla_put_string(skb, NICTL_A_LINK_KIND, kind))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The uppers a message names: each once, at most NICTL_UPPERS_MAX. */
+struct nictl_uppers {
+	unsigned int n;
+	struct net_device *netdev[NICTL_UPPERS_MAX];
+};
+
+static int nictl_uppers_visit(struct net_device *upper, struct netdev_nested_priv *priv)
+{
+	struct nictl_uppers *uppers = priv->data;
+	unsigned int i;
+
+	for (i = 0; i < uppers->n; i++)
+		if (uppers->netdev[i] == upper)
+			return 0;
+	uppers->netdev[uppers->n++] = upper;
+	return uppers->n == NICTL_UPPERS_MAX;
+}
+
+/**
+ * nictl_uppers_size() - room nictl_put_uppers() takes at most
+ *
+ * Return: the size.
+ */
+size_t nictl_uppers_size(void)
+{
+	return NICTL_UPPERS_MAX * nictl_link_size();
+}
+
+/**
+ * nictl_put_uppers() - one %NICTL_A_UPPER nest per device stacked on this one
+ * @skb: the message
+ * @netdev: the device
+ *
+ * The walk gives a direct upper before the devices stacked on it. Under
+ * RCU, as a drift event is sent without rtnl; names are read as they are.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int nictl_put_uppers(struct sk_buff *skb, struct net_device *netdev)
+{
+	struct nictl_uppers uppers = {};
+	struct netdev_nested_priv priv = { .data = &uppers };
+	unsigned int i;
+	int err = 0;
+
+	rcu_read_lock();
+	netdev_walk_all_upper_dev_rcu(netdev, nictl_uppers_visit, &priv);
+	for (i = 0; !err && i < uppers.n; i++)
+		err = nictl_put_link(skb, NICTL_A_UPPER, uppers.netdev[i]);
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * nictl_put_stacked_attrs() - the attributes of a stacked device itself
+ * @skb: the message
+ * @upper: the device
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int nictl_put_stacked_attrs(struct sk_buff *skb, struct net_device *upper)
+{
+	const char *kind = nictl_link_kind(upper);
+	u32 flags = NICTL_DEV_F_STACKED | (upper->flags & IFF_UP ? NICTL_DEV_F_UP : 0);
+
+	if (nla_put_u32(skb, NICTL_A_IFINDEX, upper->ifindex) ||
+	    nla_put_string(skb, NICTL_A_IFNAME, upper->name) ||
+	    nla_put_u32(skb, NICTL_A_DEV_FLAGS, flags) ||
+	    (kind && nla_put_string(skb, NICTL_A_KIND, kind)))
+		return -EMSGSIZE;
+	return nictl_put_uppers(skb, upper);
+}
