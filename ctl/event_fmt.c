@@ -11,8 +11,9 @@
  *   12:00:06.000 seq 12 restored lan0 by port 4242: irq 45 6 -> 0-7, irq 46 7 -> 0-7
  *   12:00:07.000 seq 13 sticky-applied lan0 as pci:0000:01:00.0: irq 50 0-7 -> 6
  *   12:00:08.000 seq 14 sticky-failed lan0 as pci:0000:01:00.0: CPU 6 is offline (EINVAL)
- *   12:00:09.000 seq 15 linked lan0 under bond0, under bond0,bond0.100 now
- *   12:00:10.000 seq 16 unlinked lan0 from bond0
+ *   12:00:09.000 seq 15 linked lan0 under bond0
+ *   12:00:09.500 seq 16 linked lan0 under bond0.100, under bond0,bond0.100 now
+ *   12:00:10.000 seq 17 unlinked lan0 from bond0
  *
  * (pid and uid for root, who hears the audit group; the requester's
  * netlink port id for everyone else.)
@@ -118,7 +119,7 @@ int event_print_text(FILE *f, const struct ctl_event *ev, const struct timespec 
 	case NICTL_EVENT_UNLINKED:
 		fprintf(f, " %s %s", ev->type == NICTL_EVENT_LINKED ? "under" : "from",
 			ev->link ?: "?");
-		if (dev->uppers)
+		if (dev->uppers && (!ev->link || strcmp(dev->uppers, ev->link)))
 			fprintf(f, ", under %s now", dev->uppers);
 		break;
 	case NICTL_EVENT_DRIFT:

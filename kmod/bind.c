@@ -361,8 +361,14 @@ out:
 	return err;
 }
 
-/* Under rtnl: the devices, their instance locks and IRQs, then cpus_read_lock for the rest. */
-static int nictl_bind_dev(struct genl_info *info, const struct nictl_request *req,
+/*
+ * The frame of BIND and RESTORE, under rtnl: the devices the request
+ * names, their instance locks and queue IRQs, then @act (which takes
+ * cpus_read_lock for what it checks and writes), then the reply.
+ */
+static int nictl_stack_do(struct genl_info *info, const struct nictl_request *req,
+			  int (*act)(struct genl_info *info, const struct nictl_request *req,
+				     struct nictl_stack *stack),
 			  struct sk_buff **msg)
 {
 	struct nictl_stack *stack;
@@ -374,20 +380,30 @@ static int nictl_bind_dev(struct genl_info *info, const struct nictl_request *re
 	nictl_stack_lock(stack);
 	err = nictl_stack_discover(stack, false);
 	if (!err) {
-		err = nictl_stack_owners(stack);
+		err = act(info, req, stack);
 		if (!err) {
-			cpus_read_lock();
-			err = nictl_bind_locked(stack, req, NULL);
-			if (!err) {
-				*msg = nictl_stack_reply(info, stack);
-				err = PTR_ERR_OR_ZERO(*msg);
-			}
-			cpus_read_unlock();
+			*msg = nictl_stack_reply(info, stack);
+			err = PTR_ERR_OR_ZERO(*msg);
 		}
 		nictl_stack_release(stack);
 	}
 	nictl_stack_unlock(stack);
 	nictl_stack_free(stack);
+	return err;
+}
+
+/* Who else claims the IRQs takes their locks, so it comes before cpus_read_lock. */
+static int nictl_bind_act(struct genl_info *info, const struct nictl_request *req,
+			  struct nictl_stack *stack)
+{
+	int err;
+
+	err = nictl_stack_owners(stack);
+	if (!err) {
+		cpus_read_lock();
+		err = nictl_bind_locked(stack, req, NULL);
+		cpus_read_unlock();
+	}
 	return err;
 }
 
@@ -407,7 +423,7 @@ int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 	err = nictl_request_parse(info, &req);
 	if (!err) {
 		rtnl_lock();
-		err = nictl_bind_dev(info, &req, &msg);
+		err = nictl_stack_do(info, &req, nictl_bind_act, &msg);
 		rtnl_unlock();
 	}
 	nictl_request_free(&req);
@@ -604,29 +620,14 @@ out:
 	return err;
 }
 
-/* Under rtnl: the devices, their instance locks and IRQs, then cpus_read_lock for the rest. */
-static int nictl_restore_dev(struct genl_info *info, struct sk_buff **msg)
+static int nictl_restore_act(struct genl_info *info, const struct nictl_request *req,
+			     struct nictl_stack *stack)
 {
-	struct nictl_stack *stack;
 	int err;
 
-	stack = nictl_request_stack(info);
-	if (IS_ERR(stack))
-		return PTR_ERR(stack);
-	nictl_stack_lock(stack);
-	err = nictl_stack_discover(stack, false);
-	if (!err) {
-		cpus_read_lock();
-		err = nictl_restore_locked(info, stack);
-		cpus_read_unlock();
-		if (!err) {
-			*msg = nictl_stack_reply(info, stack);
-			err = PTR_ERR_OR_ZERO(*msg);
-		}
-		nictl_stack_release(stack);
-	}
-	nictl_stack_unlock(stack);
-	nictl_stack_free(stack);
+	cpus_read_lock();
+	err = nictl_restore_locked(info, stack);
+	cpus_read_unlock();
 	return err;
 }
 
@@ -643,7 +644,7 @@ int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	rtnl_lock();
-	err = nictl_restore_dev(info, &msg);
+	err = nictl_stack_do(info, NULL, nictl_restore_act, &msg);
 	rtnl_unlock();
 	return err ?: genlmsg_reply(msg, info);
 }

@@ -73,6 +73,18 @@ FIXTURE_TEARDOWN(cli)
 #define JQ(self, filter) run_jq(&(self)->jq, (self)->run.out, filter)
 
 /* A "path value" line of a member that is a string or null. */
+/* The devices stacked on @d as nictlctl joins them: "bond0,bond0.7". */
+static const char *uppers(const struct nictl_dev *d, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < d->n_uppers && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? "," : "", d->uppers[i]);
+	return buf;
+}
+
 static void str_or_null(FILE *f, const char *path, bool present, const char *s)
 {
 	if (present)
@@ -134,7 +146,7 @@ static void flat_irq(FILE *f, unsigned int i, const struct nictl_irq *irq)
 /* What JQ_FLATTEN prints for nictlctl's one-device JSON of @d. */
 static char *flat_json(const struct nictl_dev *d)
 {
-	char *buf = NULL;
+	char *buf = NULL, list[NICTL_MAX_LINKS * IFNAMSIZ];
 	size_t len;
 	unsigned int i;
 	FILE *f = open_memstream(&buf, &len);
@@ -149,6 +161,7 @@ static char *flat_json(const struct nictl_dev *d)
 		yes_no(d->dev_flags & NICTL_DEV_F_BOUND));
 	str_or_null(f, "0.sticky_id", d->present & ATTR_BIT(NICTL_A_STICKY_ID), d->sticky_id);
 	fprintf(f, "0.source \"%s\"\n", source_name(d->source));
+	str_or_null(f, "0.uppers", d->n_uppers, uppers(d, list, sizeof(list)));
 	for (i = 0; i < d->n_irqs; i++)
 		flat_irq(f, i, &d->irqs[i]);
 	fclose(f);
@@ -188,7 +201,7 @@ static void table_flags(FILE *f, const struct nictl_irq *irq)
 static char *table(const struct nictl_dev *d)
 {
 	const struct nictl_irq *irq;
-	char *buf = NULL;
+	char *buf = NULL, list[NICTL_MAX_LINKS * IFNAMSIZ];
 	size_t len;
 	unsigned int i;
 	FILE *f = open_memstream(&buf, &len);
@@ -207,6 +220,8 @@ static char *table(const struct nictl_dev *d)
 		d->dev_flags & NICTL_DEV_F_BOUND ? "bound" : "not bound");
 	if (d->present & ATTR_BIT(NICTL_A_STICKY_ID))
 		fprintf(f, "sticky as %s, ", d->sticky_id);
+	if (d->n_uppers)
+		fprintf(f, "under %s, ", uppers(d, list, sizeof(list)));
 	fprintf(f, "irqs from %s\n", source_name(d->source));
 	fprintf(f, "QUEUE KIND IRQ NAME CPUS EFFECTIVE NODE TARGET FLAGS\n");
 	for (i = 0; i < d->n_irqs; i++) {

@@ -29,6 +29,21 @@
 static const char *const ports[] = { "vnode0", "vnode1" };
 static const int port_node[] = { 0, 1 };
 
+/* What `nictlctl bind --numa-local` asks for. */
+#define NUMA_LOCAL	(NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE)
+
+/* BIND @name to @cpus with @flags: 0 or -errno, the extack printed on failure. */
+static int bind_on(struct nl_client *nl, const char *name, uint32_t flags,
+		   const struct cpus *cpus, struct nictl_dev *reply, struct nl_result *res)
+{
+	const struct nictl_bind_args args = { .ifname = name, .flags = flags, .cpus = cpus };
+	int ret = nictl_bind(nl, &args, reply, res);
+
+	if (ret)
+		fprintf(stderr, "# bind %s: %s (%s)\n", name, strerror(-ret), res->msg);
+	return ret;
+}
+
 /* @name is the ifname of one of @dev's NICTL_A_LOWER nests. */
 static bool has_lower(const struct nictl_dev *dev, const char *name)
 {
@@ -160,14 +175,8 @@ FIXTURE_TEARDOWN(bond)
 /* `nictlctl bind BOND --numa-local`: each port on its own node, in one request. */
 TEST_F_TIMEOUT(bond, numa_local_keeps_each_port_on_its_node, 300)
 {
-	struct nictl_bind_args args = {
-		.ifname = BOND,
-		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE,
-		.cpus = &self->online,
-	};
-
-	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &self->reply, &self->res))
-		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, bind_on(&self->env.nl, BOND, NUMA_LOCAL, &self->online, &self->reply,
+			     &self->res));
 	EXPECT_TRUE(describes_bond(&self->reply, BOND, NICTL_CMD_BIND));
 	EXPECT_TRUE(port_on_its_node(&self->env.nl, 0));
 	EXPECT_TRUE(port_on_its_node(&self->env.nl, 1));
@@ -179,14 +188,8 @@ TEST_F_TIMEOUT(bond, numa_local_keeps_each_port_on_its_node, 300)
 /* One restore of the bond puts back every port, and forgets them all. */
 TEST_F_TIMEOUT(bond, restore_puts_every_port_back, 300)
 {
-	struct nictl_bind_args args = {
-		.ifname = BOND,
-		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE,
-		.cpus = &self->online,
-	};
-
-	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &self->reply, &self->res))
-		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, bind_on(&self->env.nl, BOND, NUMA_LOCAL, &self->online, &self->reply,
+			     &self->res));
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, BOND, &self->reply, &self->res))
 		TH_LOG("%s", self->res.msg);
 	EXPECT_TRUE(describes_bond(&self->reply, BOND, NICTL_CMD_RESTORE));
@@ -203,11 +206,6 @@ TEST_F_TIMEOUT(bond, restore_puts_every_port_back, 300)
  */
 TEST_F_TIMEOUT(bond, failure_on_the_second_port_rolls_back_the_first, 300)
 {
-	struct nictl_bind_args args = {
-		.ifname = BOND,
-		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE,
-		.cpus = &self->online,
-	};
 	struct nictl_dev first;
 
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, BOND, &self->reply, &self->res));
@@ -218,8 +216,9 @@ TEST_F_TIMEOUT(bond, failure_on_the_second_port_rolls_back_the_first, 300)
 	TH_LOG("write %u fails: the first of %s, after all %u of %s", first.n_irqs + 1,
 	       self->reply.lowers[1].ifname, first.n_irqs, first.ifname);
 	ASSERT_EQ(0, nictl_set_fault(first.n_irqs + 1));
-	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &self->reply, &self->res),
-			    &self->res, EIO, false, &self->env.snap));
+	EXPECT_TRUE(refused(bind_on(&self->env.nl, BOND, NUMA_LOCAL, &self->online,
+				    &self->reply, &self->res), &self->res, EIO, false,
+			    &self->env.snap));
 	ASSERT_EQ(0, nictl_set_fault(0));
 	EXPECT_TRUE(port_unbound(&self->env.nl, 0));
 	EXPECT_TRUE(port_unbound(&self->env.nl, 1));
@@ -281,11 +280,6 @@ static bool add_cores(const struct nictl_dev *dev, struct cpus *cores)
  */
 TEST_F_TIMEOUT(bond, vlan_on_the_bond_binds_both_ports_apart, 300)
 {
-	struct nictl_bind_args args = {
-		.ifname = VLAN,
-		.flags = NICTL_BIND_F_SMT_EXCLUSIVE,
-		.cpus = &self->online,
-	};
 	struct nictl_dev port;
 	struct cpus cores;
 	unsigned int i;
@@ -296,8 +290,8 @@ TEST_F_TIMEOUT(bond, vlan_on_the_bond_binds_both_ports_apart, 300)
 	EXPECT_TRUE(describes_bond(&self->reply, VLAN, NICTL_CMD_DEV_GET));
 	EXPECT_STREQ("vlan", self->reply.kind);
 	EXPECT_TRUE(self->reply.n_uppers == 0);
-	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &self->reply, &self->res))
-		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, bind_on(&self->env.nl, VLAN, NICTL_BIND_F_SMT_EXCLUSIVE, &self->online,
+			     &self->reply, &self->res));
 	EXPECT_TRUE(describes_bond(&self->reply, VLAN, NICTL_CMD_BIND));
 	cpus_zero(&cores);
 	for (i = 0; i < 2; i++) {
@@ -350,6 +344,26 @@ TEST_F_TIMEOUT(bond, nictlctl_shows_binds_and_restores_the_bond, 300)
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 	EXPECT_TRUE(port_unbound(&self->env.nl, 0));
 	EXPECT_TRUE(port_unbound(&self->env.nl, 1));
+	free(r);
+}
+
+/*
+ * A user without CAP_NET_ADMIN may look at the bond, as at any device, and
+ * change nothing through it.
+ */
+TEST_F_TIMEOUT(bond, unprivileged_user_sees_but_cannot_bind_the_bond, 300)
+{
+	struct run_result *r = malloc(sizeof(*r));
+
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, run_ctl(r, true, NULL, (const char *const []){ "show", BOND, NULL }));
+	EXPECT_NE(NULL, strstr(r->out, BOND " is stacked on 2 physical devices:"));
+	EXPECT_EQ(1, run_ctl(r, true, NULL,
+			     (const char *const []){ "bind", BOND, "--numa-local", NULL }));
+	EXPECT_TRUE(one_line_error(r, "permission denied: needs CAP_NET_ADMIN"));
+	EXPECT_EQ(1, run_ctl(r, true, NULL, (const char *const []){ "restore", BOND, NULL }));
+	EXPECT_TRUE(one_line_error(r, "permission denied: needs CAP_NET_ADMIN"));
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 	free(r);
 }
 
@@ -419,18 +433,13 @@ FIXTURE_TEARDOWN(stack)
 /* A macvlan on vnode1 binds vnode1, on node 1 with --numa-local. */
 TEST_F_TIMEOUT(stack, macvlan_binds_its_nic, 300)
 {
-	struct nictl_bind_args args = {
-		.ifname = MACVLAN,
-		.flags = NICTL_BIND_F_NUMA_STRICT | NICTL_BIND_F_SMT_EXCLUSIVE,
-		.cpus = &self->online,
-	};
 	struct nictl_dev port;
 	struct cpus node1;
 
 	ASSERT_EQ(0, RUN_SH("ip", "link", "add", "link", "vnode1", "name", MACVLAN, "type",
 			    "macvlan", "mode", "bridge"));
-	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &self->reply, &self->res))
-		TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, bind_on(&self->env.nl, MACVLAN, NUMA_LOCAL, &self->online, &self->reply,
+			     &self->res));
 	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_STACKED);
 	EXPECT_STREQ("macvlan", self->reply.kind);
 	ASSERT_EQ(1, self->reply.n_lowers);
@@ -446,18 +455,13 @@ TEST_F_TIMEOUT(stack, macvlan_binds_its_nic, 300)
 /* A bond with a port that has no bus device cannot be bound whole: nothing is. */
 TEST_F_TIMEOUT(stack, port_without_irqs_refuses_the_whole_bond, 300)
 {
-	struct nictl_bind_args args = {
-		.ifname = MIXED,
-		.flags = NICTL_BIND_F_SMT_EXCLUSIVE,
-		.cpus = &self->online,
-	};
-
 	ASSERT_EQ(0, RUN_SH("ip", "link", "add", DUMMY, "type", "dummy"));
 	ASSERT_EQ(0, RUN_SH("ip", "link", "add", MIXED, "type", "bond", "mode", "active-backup"));
 	ASSERT_EQ(0, enslave("vnode0", MIXED));
 	ASSERT_EQ(0, enslave(DUMMY, MIXED));
-	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &self->reply, &self->res),
-			    &self->res, EOPNOTSUPP, true, &self->env.snap));
+	EXPECT_TRUE(refused(bind_on(&self->env.nl, MIXED, NICTL_BIND_F_SMT_EXCLUSIVE,
+				    &self->online, &self->reply, &self->res), &self->res,
+			    EOPNOTSUPP, true, &self->env.snap));
 	EXPECT_NE(NULL, strstr(self->res.msg, DUMMY)) TH_LOG("%s", self->res.msg);
 	EXPECT_TRUE(refused(nictl_dev_get(&self->env.nl, MIXED, &self->reply, &self->res),
 			    &self->res, EOPNOTSUPP, true, &self->env.snap));

@@ -182,6 +182,33 @@ TEST_F(fmt, sticky_failure_says_why)
 		TH_LOG("%s", out);
 }
 
+TEST_F(fmt, linked_names_the_upper_and_what_the_device_is_under_now)
+{
+	static const char want[] = "22:13:20.250 seq 7 linked lan0 under bond0.7, "
+				   "under bond0,bond0.7 now\n";
+	const char *out;
+
+	self->ev.type = NICTL_EVENT_LINKED;
+	self->ev.link = "bond0.7";
+	self->dev.uppers = "bond0,bond0.7";
+	self->dev.nr_irqs = 0;
+	ASSERT_EQ(0, event_print_text(self->f, &self->ev, &when));
+	ASSERT_EQ(0, event_print_json(self->f, &self->ev, &when));
+	out = text(self);
+	EXPECT_EQ(0, strncmp(out, want, strlen(want))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"uppers\":\"bond0,bond0.7\"")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"link\":\"bond0.7\"")) TH_LOG("%s", out);
+}
+
+TEST_F(fmt, unlinked_names_the_upper_it_left)
+{
+	self->ev.type = NICTL_EVENT_UNLINKED;
+	self->ev.link = "bond0";
+	self->dev.nr_irqs = 0;
+	ASSERT_EQ(0, event_print_text(self->f, &self->ev, &when));
+	EXPECT_STREQ("22:13:20.250 seq 7 unlinked lan0 from bond0\n", text(self));
+}
+
 TEST_F(fmt, json_is_one_object_on_one_line)
 {
 	const char *out;
