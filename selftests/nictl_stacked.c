@@ -200,6 +200,35 @@ TEST_F_TIMEOUT(bond, restore_puts_every_port_back, 300)
 			    &self->res, ENODATA, true, &self->env.snap));
 }
 
+/* Port @i has a sticky binding (@sticky) or none. */
+static bool port_sticky(struct nl_client *nl, unsigned int i, bool sticky)
+{
+	struct nictl_dev now;
+	struct nl_result res;
+
+	if (nictl_dev_get(nl, ports[i], &now, &res))
+		return false;
+	if (!!(now.dev_flags & NICTL_DEV_F_STICKY) == sticky)
+		return true;
+	fprintf(stderr, "# %s: sticky flag %s, want %s\n", ports[i],
+		now.dev_flags & NICTL_DEV_F_STICKY ? "set" : "clear", sticky ? "set" : "clear");
+	return false;
+}
+
+/* A sticky bind of the bond keeps one sticky binding per port; its restore drops both. */
+TEST_F_TIMEOUT(bond, sticky_bind_keeps_each_port, 300)
+{
+	ASSERT_EQ(0, bind_on(&self->env.nl, BOND, NUMA_LOCAL | NICTL_BIND_F_STICKY,
+			     &self->online, &self->reply, &self->res));
+	EXPECT_TRUE(port_sticky(&self->env.nl, 0, true));
+	EXPECT_TRUE(port_sticky(&self->env.nl, 1, true));
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, BOND, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(port_sticky(&self->env.nl, 0, false));
+	EXPECT_TRUE(port_sticky(&self->env.nl, 1, false));
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
 /*
  * The second port's first write fails: the first port's writes, already
  * made, are undone, and neither port is bound.
