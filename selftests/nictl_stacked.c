@@ -510,4 +510,27 @@ TEST_F_TIMEOUT(stack, queue_placement_of_a_stacked_device_is_refused, 300)
 	EXPECT_NE(NULL, strstr(self->res.msg, "by name")) TH_LOG("%s", self->res.msg);
 }
 
+/*
+ * `nictlctl stats BOND -j` shows the queues of both ports, each naming its
+ * port; the names are sorted, as the module lists the ports in its order.
+ */
+TEST_F_TIMEOUT(bond, nictlctl_stats_shows_the_queues_of_each_port, 300)
+{
+	static const char filter[] =
+		"\"\\(.dev.ifname) \\(.dev.stacked) \\([.dev.lower[].ifname] | sort | join(\",\")) "
+		"\\([.queues[].dev] | unique | join(\",\"))\"";
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+
+	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, jq);
+	ASSERT_EQ(0, CTL(r, "stats", BOND, "-j")) TH_LOG("%s", r->err);
+	ASSERT_EQ(0, run_jq(jq, r->out, filter));
+	EXPECT_STREQ(BOND " true vnode0,vnode1 vnode0,vnode1\n", jq->out);
+	ASSERT_EQ(0, CTL(r, "stats", BOND));
+	EXPECT_NE(NULL, strstr(r->out, BOND " (ifindex ")) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "), stacked on vnode")) TH_LOG("%s", r->out);
+	free(jq);
+	free(r);
+}
+
 TEST_HARNESS_MAIN

@@ -91,6 +91,24 @@
  * instance polled outside its IRQs' affinity; the footnote line says where.
  * A device without instances has "no NAPI instances" instead of the table.
  *
+ * A stacked DEV (a bond, VLAN, macvlan) has no NAPI instances of its own:
+ * the table lists those of every physical device beneath it, by device in
+ * the module's order, then by queue, a DEV column first naming each one's
+ * device; the heading names the devices and the footnote and the last line
+ * name the device of a queue ("vnode1 queue 1"):
+ *
+ *   bond0 (ifindex 9), stacked on vnode0, vnode1: 4 NAPI instances, 20000.0
+ *   packets/s                                              (one line, wrapped)
+ *     DEV     QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS
+ *     vnode0  0      8193     9100.0  300.0    45.5    0         0
+ *     vnode0  1      8194     900.0   50.0     4.5     1         1
+ *     vnode1  0      8195     5000.0  200.0    25.0    2         2
+ *     vnode1  1      8196     5000.0  200.0    25.0    3         3
+ *
+ * IRQ_CPUS is then the affinity of that device's queue, SHARE% a share of
+ * all their packets, and NAPI% above counts the NAPIs of all of them ("in
+ * the NAPIs of the devices beneath bond0").
+ *
  * The last line names the hottest CPU and, with DEV, the largest share:
  *
  *   hottest CPU: 0, NET_RX 45.0% of the interval; queue 0 takes 91% of
@@ -98,7 +116,8 @@
  *
  * ("of the time since the start" in a snapshot; "hottest CPU: none, no NET_RX
  * time counted"; "; vnode1 received no packets"; "; vnode1 has no NAPI
- * instances"; "NAPI <id>" for an instance of unknown queue.)
+ * instances"; "NAPI <id>" for an instance of unknown queue; under a stacked
+ * DEV "; vnode0 queue 0 takes 46% of bond0's packets (even: 25%)".)
  *
  * JSON (-j; on stdout)
  *
@@ -128,7 +147,8 @@
  *                  packets_per_sec numbers
  *     net_rx_split        object, NET_RX time as the table splits it:
  *       napi_ns, backlog_ns, other_ns        integers, adding up to
- *                  net_rx.time_ns (napi_ns: DEV's NAPIs with DEV)
+ *                  net_rx.time_ns (napi_ns: DEV's NAPIs with DEV, those
+ *                  of every device beneath a stacked one)
  *       napi_pct, backlog_pct, other_pct     numbers
  *     napi_unattributed   integer, polls the module could not attribute
  *     softnet             object, or null when softnet_stat has no row:
@@ -138,9 +158,15 @@
  *                  the row has no such field
  *   hottest_cpu    integer, the CPU with the largest NET_RX pct, or null
  *   dev            (with DEV) object: ifname (string), ifindex (integer),
- *                  packets (integer, over the span)
+ *                  packets (integer, over the span); a stacked DEV also has
+ *     stacked          true (absent for any other device)
+ *     lower            array of objects, the physical devices beneath it
+ *                      whose instances the queues are: ifname (string),
+ *                      ifindex (integer)
  *   queues         (with DEV) array, one object per NAPI instance, in table
  *                  order:
+ *     dev              string, with a stacked DEV only: the instance's
+ *                      device, one of dev.lower
  *     queue            integer, or null when unknown
  *     napi_id          integer
  *     polls, packets   integers, over the span
@@ -174,7 +200,11 @@
  *   nictl_napi_packets_total{dev,queue,napi_id}       counter (with DEV)
  *   nictl_napi_seconds_total{dev,queue,napi_id}       counter (with DEV)
  *
- * queue is "" for an instance of unknown queue. softnet_stat is left out:
+ * queue is "" for an instance of unknown queue. For a stacked DEV the
+ * instances are those of the physical devices beneath it, and dev names
+ * each one's device (vnode0, not bond0): the label set stays the same, and
+ * a series follows its NIC whether it is read through the bond or not.
+ * softnet_stat is left out:
  * node_exporter's softnet collector exports it (received_rps too). --prometheus takes no -i.
  */
 #include <errno.h>
@@ -222,7 +252,8 @@ static const char stats_usage[] =
 	"polling device NAPIs, the RPS backlog and the rest (with RPS IPIs), and\n"
 	"with DEV (an interface name or ifindex) how the device's packets spread\n"
 	"over its NAPI instances (queues) and CPUs, its NAPIs alone counting as\n"
-	"NAPI time. Without -i: one snapshot since the counters started (module\n"
+	"NAPI time; a bond, VLAN or macvlan shows those of each physical device\n"
+	"beneath it. Without -i: one snapshot since the counters started (module\n"
 	"load or --reset).\n"
 	"\n"
 	"Options:\n"

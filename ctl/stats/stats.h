@@ -64,6 +64,7 @@ struct stats_cpu {
 
 struct stats_napi {
 	unsigned int id;
+	unsigned int ifindex;		/* its device's: with a stacked DEV, one beneath it */
 	int queue;			/* -1 when the kernel did not say */
 	uint64_t polls;
 	uint64_t packets;
@@ -71,7 +72,11 @@ struct stats_napi {
 	struct cpuset cpus;		/* where it was polled since the start */
 };
 
-/* Everything read at one moment; the device part only with DEV. */
+/*
+ * Everything read at one moment; the device part only with DEV. A stacked
+ * DEV (a bond, VLAN) is @ifname, and @napis are those of the physical
+ * devices beneath it, in @dev.
+ */
 struct stats_sample {
 	bool enabled;
 	struct stats_cpu *cpus;		/* ascending CPU numbers */
@@ -134,6 +139,8 @@ struct cpu_view {
 };
 
 struct queue_view {
+	const char *dev;		/* its device's name (a stacked DEV's: one beneath it) */
+	unsigned int dev_index;		/* that device's place in the sample's dev list */
 	unsigned int napi_id;
 	int queue;			/* -1 when unknown */
 	uint64_t polls;
@@ -156,7 +163,8 @@ struct stats_view {
 	bool has_dev;
 	unsigned int ifindex;
 	const char *ifname;		/* points into the sample */
-	struct queue_view *queues;	/* by queue, then NAPI id */
+	const struct dev_list *lower;	/* a stacked DEV's physical devices, else NULL */
+	struct queue_view *queues;	/* by device (a stacked DEV's), queue, then NAPI id */
 	unsigned int nr_queues;
 	uint64_t packets;		/* the device's, in the span */
 	int hot_cpu;			/* cpus index of the highest NET_RX %, -1 if none */

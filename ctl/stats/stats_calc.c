@@ -108,7 +108,10 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* The NET_RX time on CPU @c of the NAPI instances of @s's device; 0 without @c. */
+/*
+ * The NET_RX time on CPU @c of the NAPI instances of @s's device (of every
+ * device beneath a stacked one); 0 without @c.
+ */
 static uint64_t dev_napi_ns(const struct stats_cpu *c, const struct stats_sample *s)
 {
 	uint64_t ns = 0;
@@ -209,25 +212,26 @@ static void cpu_view(struct cpu_view *v, const struct stats_cpu *cur,
 }
 
 /*
- * The union of the affinities of @queue's IRQs. A NAPI instance receives, so
+ * The union of the affinities of the IRQs of @dev's @queue (the device the
+ * instance belongs to, NULL when unknown). A NAPI instance receives, so
  * when the queue has a receive (or combined) IRQ its transmit IRQ is left out.
  */
-static int irq_cpus(struct cpuset *out, const struct dev_list *dev, int queue)
+static int irq_cpus(struct cpuset *out, const struct nictl_dev *dev, int queue)
 {
 	const struct nictl_irq *irq;
 	bool has_rx = false;
 	unsigned int i;
 	int err = 0;
 
-	if (!dev->nr || queue < 0)
+	if (!dev || queue < 0)
 		return 0;
-	for (i = 0; i < dev->devs[0].nr_irqs; i++) {
-		irq = &dev->devs[0].irqs[i];
+	for (i = 0; i < dev->nr_irqs; i++) {
+		irq = &dev->irqs[i];
 		if (irq->queue == (unsigned int)queue && irq->kind != NICTL_QUEUE_KIND_TX)
 			has_rx = true;
 	}
-	for (i = 0; i < dev->devs[0].nr_irqs && !err; i++) {
-		irq = &dev->devs[0].irqs[i];
+	for (i = 0; i < dev->nr_irqs && !err; i++) {
+		irq = &dev->irqs[i];
 		if (irq->queue != (unsigned int)queue ||
 		    (has_rx && irq->kind == NICTL_QUEUE_KIND_TX))
 			continue;
@@ -236,12 +240,30 @@ static int irq_cpus(struct cpuset *out, const struct dev_list *dev, int queue)
 	return err;
 }
 
+/*
+ * The index in @s->dev of the device @n belongs to; @s->dev.nr when none
+ * is (the device went between DEV_GET and NAPI_GET).
+ */
+static unsigned int napi_dev(const struct stats_sample *s, const struct stats_napi *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->dev.nr; i++)
+		if (s->dev.devs[i].ifindex == n->ifindex)
+			break;
+	return i;
+}
+
 static int queue_view(struct queue_view *q, const struct stats_napi *cur,
 		      const struct stats_sample *curs, const struct stats_napi *base,
 		      uint64_t span_ns)
 {
 	int err;
 
+	q->dev_index = napi_dev(curs, cur);
+	/* Only a stacked device has instances of other devices to name. */
+	q->dev = curs->dev.stacked && q->dev_index < curs->dev.nr ?
+		 curs->dev.devs[q->dev_index].ifname : curs->ifname;
 	q->napi_id = cur->id;
 	q->queue = cur->queue;
 	q->polls = delta(cur->polls, base ? base->polls : 0);
@@ -251,7 +273,8 @@ static int queue_view(struct queue_view *q, const struct stats_napi *cur,
 	q->packets_per_sec = per_sec(q->packets, span_ns);
 	err = cpuset_or(&q->napi_cpus, &cur->cpus);
 	if (!err)
-		err = irq_cpus(&q->irq_cpus, &curs->dev, cur->queue);
+		err = irq_cpus(&q->irq_cpus, q->dev_index < curs->dev.nr ?
+				&curs->dev.devs[q->dev_index] : NULL, cur->queue);
 	/* With no IRQ known there is no affinity to be outside of. */
 	if (!err && !cpuset_empty(&q->irq_cpus)) {
 		err = cpuset_or(&q->outside, &q->napi_cpus);
@@ -260,12 +283,14 @@ static int queue_view(struct queue_view *q, const struct stats_napi *cur,
 	return err;
 }
 
-/* Queue order; an unknown queue (-1) sorts last. */
+/* Device order (a stacked DEV's), then queue order; an unknown queue (-1) sorts last. */
 static int queue_cmp(const void *a, const void *b)
 {
 	const struct queue_view *x = a, *y = b;
 	unsigned int qx = x->queue, qy = y->queue;
 
+	if (x->dev_index != y->dev_index)
+		return x->dev_index < y->dev_index ? -1 : 1;
 	if (qx != qy)
 		return qx < qy ? -1 : 1;
 	return x->napi_id < y->napi_id ? -1 : x->napi_id > y->napi_id;
@@ -281,6 +306,7 @@ static int queues_view(struct stats_view *v, const struct stats_sample *prev,
 	v->has_dev = true;
 	v->ifindex = cur->ifindex;
 	v->ifname = cur->ifname;
+	v->lower = cur->dev.stacked ? &cur->dev : NULL;
 	if (!cur->nr_napis)
 		return 0;
 	v->queues = calloc(cur->nr_napis, sizeof(*v->queues));

@@ -110,9 +110,11 @@ static void json_cpus(struct json *j, const char *key, const struct cpuset *cpus
 	json_arr_end(j);
 }
 
-static void json_queue(struct json *j, const struct queue_view *q)
+static void json_queue(struct json *j, const struct stats_view *v, const struct queue_view *q)
 {
 	json_obj_begin(j, NULL);
+	if (v->lower)
+		json_str(j, "dev", q->dev);
 	if (q->queue < 0)
 		json_null(j, "queue");
 	else
@@ -128,6 +130,22 @@ static void json_queue(struct json *j, const struct queue_view *q)
 	json_cpus(j, "napi_cpus", &q->napi_cpus);
 	json_cpus(j, "outside_cpus", &q->outside);
 	json_obj_end(j);
+}
+
+/* A stacked DEV says so, and names the physical devices whose queues follow. */
+static void json_lower(struct json *j, const struct dev_list *lower)
+{
+	unsigned int i;
+
+	json_bool(j, "stacked", true);
+	json_arr_begin(j, "lower");
+	for (i = 0; i < lower->nr; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "ifname", lower->devs[i].ifname);
+		json_int(j, "ifindex", lower->devs[i].ifindex);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 static int json_view(struct json *j, const void *arg)
@@ -151,10 +169,12 @@ static int json_view(struct json *j, const void *arg)
 		json_str(j, "ifname", v->ifname);
 		json_int(j, "ifindex", v->ifindex);
 		json_u64(j, "packets", v->packets);
+		if (v->lower)
+			json_lower(j, v->lower);
 		json_obj_end(j);
 		json_arr_begin(j, "queues");
 		for (i = 0; i < v->nr_queues; i++)
-			json_queue(j, &v->queues[i]);
+			json_queue(j, v, &v->queues[i]);
 		json_arr_end(j);
 	}
 	json_obj_end(j);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The stats requests: STATS_GET (a dump of one message per possible CPU),
- * NAPI_GET (a dump too) and DEV_GET about one device, and the two switches STATS_SET and
- * STATS_RESET. Replies are validated like dev.c does: one nictlctl cannot
- * read is -EPROTO, never half shown.
+ * DEV_GET about one device and NAPI_GET (a dump too; one per device beneath
+ * a stacked one), and the two switches STATS_SET and STATS_RESET. Replies
+ * are validated like dev.c does: one nictlctl cannot read is -EPROTO,
+ * never half shown.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -193,7 +194,7 @@ int stats_parse_cpu(struct nlmsghdr *hdr, void *arg)
 	return parse_cpu_nests(c, nlmsg_data(hdr));
 }
 
-static int parse_napi(struct stats_napi *n, struct nlattr *nest)
+static int parse_napi(struct stats_napi *n, unsigned int ifindex, struct nlattr *nest)
 {
 	struct nlattr *tb[NICTL_A_NAPI_MAX + 1];
 	int err;
@@ -201,6 +202,7 @@ static int parse_napi(struct stats_napi *n, struct nlattr *nest)
 	if (nla_parse_nested(tb, NICTL_A_NAPI_MAX, nest, napi_policy) || !tb[NICTL_A_NAPI_ID])
 		return -EPROTO;
 	n->id = nla_get_u32(tb[NICTL_A_NAPI_ID]);
+	n->ifindex = ifindex;
 	n->queue = -1;
 	if (tb[NICTL_A_NAPI_QUEUE] && nla_get_u32(tb[NICTL_A_NAPI_QUEUE]) <= INT32_MAX)
 		n->queue = nla_get_u32(tb[NICTL_A_NAPI_QUEUE]);
@@ -217,7 +219,8 @@ static int parse_napi(struct stats_napi *n, struct nlattr *nest)
 /*
  * A ctl_nl_reply_fn: the device and its NAPI instances from one message of
  * a NAPI_GET dump, into @arg, a sample; each message's instances are
- * appended to those of the messages before.
+ * appended to those of the messages before, each knowing its device. The
+ * first message names the sample's device unless it is named already.
  */
 int stats_parse_napi(struct nlmsghdr *hdr, void *arg)
 {
@@ -250,7 +253,7 @@ int stats_parse_napi(struct nlmsghdr *hdr, void *arg)
 			continue;
 		/* Counted before parsing, so that stats_sample_free() frees its CPUs. */
 		memset(&napis[s->nr_napis], 0, sizeof(*napis));
-		err = parse_napi(&napis[s->nr_napis++], attr);
+		err = parse_napi(&napis[s->nr_napis++], nla_get_u32(tb[NICTL_A_IFINDEX]), attr);
 		if (err)
 			return err;
 	}
@@ -298,10 +301,39 @@ static struct nl_msg *napi_request(struct ctl_nl *nl, const struct dev_ref *ref)
 }
 
 /*
+ * The NAPI instances of @ref's device. A stacked device has none of its own
+ * (the kernel's NAPI_GET on a bond finds none): it names the sample, and
+ * the instances are those of each physical device beneath it, asked for by
+ * ifindex, which a rename cannot change between the two requests.
+ */
+static int read_napis(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample *s)
+{
+	struct dev_ref lower = { 0, NULL };
+	unsigned int i;
+	int err = 0;
+
+	if (!s->dev.stacked)
+		return exchange(nl, napi_request(nl, ref), stats_parse_napi, s, ref->name);
+	s->ifindex = s->dev.stacked_ifindex;
+	s->ifname = strdup(s->dev.stacked);
+	if (!s->ifname) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	for (i = 0; !err && i < s->dev.nr; i++) {
+		lower.ifindex = s->dev.devs[i].ifindex;
+		err = exchange(nl, napi_request(nl, &lower), stats_parse_napi, s,
+			       s->dev.devs[i].ifname);
+	}
+	return err;
+}
+
+/*
  * Read one sample: the per-CPU counters, then, with @ref, the device's IRQs
- * and NAPI instances, then softnet_stat. The kernel's readings come first
- * and close together because their NOW_NS times every rate. On failure print
- * the one line and return -1; @s is then freed.
+ * and NAPI instances (a stacked device's: those of the devices beneath it),
+ * then softnet_stat. The kernel's readings come first and close together
+ * because their NOW_NS times every rate. On failure print the one line and
+ * return -1; @s is then freed.
  */
 int stats_read(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample *s)
 {
@@ -320,7 +352,7 @@ int stats_read(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample
 		err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "stats", name,
 				   &s->dev);
 		if (!err)
-			err = exchange(nl, napi_request(nl, ref), stats_parse_napi, s, name);
+			err = read_napis(nl, ref, s);
 		if (!err && !s->ifname) {
 			ctl_msg("stats %s: the module's NAPI reply names no device", name);
 			err = -1;

@@ -178,7 +178,8 @@ static void napi_samples(FILE *f, const struct stats_view *v, const char *name,
 	for (i = 0; i < v->nr_queues; i++) {
 		q = &v->queues[i];
 		fprintf(f, "%s{dev=", name);
-		put_label(f, v->ifname);
+		/* A stacked DEV's instances are its physical devices': dev names those. */
+		put_label(f, q->dev);
 		/* An unknown queue is an empty label, which Prometheus reads as absent. */
 		if (q->queue < 0)
 			fputs(",queue=\"\"", f);

@@ -299,7 +299,9 @@ static int print_split(FILE *f, const struct stats_view *v, const unsigned int *
 	int err;
 
 	fputs("\nNET_RX time: NAPI% in ", f);
-	if (v->has_dev)
+	if (v->lower)
+		fprintf(f, "the NAPIs of the devices beneath %s", v->ifname);
+	else if (v->has_dev)
 		fprintf(f, "%s's NAPIs", v->ifname);
 	else
 		fputs("device NAPIs", f);
@@ -350,8 +352,22 @@ static const char *const interval_queue_cols[] = {
 	"QUEUE", "NAPI_ID", "PKTS/s", "POLLS/s", "SHARE%", "IRQ_CPUS", "NAPI_CPUS",
 };
 
+/* A stacked DEV's queues are of several devices: a DEV column names each one's. */
+static void queue_names(struct grid *g, const struct stats_view *v)
+{
+	const char *const *names = v->interval ? interval_queue_cols : snapshot_queue_cols;
+	unsigned int i;
+
+	if (v->lower)
+		grid_add(g, "DEV");
+	for (i = 0; i < ARRAY_SIZE(snapshot_queue_cols); i++)
+		grid_add(g, "%s", names[i]);
+}
+
 static void queue_row(struct grid *g, const struct stats_view *v, const struct queue_view *q)
 {
+	if (v->lower)
+		grid_add(g, "%s", q->dev);
 	if (q->queue < 0)
 		grid_add(g, "?");
 	else
@@ -369,6 +385,17 @@ static void queue_row(struct grid *g, const struct stats_view *v, const struct q
 	grid_cpus(g, &q->napi_cpus, cpuset_empty(&q->outside) ? "" : "*");
 }
 
+/* "queue 1", or "NAPI 8193" when the queue is unknown; "vnode1 queue 1" under a stacked DEV. */
+static void print_queue(FILE *f, const struct stats_view *v, const struct queue_view *q)
+{
+	if (v->lower)
+		fprintf(f, "%s ", q->dev);
+	if (q->queue < 0)
+		fprintf(f, "NAPI %u", q->napi_id);
+	else
+		fprintf(f, "queue %d", q->queue);
+}
+
 /* The footnote of the '*': which queue ran where it should not have. */
 static int print_outside(FILE *f, const struct stats_view *v)
 {
@@ -382,12 +409,9 @@ static int print_outside(FILE *f, const struct stats_view *v)
 		list = cpuset_format(&v->queues[i].outside);
 		if (!list)
 			return -1;
-		if (!*sep)
-			fputs("  * polled outside its IRQ affinity: ", f);
-		if (v->queues[i].queue < 0)
-			fprintf(f, "%sNAPI %u on CPU %s", sep, v->queues[i].napi_id, list);
-		else
-			fprintf(f, "%squeue %d on CPU %s", sep, v->queues[i].queue, list);
+		fputs(*sep ? sep : "  * polled outside its IRQ affinity: ", f);
+		print_queue(f, v, &v->queues[i]);
+		fprintf(f, " on CPU %s", list);
 		free(list);
 		sep = ", ";
 	}
@@ -400,10 +424,13 @@ static int print_outside(FILE *f, const struct stats_view *v)
 
 static int print_queues(FILE *f, const struct stats_view *v)
 {
-	struct grid g = { .cols = ARRAY_SIZE(snapshot_queue_cols) };
+	struct grid g = { .cols = ARRAY_SIZE(snapshot_queue_cols) + !!v->lower };
 	unsigned int i;
 
-	fprintf(f, "\n%s (ifindex %u): ", v->ifname, v->ifindex);
+	fprintf(f, "\n%s (ifindex %u)", v->ifname, v->ifindex);
+	for (i = 0; v->lower && i < v->lower->nr; i++)
+		fprintf(f, "%s%s", i ? ", " : ", stacked on ", v->lower->devs[i].ifname);
+	fputs(": ", f);
 	if (!v->nr_queues) {
 		fputs("no NAPI instances\n", f);
 		return 0;
@@ -414,7 +441,7 @@ static int print_queues(FILE *f, const struct stats_view *v)
 	else
 		fprintf(f, "%llu packets since the counters started\n",
 			(unsigned long long)v->packets);
-	grid_names(&g, v->interval ? interval_queue_cols : snapshot_queue_cols);
+	queue_names(&g, v);
 	for (i = 0; i < v->nr_queues; i++)
 		queue_row(&g, v, &v->queues[i]);
 	return grid_print(f, &g) ?: print_outside(f, v);
@@ -437,10 +464,8 @@ static void print_verdict(FILE *f, const struct stats_view *v)
 		fprintf(f, "; %s received no packets", v->ifname);
 	} else if (v->has_dev) {
 		q = &v->queues[v->uneven];
-		if (q->queue < 0)
-			fprintf(f, "; NAPI %u", q->napi_id);
-		else
-			fprintf(f, "; queue %d", q->queue);
+		fputs("; ", f);
+		print_queue(f, v, q);
 		fprintf(f, " takes %.0f%% of %s's packets (even: %.0f%%)", q->share_pct, v->ifname,
 			100.0 / v->nr_queues);
 	}

@@ -184,6 +184,48 @@ TEST_F(calc, queue_split_and_napi_outside_the_irq_affinity)
 	EXPECT_EQ(0, v->uneven);
 }
 
+/*
+ * bond0's queues are its physical devices': each takes its IRQ affinity from
+ * its own device, they sort by device, and NAPI% counts both devices' time.
+ */
+TEST_F(calc, stacked_device_has_the_queues_of_each_device_beneath_it)
+{
+	struct stats_view *v = &self->v;
+
+	sample_stacked(&self->prev);
+	sample_stacked(&self->cur);
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	EXPECT_STREQ("bond0", v->ifname);
+	EXPECT_EQ(9, v->ifindex);
+	ASSERT_EQ(&self->cur.dev, v->lower);
+	ASSERT_EQ(2, v->nr_queues);
+	EXPECT_EQ(10000, v->packets);
+	EXPECT_STREQ("vnode0", v->queues[0].dev);
+	EXPECT_EQ(8193, v->queues[0].napi_id);
+	EXPECT_STREQ("0", list_of(&v->queues[0].irq_cpus));
+	EXPECT_STREQ("vnode1", v->queues[1].dev);
+	EXPECT_EQ(0, v->queues[1].queue);
+	EXPECT_EQ(8194, v->queues[1].napi_id);
+	/* vnode1's queue 0, not vnode0's: its IRQ is on CPU 1. */
+	EXPECT_STREQ("1", list_of(&v->queues[1].irq_cpus));
+	EXPECT_STREQ("2", list_of(&v->queues[1].outside));
+	EXPECT_EQ(0, v->uneven);
+	EXPECT_EQ(250000000, v->cpus[0].split.napi_ns);
+	EXPECT_EQ(2000000, v->cpus[1].split.napi_ns);
+}
+
+/* A single device's queues are named after it, whatever DEV_GET said. */
+TEST_F(calc, single_device_queues_name_the_device)
+{
+	struct stats_view *v = &self->v;
+
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	EXPECT_EQ(NULL, v->lower);
+	ASSERT_EQ(2, v->nr_queues);
+	EXPECT_EQ(self->cur.ifname, v->queues[0].dev);
+	EXPECT_EQ(self->cur.ifname, v->queues[1].dev);
+}
+
 TEST_F(calc, napi_new_in_the_interval_counts_whole)
 {
 	struct stats_view *v = &self->v;

@@ -7,6 +7,8 @@
  * samples of ctl_stats_sample.h in turn (the third one second after the
  * second, with nothing new), and rewrites the fake softnet_stat to match, as
  * if the kernel's counters had moved. sysfs says CPUs 0-2 are online.
+ * With the samples made stacked (sample_stacked()), DEV_GET describes bond0
+ * and its two devices, and a NAPI_GET by ifindex gets one device's NAPIs.
  */
 #include "ctl_fakesys.h"
 
@@ -155,23 +157,22 @@ static void send_stats(void)
 	write_softnet(s);
 }
 
-static void put_dev(struct nl_msg *msg, const struct stats_sample *s)
+static void put_dev(struct nl_msg *msg, const struct nictl_dev *dev)
 {
-	if (nla_put_u32(msg, NICTL_A_IFINDEX, s->ifindex) ||
-	    nla_put_string(msg, NICTL_A_IFNAME, s->ifname))
+	if (nla_put_u32(msg, NICTL_A_IFINDEX, dev->ifindex) ||
+	    nla_put_string(msg, NICTL_A_IFNAME, dev->ifname))
 		abort();
 }
 
-/* DEV_GET: vnode1 and its two combined IRQs on CPUs 0 and 1. */
-static void send_dev(void)
+/* A NIC and its combined IRQs, in a DEV_GET reply or one of its NICTL_A_LOWER nests. */
+static void put_nic(struct nl_msg *msg, const struct nictl_dev *dev)
 {
-	const struct nictl_dev *dev = &fk.samples[0].dev.devs[0];
-	struct nl_msg *msg = new_reply(NICTL_CMD_DEV_GET, 0);
 	struct nlattr *nest;
 	unsigned int i;
 
-	put_dev(msg, &fk.samples[0]);
-	if (nla_put_u32(msg, NICTL_A_RX_QUEUES, 2) || nla_put_u32(msg, NICTL_A_TX_QUEUES, 2))
+	put_dev(msg, dev);
+	if (nla_put_u32(msg, NICTL_A_RX_QUEUES, dev->rx_queues) ||
+	    nla_put_u32(msg, NICTL_A_TX_QUEUES, dev->tx_queues))
 		abort();
 	for (i = 0; i < dev->nr_irqs; i++) {
 		nest = nla_nest_start(msg, NICTL_A_IRQ);
@@ -182,26 +183,74 @@ static void send_dev(void)
 		put_cpus(msg, NICTL_A_IRQ_AFFINITY, &dev->irqs[i].affinity);
 		nla_nest_end(msg, nest);
 	}
-	deliver(NL_CB_VALID, msg);
 }
 
 /*
- * NAPI_GET, from the sample the last STATS_GET reported; a dump sends one
- * NAPI per message, as the module does for a device with many.
+ * DEV_GET: vnode1 and its two combined IRQs on CPUs 0 and 1; or, from a
+ * stacked sample, bond0 with a nest for each device beneath it.
  */
-static void send_napis(bool dump)
+static void send_dev(void)
 {
-	const struct stats_sample *s = &fk.samples[(fk.nr_dumps - 1) % NR_SAMPLES];
-	struct nl_msg *msg = new_reply(NICTL_CMD_NAPI_GET, 0);
+	const struct dev_list *list = &fk.samples[0].dev;
+	struct nl_msg *msg = new_reply(NICTL_CMD_DEV_GET, 0);
 	struct nlattr *nest;
 	unsigned int i;
 
-	put_dev(msg, s);
+	if (!list->stacked) {
+		put_nic(msg, &list->devs[0]);
+		deliver(NL_CB_VALID, msg);
+		return;
+	}
+	if (nla_put_u32(msg, NICTL_A_IFINDEX, list->stacked_ifindex) ||
+	    nla_put_string(msg, NICTL_A_IFNAME, list->stacked) ||
+	    nla_put_u32(msg, NICTL_A_DEV_FLAGS, NICTL_DEV_F_STACKED))
+		abort();
+	for (i = 0; i < list->nr; i++) {
+		nest = nla_nest_start(msg, NICTL_A_LOWER);
+		if (!nest)
+			abort();
+		put_nic(msg, &list->devs[i]);
+		nla_nest_end(msg, nest);
+	}
+	deliver(NL_CB_VALID, msg);
+}
+
+/* The device a NAPI_GET names: by ifindex one of the sample's, else (by name) the first. */
+static const struct nictl_dev *asked_dev(const struct stats_sample *s,
+					 const struct nlmsghdr *req)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+	unsigned int i;
+
+	if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, NICTL_A_MAX, NULL))
+		abort();
+	for (i = 0; tb[NICTL_A_IFINDEX] && i < s->dev.nr; i++)
+		if (s->dev.devs[i].ifindex == nla_get_u32(tb[NICTL_A_IFINDEX]))
+			return &s->dev.devs[i];
+	return &s->dev.devs[0];
+}
+
+/*
+ * NAPI_GET, from the sample the last STATS_GET reported: the NAPIs of the
+ * device @req names; a dump sends one NAPI per message, as the module does
+ * for a device with many.
+ */
+static void send_napis(const struct nlmsghdr *req)
+{
+	const struct stats_sample *s = &fk.samples[(fk.nr_dumps - 1) % NR_SAMPLES];
+	const struct nictl_dev *dev = asked_dev(s, req);
+	struct nl_msg *msg = new_reply(NICTL_CMD_NAPI_GET, 0);
+	unsigned int i, sent = 0;
+	struct nlattr *nest;
+
+	put_dev(msg, dev);
 	for (i = 0; i < s->nr_napis; i++) {
-		if (dump && i) {
+		if (s->napis[i].ifindex != dev->ifindex)
+			continue;
+		if ((req->nlmsg_flags & NLM_F_DUMP) && sent++) {
 			deliver(NL_CB_VALID, msg);
 			msg = new_reply(NICTL_CMD_NAPI_GET, 0);
-			put_dev(msg, s);
+			put_dev(msg, dev);
 		}
 		nest = nla_nest_start(msg, NICTL_A_NAPI);
 		if (!nest || nla_put_u32(msg, NICTL_A_NAPI_ID, s->napis[i].id) ||
@@ -246,7 +295,7 @@ int nl_recvmsgs(struct nl_sock *sk, struct nl_cb *cb)
 	else if (gnlh->cmd == NICTL_CMD_DEV_GET)
 		send_dev();
 	else if (gnlh->cmd == NICTL_CMD_NAPI_GET)
-		send_napis(req->nlmsg_flags & NLM_F_DUMP);
+		send_napis(req);
 	if (req->nlmsg_flags & NLM_F_DUMP) {
 		done = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
 		if (!done || nlmsg_append(done, &zero, sizeof(zero), NLMSG_ALIGNTO))
@@ -331,6 +380,42 @@ static void req_attrs(unsigned int i, struct nlattr **tb)
 		abort();
 }
 
+/*
+ * The requests of one sample, from request @i: STATS_GET, DEV_GET, then
+ * @napi_gets NAPI_GET dumps (one per device beneath a stacked one).
+ */
+static bool sample_requests(unsigned int i, unsigned int napi_gets)
+{
+	bool ok = i + 2 + napi_gets <= fnl.nr_req && req_cmd(i) == NICTL_CMD_STATS_GET &&
+		  req_cmd(i + 1) == NICTL_CMD_DEV_GET;
+	unsigned int n;
+
+	for (n = i + 2; ok && n < i + 2 + napi_gets; n++)
+		ok = req_cmd(n) == NICTL_CMD_NAPI_GET && (fnl.req[n]->nlmsg_flags & NLM_F_DUMP);
+	if (ok)
+		return true;
+	fprintf(stderr, "# want STATS_GET, DEV_GET and %u NAPI_GET dumps from request %u of %u:",
+		napi_gets, i, fnl.nr_req);
+	for (n = i; n < fnl.nr_req; n++)
+		fprintf(stderr, " cmd %u flags %#x", req_cmd(n), fnl.req[n]->nlmsg_flags);
+	fputc('\n', stderr);
+	return false;
+}
+
+/* Request @i names its device by @ifindex, or by @name when @ifindex is 0. */
+static bool names_dev(unsigned int i, unsigned int ifindex, const char *name)
+{
+	struct nlattr *tb[NICTL_A_MAX + 1];
+	bool ok;
+
+	req_attrs(i, tb);
+	ok = ifindex ? tb[NICTL_A_IFINDEX] && nla_get_u32(tb[NICTL_A_IFINDEX]) == ifindex :
+		       tb[NICTL_A_IFNAME] && !strcmp(nla_get_string(tb[NICTL_A_IFNAME]), name);
+	if (!ok)
+		fprintf(stderr, "# request %u does not name %s (ifindex %u)\n", i, name, ifindex);
+	return ok;
+}
+
 static unsigned int count_lines(const char *s)
 {
 	unsigned int n = 0;
@@ -368,19 +453,13 @@ TEST_F(stats, snapshot_of_every_cpu)
 
 TEST_F(stats, interval_with_device_and_softnet)
 {
-	struct nlattr *tb[NICTL_A_MAX + 1];
 	unsigned int i;
 
 	ASSERT_EQ(EXIT_SUCCESS, run(self, "vnode1", "-i", "0.5", NULL));
 	ASSERT_EQ(6, fnl.nr_req);
 	for (i = 0; i < 6; i += 3) {
-		EXPECT_EQ(NICTL_CMD_STATS_GET, req_cmd(i));
-		EXPECT_EQ(NICTL_CMD_DEV_GET, req_cmd(i + 1));
-		EXPECT_EQ(NICTL_CMD_NAPI_GET, req_cmd(i + 2));
-		req_attrs(i + 2, tb);
-		ASSERT_NE(NULL, tb[NICTL_A_IFNAME]);
-		EXPECT_STREQ("vnode1", nla_get_string(tb[NICTL_A_IFNAME]));
-		EXPECT_EQ(NLM_F_DUMP, fnl.req[i + 2]->nlmsg_flags & NLM_F_DUMP);
+		EXPECT_TRUE(sample_requests(i, 1));
+		EXPECT_TRUE(names_dev(i + 2, 0, "vnode1"));
 	}
 	EXPECT_EQ(1, fk.nr_sleeps);
 	EXPECT_STREQ("", self->err);
@@ -404,6 +483,41 @@ TEST_F(stats, interval_with_device_and_softnet)
 		"hottest CPU: 0, NET_RX 45.0% of the interval; "
 		"queue 0 takes 91% of vnode1's packets (even: 50%)\n",
 		self->out);
+}
+
+/* bond0: one DEV_GET, then a NAPI_GET by ifindex for each device beneath it. */
+TEST_F(stats, stacked_device_shows_the_napis_of_each_device_beneath_it)
+{
+	const char *queues;
+	unsigned int i;
+
+	for (i = 0; i < NR_SAMPLES; i++)
+		sample_stacked(&fk.samples[i]);
+	ASSERT_EQ(EXIT_SUCCESS, run(self, "bond0", "-i", "1", NULL));
+	ASSERT_EQ(8, fnl.nr_req);
+	for (i = 0; i < 8; i += 4) {
+		EXPECT_TRUE(sample_requests(i, 2));
+		EXPECT_TRUE(names_dev(i + 2, 2, "vnode0"));
+		EXPECT_TRUE(names_dev(i + 3, 3, "vnode1"));
+	}
+	EXPECT_STREQ("", self->err);
+	queues = strstr(self->out, "NET_RX time: ");
+	ASSERT_NE(NULL, queues) TH_LOG("%s", self->out);
+	EXPECT_STREQ(SAMPLE_STACKED_TABLE, queues);
+}
+
+/* A device beneath the bond that goes between DEV_GET and its NAPI_GET is named. */
+TEST_F(stats, stacked_device_names_the_device_that_failed)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_SAMPLES; i++)
+		sample_stacked(&fk.samples[i]);
+	fk.error = -ENODEV;
+	fk.error_cmd = NICTL_CMD_NAPI_GET;
+	EXPECT_EQ(EXIT_FAILURE, run(self, "bond0", NULL));
+	EXPECT_STREQ("nictlctl: no such device: vnode0\n", self->err);
+	EXPECT_STREQ("", self->out);
 }
 
 TEST_F(stats, count_intervals_as_json_lines_on_a_fixed_beat)

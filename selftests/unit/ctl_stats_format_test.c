@@ -150,6 +150,43 @@ TEST_F(fmt, interval_table_with_histogram)
 		print(self, &self->prev, 't', true));
 }
 
+/* The interval of bond0 as @format, from @from on; "" (and the text on stderr) without it. */
+static const char *print_stacked(FIXTURE_DATA(fmt) *self, char format, const char *from)
+{
+	const char *text;
+
+	sample_stacked(&self->prev);
+	sample_stacked(&self->cur);
+	text = strstr(print(self, &self->prev, format, false), from);
+	if (!text)
+		fprintf(stderr, "# no '%s' in:\n%s", from, self->text);
+	return text ?: "";
+}
+
+TEST_F(fmt, stacked_device_interval_table)
+{
+	EXPECT_STREQ(SAMPLE_STACKED_TABLE, print_stacked(self, 't', "NET_RX time: "));
+}
+
+TEST_F(fmt, stacked_device_json_names_each_queues_device)
+{
+	EXPECT_STREQ(
+		"\"hottest_cpu\":0,"
+		"\"dev\":{\"ifname\":\"bond0\",\"ifindex\":9,\"packets\":10000,"
+		"\"stacked\":true,\"lower\":[{\"ifname\":\"vnode0\",\"ifindex\":2},"
+		"{\"ifname\":\"vnode1\",\"ifindex\":3}]},"
+		"\"queues\":["
+		"{\"dev\":\"vnode0\",\"queue\":0,\"napi_id\":8193,\"polls\":300,"
+		"\"packets\":9100,\"time_ns\":250000000,"
+		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
+		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[]},"
+		"{\"dev\":\"vnode1\",\"queue\":0,\"napi_id\":8194,\"polls\":50,"
+		"\"packets\":900,\"time_ns\":2000000,"
+		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
+		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2]}]}\n",
+		print_stacked(self, 'j', "\"hottest_cpu\":"));
+}
+
 TEST_F(fmt, cpus_only_accounting_off_nothing_counted)
 {
 	stats_sample_free(&self->cur);

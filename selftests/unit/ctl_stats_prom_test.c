@@ -550,6 +550,21 @@ TEST_F(prom, label_values_are_escaped_and_unknown_queues_empty)
 	EXPECT_STREQ("", prom_error);
 }
 
+/* bond0's instances carry the label set of any device's, dev naming their own device. */
+TEST_F(prom, stacked_device_labels_each_instance_with_its_device)
+{
+	sample_stacked(&self->cur);
+	expose(self);
+	EXPECT_NE(NULL, strstr(self->text,
+			       "\nnictl_napi_packets_total{dev=\"vnode0\",queue=\"0\","
+			       "napi_id=\"8193\"} 59100\n"
+			       "nictl_napi_packets_total{dev=\"vnode1\",queue=\"0\","
+			       "napi_id=\"8194\"} 5900\n")) TH_LOG("%s", self->text);
+	EXPECT_EQ(NULL, strstr(self->text, "bond0"));
+	EXPECT_TRUE(prom_check(self->text));
+	EXPECT_STREQ("", prom_error);
+}
+
 TEST_F(prom, without_device_no_napi_families)
 {
 	stats_sample_free(&self->cur);

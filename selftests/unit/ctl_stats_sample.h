@@ -16,6 +16,9 @@
  *   NAPI      8193 queue 0: +9100 packets on CPU 0
  *             8194 queue 1: +900 packets, polled on CPUs 1 and 2 (2 is
  *             outside its IRQ's affinity)
+ *
+ * sample_stacked() turns a sample into one of bond0, stacked on vnode0 and
+ * vnode1, one of the two NAPIs each.
  */
 #ifndef CTL_STATS_SAMPLE_H
 #define CTL_STATS_SAMPLE_H
@@ -33,10 +36,33 @@
 	"\n" \
 	"NET_RX time: NAPI% in vnode1's NAPIs, BACKLOG% in the RPS backlog, " \
 	"OTHER% the rest\n" \
+	SAMPLE_SPLIT_ROWS
+
+/* Its columns; the same with bond0 of sample_stacked(), whose devices' NAPIs are these. */
+#define SAMPLE_SPLIT_ROWS \
 	"  CPU  NET_RX%  NAPI%  BACKLOG%  OTHER%  BKLOG_PKTS/s  RPS_IPI/s\n" \
 	"  0    45.0     25.0   0.0       20.0    0.0           0.0\n" \
 	"  1    1.0      0.2    0.6       0.2     400.0         50.0\n" \
 	"  2    0.0      0.0    0.0       0.0     0.0           0.0\n"
+
+/*
+ * The table of sample_stacked() over the interval, from the NET_RX split on:
+ * the queues of the devices beneath bond0, each row and footnote naming its device.
+ */
+#define SAMPLE_STACKED_TABLE \
+	"NET_RX time: NAPI% in the NAPIs of the devices beneath bond0, " \
+	"BACKLOG% in the RPS backlog, OTHER% the rest\n" \
+	SAMPLE_SPLIT_ROWS \
+	"\n" \
+	"bond0 (ifindex 9), stacked on vnode0, vnode1: 2 NAPI instances, " \
+	"10000.0 packets/s\n" \
+	"  DEV     QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS\n" \
+	"  vnode0  0      8193     9100.0  300.0    91.0    0         0\n" \
+	"  vnode1  0      8194     900.0   50.0     9.0     1         1-2*\n" \
+	"  * polled outside its IRQ affinity: vnode1 queue 0 on CPU 2 (since the " \
+	"counters started: a moved IRQ, threaded NAPI or busy polling)\n" \
+	"hottest CPU: 0, NET_RX 45.0% of the interval; " \
+	"vnode0 queue 0 takes 91% of bond0's packets (even: 50%)\n"
 
 static inline void *sample_dup(const void *p, size_t size)
 {
@@ -53,29 +79,40 @@ static inline void sample_cpus(struct cpuset *s, const char *list)
 		abort();
 }
 
-/* The device's two combined queue IRQs: queue 0 on CPU 0, queue 1 on CPU 1. */
-static inline void sample_dev(struct stats_sample *s)
+/* A NIC with @nr combined queue IRQs: queue q on CPU @cpu + q. */
+static inline void sample_nic(struct nictl_dev *dev, unsigned int ifindex, const char *name,
+			      unsigned int nr, unsigned int cpu)
 {
-	struct nictl_dev dev = {
-		.ifindex = 3, .ifname = strdup("vnode1"), .numa_node = -1, .rx_queues = 2,
-		.tx_queues = 2, .flags = NICTL_DEV_F_UP, .source = NICTL_IRQ_SOURCE_NAPI,
-		.nr_irqs = 2,
-	};
+	char list[16];
 	unsigned int q;
 
-	dev.irqs = calloc(2, sizeof(*dev.irqs));
-	if (!dev.irqs || !dev.ifname)
+	*dev = (struct nictl_dev){
+		.ifindex = ifindex, .ifname = strdup(name), .numa_node = -1, .rx_queues = nr,
+		.tx_queues = nr, .flags = NICTL_DEV_F_UP, .source = NICTL_IRQ_SOURCE_NAPI,
+		.nr_irqs = nr,
+	};
+	dev->irqs = calloc(nr, sizeof(*dev->irqs));
+	if (!dev->irqs || !dev->ifname)
 		abort();
-	for (q = 0; q < 2; q++) {
-		dev.irqs[q] = (struct nictl_irq){
+	for (q = 0; q < nr; q++) {
+		dev->irqs[q] = (struct nictl_irq){
 			.queue = q, .kind = NICTL_QUEUE_KIND_COMBINED, .irq = 40 + q,
 			.name = strdup(q ? "virtio0-input.1" : "virtio0-input.0"),
 			.node = -1, .target_cpu = -1,
 		};
-		sample_cpus(&dev.irqs[q].affinity, q ? "1" : "0");
-		sample_cpus(&dev.irqs[q].effective, q ? "1" : "0");
+		snprintf(list, sizeof(list), "%u", cpu + q);
+		sample_cpus(&dev->irqs[q].affinity, list);
+		sample_cpus(&dev->irqs[q].effective, list);
 	}
-	s->dev.devs = sample_dup(&dev, sizeof(dev));
+}
+
+/* The device's two combined queue IRQs: queue 0 on CPU 0, queue 1 on CPU 1. */
+static inline void sample_dev(struct stats_sample *s)
+{
+	s->dev.devs = calloc(1, sizeof(*s->dev.devs));
+	if (!s->dev.devs)
+		abort();
+	sample_nic(&s->dev.devs[0], 3, "vnode1", 2, 0);
 	s->dev.nr = 1;
 }
 
@@ -176,10 +213,12 @@ static inline void sample_make(struct stats_sample *s, int which, bool dev)
 	s->ifname = strdup("vnode1");
 	memset(napis, 0, sizeof(napis));
 	napis[0] = (struct stats_napi){
-		.id = 8193, .queue = 0, .polls = 1000, .packets = 50000, .time_ns = 1000000000,
+		.id = 8193, .ifindex = 3, .queue = 0, .polls = 1000, .packets = 50000,
+		.time_ns = 1000000000,
 	};
 	napis[1] = (struct stats_napi){
-		.id = 8194, .queue = 1, .polls = 100, .packets = 5000, .time_ns = 40000000,
+		.id = 8194, .ifindex = 3, .queue = 1, .polls = 100, .packets = 5000,
+		.time_ns = 40000000,
 	};
 	if (which) {
 		napis[0].polls += 300;
@@ -194,6 +233,30 @@ static inline void sample_make(struct stats_sample *s, int which, bool dev)
 	s->napis = sample_dup(napis, sizeof(napis));
 	s->nr_napis = 2;
 	sample_dev(s);
+}
+
+/*
+ * Sample @s (made with a device) as bond0 (ifindex 9) stacked on vnode0
+ * (ifindex 2) and vnode1 (ifindex 3), one combined queue IRQ each, vnode0's
+ * on CPU 0 and vnode1's on CPU 1: NAPI 8193 is vnode0's queue 0, 8194
+ * vnode1's queue 0 (polled on CPUs 1-2, so 2 is outside its IRQ's CPU).
+ */
+static inline void sample_stacked(struct stats_sample *s)
+{
+	dev_list_free(&s->dev);
+	free(s->ifname);
+	s->ifname = strdup("bond0");
+	s->ifindex = 9;
+	s->dev.stacked = strdup("bond0");
+	s->dev.stacked_ifindex = 9;
+	s->dev.devs = calloc(2, sizeof(*s->dev.devs));
+	if (!s->ifname || !s->dev.stacked || !s->dev.devs)
+		abort();
+	sample_nic(&s->dev.devs[0], 2, "vnode0", 1, 0);
+	sample_nic(&s->dev.devs[1], 3, "vnode1", 1, 1);
+	s->dev.nr = 2;
+	s->napis[0].ifindex = 2;
+	s->napis[1].queue = 0;
 }
 
 #endif /* CTL_STATS_SAMPLE_H */
