@@ -25,7 +25,7 @@
 #define BOND	"nictlbond0"
 #define VLAN	"nictlbond0.7"
 
-/* The two ports of the bond and their nodes, in ifindex order as the module lists them. */
+/* The two ports of the bond and their nodes (the module lists them in ifindex order). */
 static const char *const ports[] = { "vnode0", "vnode1" };
 static const int port_node[] = { 0, 1 };
 
