@@ -260,6 +260,12 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 		d->resync = true;
 	}
 	d->last_seq = ev->seq;
+	/*
+	 * The rules govern the initial namespace's devices; an ifindex of
+	 * another namespace may be one of them too.
+	 */
+	if (ev->dev.devs[0].other_netns)
+		return;
 	switch (ev->type) {
 	case NICTL_EVENT_REGISTERED:
 	case NICTL_EVENT_UP:
