@@ -24,7 +24,7 @@ set -u
 # each, from the minutes each binary took there: docs/reliability.md), where
 # `make check-debug` runs them in two guests at once: a guest keeps one host
 # core busy (single-threaded TCG), so two use a 2-core machine.
-FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security nictl_fuzz \
+FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_errors nictl_security nictl_netns nictl_fuzz \
 	nictl_rollback nictl_shared nictl_stats"
 SECOND_HALF="nictl_cli nictl_steer nictl_doctor nictl_ynl nictl_igb nictl_genl nictl_events nictl_daemon
 	nictl_stress nictl_lifecycle nictl_sticky"
@@ -34,7 +34,7 @@ SECOND_HALF="nictl_cli nictl_steer nictl_doctor nictl_ynl nictl_igb nictl_genl n
 # events and the security rules. The controller's commands that rest on
 # those (daemon, steer, doctor, cli) and nictl_igb run with the whole suite
 # only, to keep make check within its time.
-CORE="nictl_dkms nictl_discovery nictl_bind nictl_security nictl_stats nictl_events"
+CORE="nictl_dkms nictl_discovery nictl_bind nictl_security nictl_netns nictl_stats nictl_events"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

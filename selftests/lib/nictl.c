@@ -232,6 +232,9 @@ int nictl_dev_attr(const struct nlattr *attr, struct nictl_dev *dev)
 	case NICTL_A_STICKY_ID:
 		ret = get_str(attr, dev->sticky_id, sizeof(dev->sticky_id));
 		break;
+	case NICTL_A_NETNS_ID:
+		ret = get_s32(attr, &dev->netns_id);
+		break;
 	case NICTL_A_IRQ:
 		/* Repeated by design, so it skips the duplicate check. */
 		dev->present |= ATTR_BIT(type);

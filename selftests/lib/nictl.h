@@ -74,6 +74,7 @@ struct nictl_dev {
 	uint32_t dev_flags;
 	uint32_t source;
 	char sticky_id[100];
+	int32_t netns_id;	/* present only outside the initial network namespace */
 	unsigned int n_irqs;
 	struct nictl_irq irqs[NICTL_MAX_IRQS];
 };
