@@ -34,6 +34,7 @@
 
 static int selected_fd = -1;
 static char selected_label[4096];
+static int selected_id = -1;
 
 /* The directory of named namespaces: NICTL_NETNS_DIR for the unit tests. */
 static const char *netns_dir(void)
@@ -67,8 +68,7 @@ static int select_path(const char *path, const char *what, const char *label)
 
 	if (fd < 0)
 		return EXIT_FAILURE;
-	if (selected_fd >= 0)
-		close(selected_fd);
+	ctl_netns_select_none();
 	selected_fd = fd;
 	snprintf(selected_label, sizeof(selected_label), "%s", label);
 	return 0;
@@ -100,9 +100,23 @@ int ctl_netns_select(const char *arg)
 	return select_path(arg, what, arg);
 }
 
+void ctl_netns_select_id(int id)
+{
+	ctl_netns_select_none();
+	selected_id = id;
+}
+
+void ctl_netns_select_none(void)
+{
+	if (selected_fd >= 0)
+		close(selected_fd);
+	selected_fd = -1;
+	selected_id = -1;
+}
+
 bool ctl_netns_selected(void)
 {
-	return selected_fd >= 0;
+	return selected_fd >= 0 || selected_id >= 0;
 }
 
 const char *ctl_netns_label(void)
@@ -112,7 +126,9 @@ const char *ctl_netns_label(void)
 
 int ctl_netns_put(struct nl_msg *msg)
 {
-	return selected_fd < 0 ? 0 : nla_put_u32(msg, NICTL_A_NETNS_FD, selected_fd);
+	if (selected_fd >= 0)
+		return nla_put_u32(msg, NICTL_A_NETNS_FD, selected_fd);
+	return selected_id < 0 ? 0 : nla_put_s32(msg, NICTL_A_NETNS_ID, selected_id);
 }
 
 static int on_nsid(struct nl_msg *msg, void *arg)
@@ -168,25 +184,43 @@ int ctl_netns_id_of_name(const char *name)
 	return id;
 }
 
-int ctl_netns_name_of(int id, char *name, size_t len)
+int ctl_netns_each(int (*fn)(const char *name, void *arg), void *arg)
 {
 	struct dirent *d;
-	int found = -1;
+	int stop = 0;
 	DIR *dp;
 
-	if (id < 0)
-		return -1;
 	dp = opendir(netns_dir());
 	if (!dp)
-		return -1;
-	while (found < 0 && (d = readdir(dp))) {
-		if (d->d_name[0] != '.' && ctl_netns_id_of_name(d->d_name) == id) {
-			snprintf(name, len, "%s", d->d_name);
-			found = 0;
-		}
-	}
+		return 0;
+	while (!stop && (d = readdir(dp)))
+		if (d->d_name[0] != '.')
+			stop = fn(d->d_name, arg);
 	closedir(dp);
-	return found;
+	return stop;
+}
+
+struct name_of {
+	int id;
+	char *name;
+	size_t len;
+};
+
+static int is_named(const char *name, void *arg)
+{
+	struct name_of *n = arg;
+
+	if (ctl_netns_id_of_name(name) != n->id)
+		return 0;
+	snprintf(n->name, n->len, "%s", name);
+	return 1;
+}
+
+int ctl_netns_name_of(int id, char *name, size_t len)
+{
+	struct name_of n = { id, name, len };
+
+	return id >= 0 && ctl_netns_each(is_named, &n) ? 0 : -1;
 }
 
 const char *ctl_netns_name_for(int id, char *name, size_t len)

@@ -19,16 +19,24 @@
  */
 int ctl_netns_select_name(const char *name);
 int ctl_netns_select(const char *arg);
+/* Name the namespace by its id instead (the daemon), or none (the initial one). */
+void ctl_netns_select_id(int id);
+void ctl_netns_select_none(void);
 bool ctl_netns_selected(void);
 /* What the user named: the name, or the path; NULL when none is selected. */
 const char *ctl_netns_label(void);
-/* Add NICTL_A_NETNS_FD of the selected namespace to @msg, if one is; 0 or a libnl error. */
+/*
+ * Add NICTL_A_NETNS_FD (or NICTL_A_NETNS_ID) of the selected namespace to
+ * @msg, if one is; 0 or a libnl error.
+ */
 int ctl_netns_put(struct nl_msg *msg);
 
 /* The id the caller's namespace has for the namespace of @fd, or -1 when none or unknown. */
 int ctl_netns_id_of(int fd);
 /* The same for /run/netns/@name. */
 int ctl_netns_id_of_name(const char *name);
+/* Call @fn with each name under /run/netns until it returns non-zero: that, or 0. */
+int ctl_netns_each(int (*fn)(const char *name, void *arg), void *arg);
 /* The name under /run/netns of the namespace with id @id into @name: 0, or -1 if none. */
 int ctl_netns_name_of(int id, char *name, size_t len);
 /*

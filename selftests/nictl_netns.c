@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 
 #include "cpus.h"
+#include "daemon.h"
 #include "env.h"
 #include "events.h"
 #include "main.h"
@@ -33,6 +34,8 @@
 #define NOW_MS		5000
 /* What a command run inside the namespace hears (nl.c). */
 #define NETNS_MSG	"reachable from the initial network namespace only"
+#define CONF		"/tmp/nictl-netns.conf"
+#define DAEMON_LOG	"/tmp/nictl-netns-daemon.log"
 
 /* Run a command as root in the initial namespaces: its exit status or -errno. */
 static int sh(const char *const argv[])
@@ -63,6 +66,7 @@ FIXTURE(netns) {
 	uint32_t ifindex1;	/* vnode1's */
 	int fd;			/* of the namespace */
 	struct cpus node0;
+	pid_t daemon;		/* 0 when not running */
 };
 
 /* Move vnode0 (by @name) into the namespace and up there, or back (@in false). */
@@ -79,6 +83,7 @@ FIXTURE_SETUP(netns)
 	struct netdev_info info;
 
 	self->fd = -1;
+	self->daemon = 0;
 	ASSERT_EQ(0, env_setup(&self->env));
 	ASSERT_EQ(0, netdev_info("vnode0", &info));
 	self->ifindex = info.ifindex;
@@ -116,6 +121,10 @@ static int come_back(uint32_t ifindex, const char *name)
  */
 FIXTURE_TEARDOWN(netns)
 {
+	if (self->daemon) {
+		EXPECT_EQ(0, daemon_stop(self->daemon));
+		daemon_dump_log(DAEMON_LOG, NULL);
+	}
 	if (self->fd >= 0)
 		close(self->fd);
 	EXPECT_EQ(0, SH("ip", "netns", "del", NETNS));
@@ -416,6 +425,60 @@ TEST_F_TIMEOUT(netns, events_carry_the_namespace, 300)
 	EXPECT_EQ(0U, l.gaps);
 	nictl_unlisten(&l);
 	free(ev);
+}
+
+/*
+ * Wait for the daemon's bind of vnode0, in the namespace (@in) or in the
+ * initial one, and judge it in /proc against @node's CPUs.
+ */
+static bool daemon_bound(FIXTURE_DATA(netns) *self, struct nictl_listener *l, bool in, int node)
+{
+	struct nictl_event_msg *ev = malloc(sizeof(*ev));
+	struct cpus allowed;
+	bool ok = false;
+
+	if (!ev)
+		return false;
+	while (nictl_wait_event(l, NICTL_EVENT_BOUND, self->ifindex, DAEMON_WAIT_S * 1000,
+				ev) == 1) {
+		if (!!(ev->dev.present & ATTR_BIT(NICTL_A_NETNS_ID)) != in)
+			continue;
+		allowed_cpus(node, &allowed);
+		ok = (in ? ns_get(self, self->fd, -1) :
+		      nictl_dev_get(&self->env.nl, "vnode0", &self->reply, &self->res)) == 0 &&
+		     masks_placed(&self->reply, &allowed, true);
+		break;
+	}
+	if (!ok)
+		fprintf(stderr, "# no bind of vnode0 %s by the daemon onto node %d\n",
+			in ? "in " NETNS : "in the initial namespace", node);
+	free(ev);
+	return ok;
+}
+
+/*
+ * The daemon governs vnode0 by the match-netns rule while it is in the
+ * namespace (at its start, and when it is moved in again), by the initial
+ * namespace's rule when it is moved out.
+ */
+TEST_F_TIMEOUT(netns, daemon_follows_the_device, 600)
+{
+	struct nictl_listener l;
+
+	ASSERT_EQ(0, write_file(CONF, "# written by nictl_netns\n"
+				"[rule pod]\nmatch-netns = " NETNS "\nmatch-name = vnode0\n"
+				"cpus = node 1\n\n"
+				"[rule host]\nmatch-name = vnode0\ncpus = node 0\n"));
+	ASSERT_EQ(0, nictl_listen(&l));
+	self->daemon = daemon_start(CONF, DAEMON_LOG);
+	ASSERT_LT(0, self->daemon);
+	EXPECT_TRUE(daemon_bound(self, &l, true, 1));
+	ASSERT_EQ(0, move_vnode0(false));
+	ASSERT_EQ(0, netdev_set_up("vnode0", true));
+	EXPECT_TRUE(daemon_bound(self, &l, false, 0));
+	ASSERT_EQ(0, move_vnode0(true));
+	EXPECT_TRUE(daemon_bound(self, &l, true, 1));
+	nictl_unlisten(&l);
 }
 
 NICTL_TEST_MAIN
