@@ -37,24 +37,6 @@
 #define CONF		"/tmp/nictl-netns.conf"
 #define DAEMON_LOG	"/tmp/nictl-netns-daemon.log"
 
-/* Run a command as root in the initial namespaces: its exit status or -errno. */
-static int sh(const char *const argv[])
-{
-	struct run_result *r = malloc(sizeof(*r));
-	int ret;
-
-	if (!r)
-		return -ENOMEM;
-	ret = run_cmd(r, false, NULL, argv);
-	if (!ret && r->status)
-		fprintf(stderr, "# %s %s ... -> %d: %s", argv[0], argv[1], r->status, r->err);
-	ret = ret ?: r->status;
-	free(r);
-	return ret;
-}
-
-#define SH(...)	sh((const char *const []){ __VA_ARGS__, NULL })
-
 FIXTURE(netns) {
 	struct test_env env;
 	struct run_result run;

@@ -80,24 +80,6 @@
 	 ATTR_BIT(NICTL_A_NAPI_POLLS) | ATTR_BIT(NICTL_A_NAPI_PACKETS) |	\
 	 ATTR_BIT(NICTL_A_NAPI_CPUS) | ATTR_BIT(NICTL_A_NAPI_TIME_NS))
 
-/* Run a command as root in the initial namespaces: its exit status or -errno. */
-static int sh(const char *const argv[])
-{
-	struct run_result *r = malloc(sizeof(*r));
-	int ret;
-
-	if (!r)
-		return -ENOMEM;
-	ret = run_cmd(r, false, NULL, argv);
-	if (!ret && r->status)
-		fprintf(stderr, "# %s %s ... -> %d: %s", argv[0], argv[1], r->status, r->err);
-	ret = ret ?: r->status;
-	free(r);
-	return ret;
-}
-
-#define SH(...)	sh((const char *const []){ __VA_ARGS__, NULL })
-
 /* ---- Changes: refused to everyone but CAP_NET_ADMIN in the initial user namespace ---- */
 
 FIXTURE(changes) {

@@ -667,6 +667,17 @@ int nictl_dev_get(struct nl_client *c, const char *ifname, struct nictl_dev *dev
 	return dev_transact(c, nlh, dev, res);
 }
 
+int nictl_dev_get_in(struct nl_client *c, const char *ifname, int netns_fd,
+		     struct nictl_dev *dev, struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_DEV_GET, 0);
+
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
+	mnl_attr_put_u32(nlh, NICTL_A_NETNS_FD, netns_fd);
+	return dev_transact(c, nlh, dev, res);
+}
+
 int nictl_dev_get_index(struct nl_client *c, uint32_t ifindex, struct nictl_dev *dev,
 			struct nl_result *res)
 {

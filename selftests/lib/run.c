@@ -345,3 +345,18 @@ bool one_line_error(const struct run_result *r, const char *what)
 	fprintf(stderr, "# want one line with '%s' on stderr\n", what);
 	return false;
 }
+
+int run_sh(const char *const argv[])
+{
+	struct run_result *r = malloc(sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = run_cmd(r, false, NULL, argv);
+	if (!ret && r->status)
+		fprintf(stderr, "# %s %s ... -> %d: %s", argv[0], argv[1], r->status, r->err);
+	ret = ret ?: r->status;
+	free(r);
+	return ret;
+}

@@ -52,6 +52,13 @@ int run_in_user_ns(bool unpriv, void (*fn)(void *arg), void *arg);
  * Returns 0 once it ran (whatever its status) or -errno.
  */
 int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *const argv[]);
+
+/*
+ * Run @argv as root, as run_cmd() does: its exit status (what failed
+ * printed with its stderr), or -errno.
+ */
+int run_sh(const char *const argv[]);
+#define SH(...)	run_sh((const char *const []){ __VA_ARGS__, NULL })
 /*
  * Run $NICTL_CTL with the NULL-terminated @args into @r, as UNPRIV_ID when
  * @unpriv, behind the NULL-terminated command @wrap (or none), printing the
