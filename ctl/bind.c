@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "dev.h"
+#include "netns.h"
 #include "policy.h"
 #include "report.h"
 #include "show.h"
@@ -194,6 +195,10 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 	}
 	if (args->nr_sources > 1)
 		return ctl_usage("bind", "give only one of --numa-local, --node and --cpus");
+	/* Steering lives in sysfs, which shows the initial namespace's devices only. */
+	if (args->steer && ctl_netns_selected())
+		return ctl_usage("bind", "--steer does not reach a device in another network "
+				 "namespace");
 	if (optind == argc)
 		return ctl_usage("bind", "missing DEV");
 	if (argc - optind > 1)

@@ -12,6 +12,7 @@
 #include <linux/nictl.h>
 
 #include "dev.h"
+#include "netns.h"
 #include "report.h"
 
 /* libnl gives signed attributes no minimum length of their own. */
@@ -33,6 +34,7 @@ static const struct nla_policy dev_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_UPPER]		= { .type = NLA_NESTED },
 	[NICTL_A_LOWER]		= { .type = NLA_NESTED },
 	[NICTL_A_KIND]		= { .type = NLA_STRING },
+	[NICTL_A_NETNS_ID]	= S32_POLICY,
 };
 
 static const struct nla_policy link_policy[NICTL_A_LINK_MAX + 1] = {
@@ -87,17 +89,21 @@ int dev_ref_parse(const char *cmd, const char *arg, struct dev_ref *ref)
 	return 0;
 }
 
-/* A request for @cmd on @ref, or a dump of every device when @ref is NULL. */
+/*
+ * A request for @cmd on @ref, or a dump of every device when @ref is NULL,
+ * in the network namespace -n or --netns selected.
+ */
 struct nl_msg *dev_request(const struct ctl_nl *nl, uint8_t cmd, const struct dev_ref *ref)
 {
 	struct nl_msg *msg = ctl_nl_msg(nl, cmd, ref ? 0 : NLM_F_DUMP);
 	int err;
 
-	if (!msg || !ref)
+	if (!msg)
 		return msg;
-	if (ref->ifindex)
+	err = ctl_netns_put(msg);
+	if (!err && ref && ref->ifindex)
 		err = nla_put_u32(msg, NICTL_A_IFINDEX, ref->ifindex);
-	else
+	else if (!err && ref)
 		err = nla_put_string(msg, NICTL_A_IFNAME, ref->name);
 	if (err) {
 		nlmsg_free(msg);
@@ -261,6 +267,8 @@ static int parse_dev(struct nictl_dev *dev, struct nlattr *head, int len)
 		return -EPROTO;
 	dev->ifindex = nla_get_u32(tb[NICTL_A_IFINDEX]);
 	dev->numa_node = tb[NICTL_A_NUMA_NODE] ? nla_get_s32(tb[NICTL_A_NUMA_NODE]) : -1;
+	dev->other_netns = tb[NICTL_A_NETNS_ID];
+	dev->netns_id = dev->other_netns ? nla_get_s32(tb[NICTL_A_NETNS_ID]) : 0;
 	dev->rx_queues = tb[NICTL_A_RX_QUEUES] ? nla_get_u32(tb[NICTL_A_RX_QUEUES]) : 0;
 	dev->tx_queues = tb[NICTL_A_TX_QUEUES] ? nla_get_u32(tb[NICTL_A_TX_QUEUES]) : 0;
 	dev->flags = tb[NICTL_A_DEV_FLAGS] ? nla_get_u32(tb[NICTL_A_DEV_FLAGS]) : 0;

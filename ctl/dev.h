@@ -44,6 +44,8 @@ struct nictl_dev {
 	char *bus_addr;			/* NULL when not on PCI */
 	char *sticky_id;		/* NULL when no sticky binding */
 	int numa_node;			/* -1 when unknown */
+	bool other_netns;		/* outside the initial network namespace */
+	int netns_id;			/* then the id of its namespace */
 	unsigned int rx_queues;
 	unsigned int tx_queues;
 	unsigned int flags;		/* enum nictl_dev_flags */

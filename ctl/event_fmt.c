@@ -14,12 +14,16 @@
  *   12:00:09.000 seq 15 linked lan0 under bond0
  *   12:00:09.500 seq 16 linked lan0 under bond0.100, under bond0,bond0.100 now
  *   12:00:10.000 seq 17 unlinked lan0 from bond0
+ *   12:00:11.000 seq 18 registered vf0 in netns pod (id 0) ifindex 2, igbvf at 0000:02:10.0, ...
  *
+ * A device outside the initial network namespace has " in netns NAME (id
+ * ID)" after its name, or " in netns id ID" when /run/netns names none.
  * (pid and uid for root, who hears the audit group; the requester's
  * netlink port id for everyone else.)
  *
  * JSON: one object per event, with "time" (UTC, ISO 8601), "seq", "event",
  * "time_ns" (the module's CLOCK_MONOTONIC), the device members of `show -j`
+ * ("netns_id" and "netns" among them)
  * and "perm_addr", then "irqs" (objects as in `show -j`, with "expected" in a
  * drift and "old_affinity" in a bind, restore or sticky apply), and as the
  * event has them "old_ifname", "old_rx_queues", "old_tx_queues", "old_irqs",
@@ -36,6 +40,7 @@
 
 #include "event_fmt.h"
 #include "json.h"
+#include "netns.h"
 #include "show.h"
 
 /* "52:54:00:12:34:56" into @buf (3 bytes per address byte), "" when none. */
@@ -92,6 +97,21 @@ static void print_queues(FILE *f, const struct ctl_event *ev, const struct nictl
 		fprintf(f, "%s%u", i ? "," : "", dev->irqs[i].irq);
 }
 
+/* " in netns pod (id 3)" for a device outside the initial namespace. */
+static void print_netns(FILE *f, const struct nictl_dev *dev)
+{
+	const char *name;
+	char buf[256];
+
+	if (!dev->other_netns)
+		return;
+	name = ctl_netns_name_for(dev->netns_id, buf, sizeof(buf));
+	if (name)
+		fprintf(f, " in netns %s (id %d)", name, dev->netns_id);
+	else
+		fprintf(f, " in netns id %d", dev->netns_id);
+}
+
 int event_print_text(FILE *f, const struct ctl_event *ev, const struct timespec *when)
 {
 	const struct nictl_dev *dev = &ev->dev.devs[0];
@@ -104,6 +124,7 @@ int event_print_text(FILE *f, const struct ctl_event *ev, const struct timespec 
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
 	fprintf(f, "%s.%03ld seq %" PRIu64 " %s %s", stamp, when->tv_nsec / 1000000, ev->seq,
 		ctl_event_name(ev->type), dev->ifname);
+	print_netns(f, dev);
 	switch (ev->type) {
 	case NICTL_EVENT_RENAMED:
 		fprintf(f, " from %s", ev->old_ifname ?: "(unknown)");

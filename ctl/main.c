@@ -4,11 +4,13 @@
  * options and hands the rest of the command line to one of the commands.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "netns.h"
 #include "report.h"
 #include "util.h"
 
@@ -21,20 +23,24 @@ struct command {
 	const char *args;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	bool in_netns;		/* acts on a device of the namespace -n selects */
 };
 
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
-	{ "show", "[DEV]", "show devices and the CPUs their queue IRQs run on", cmd_show },
-	{ "bind", "DEV", "spread the queue IRQs of DEV over a set of CPUs", cmd_bind },
-	{ "restore", "DEV", "give DEV's queue IRQs back their old affinities", cmd_restore },
-	{ "stats", "[DEV]", "show where the network softirqs and DEV's queues run", cmd_stats },
-	{ "daemon", "[-c FILE]", "keep the rules of a configuration file applied", cmd_daemon },
-	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor },
+	{ "show", "[DEV]", "show devices and the CPUs their queue IRQs run on", cmd_show, true },
+	{ "bind", "DEV", "spread the queue IRQs of DEV over a set of CPUs", cmd_bind, true },
+	{ "restore", "DEV", "give DEV's queue IRQs back their old affinities", cmd_restore,
+	  true },
+	{ "stats", "[DEV]", "show where the network softirqs and DEV's queues run", cmd_stats,
+	  true },
+	{ "daemon", "[-c FILE]", "keep the rules of a configuration file applied", cmd_daemon,
+	  false },
+	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor, false },
 	{ "doctor", "[DEV...]", "find what is wrong with the devices' IRQs, queues and drops",
-	  cmd_doctor },
-	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help },
+	  cmd_doctor, false },
+	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help, false },
 };
 
 static void print_usage(void)
@@ -42,10 +48,15 @@ static void print_usage(void)
 	char synopsis[32];
 	size_t i;
 
-	printf("Usage: %s [-h|--help] [--version] COMMAND [ARGS]\n"
+	printf("Usage: %s [-h|--help] [--version] [-n NAME|--netns PID|PATH] COMMAND [ARGS]\n"
 	       "\n"
 	       "Move all queue IRQs of a network device onto the right CPUs at once,\n"
 	       "through the nictl kernel module.\n"
+	       "\n"
+	       "  -n NAME          the device is in network namespace NAME (ip netns)\n"
+	       "  --netns PID|PATH the device is in the network namespace of process PID,\n"
+	       "                   or of the namespace file PATH\n"
+	       "                   (show, bind, restore and stats; needs CAP_NET_ADMIN)\n"
 	       "\n"
 	       "Commands:\n", PROG_NAME);
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
@@ -74,6 +85,9 @@ static int run_command(int argc, char **argv)
 
 	if (!cmd)
 		return ctl_usage(NULL, "unknown command '%s'", argv[0]);
+	if (ctl_netns_selected() && !cmd->in_netns)
+		return ctl_usage(NULL, "-n and --netns apply to show, bind, restore and stats, "
+				 "not to %s", cmd->name);
 	optind = 0;	/* glibc: start a fresh scan of the new argv */
 	return cmd->run(argc, argv);
 }
@@ -95,14 +109,15 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_VERSION = 0x100 };
+	enum { OPT_VERSION = 0x100, OPT_NETNS };
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "netns", required_argument, NULL, OPT_NETNS },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *shortopts = "+:h";	/* '+': options after COMMAND are its own */
-	int c;
+	const char *shortopts = "+:hn:";	/* '+': options after COMMAND are its own */
+	int c, ret;
 
 	opterr = 0;	/* every error is worded by ctl_bad_option() */
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -113,6 +128,12 @@ int main(int argc, char **argv)
 		case OPT_VERSION:
 			printf("%s %s\n", PROG_NAME, NICTL_VERSION);
 			return EXIT_SUCCESS;
+		case 'n':
+		case OPT_NETNS:
+			ret = c == 'n' ? ctl_netns_select_name(optarg) : ctl_netns_select(optarg);
+			if (ret)
+				return ret;
+			break;
 		default:
 			return ctl_bad_option(NULL, shortopts, c, argv);
 		}

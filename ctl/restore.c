@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "dev.h"
+#include "netns.h"
 #include "report.h"
 #include "show.h"
 #include "steer/undo.h"
@@ -41,8 +42,11 @@ int cmd_restore(int argc, char **argv)
 	ret = dev_ref_parse("restore", argv[optind], &ref);
 	if (ret)
 		return ret;
-	/* The steering first: it needs no module, and a failure keeps its file. */
-	steered = steer_undo(ref.ifindex ?: if_nametoindex(ref.name));
+	/*
+	 * The steering first: it needs no module, and a failure keeps its file.
+	 * A device in another namespace was never steered (bind refuses it).
+	 */
+	steered = ctl_netns_selected() ? 0 : steer_undo(ref.ifindex ?: if_nametoindex(ref.name));
 	ret = show_run(NICTL_CMD_RESTORE, "restore", &ref, json, false);
 	return steered ? EXIT_FAILURE : ret;
 }

@@ -16,14 +16,16 @@
  *     0      combined  45   virtio0-input.0  4     4          1     4       bound
  *     1      combined  46   virtio0-input.1  5     5          1     5       bound
  *
- * Header: "<ifname> (ifindex <n>): driver <driver>, bus <bus address>,
- * node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
+ * Header: "<ifname> (ifindex <n>[, netns [<name> ]id <id>]): driver <driver>,
+ * bus <bus address>, node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
  * [sticky as <id>, ][under <uppers>, ]irqs from <msi|napi|msi+napi|none>",
  * where a missing driver or bus address is "-" and an unknown node "?";
  * "sticky as" names the identity the kernel keeps the device's sticky
- * binding under, "under" the devices stacked on it (a bond, VLAN). A
- * stacked device named by the user shows as the line "<name> is stacked
- * on <n> physical device(s):" and a blank line, then each of them.
+ * binding under; "under" the devices stacked on it (a bond, VLAN); "netns"
+ * the namespace of a device outside the initial one, by its name under
+ * /run/netns (else as -n or --netns named it) and its id. A stacked device
+ * named by the user shows as the line "<name> is stacked on <n> physical
+ * device(s):" and a blank line, then each of them.
  * Columns are left-aligned and separated by at least two spaces. QUEUE is
  * the queues the IRQ serves, as a list such as 0 or 0,4 or 0-1. KIND is rx,
  * tx or combined (an IRQ that serves both). CPUS (the affinity) and
@@ -72,6 +74,10 @@
  *              for the queues no name covers)
  *   uppers     string, the devices stacked on it ("bond0,bond0.100"), or
  *              null when none is
+ *   netns_id   integer, only for a device outside the initial network
+ *              namespace: the id the initial namespace has for its own
+ *   netns      string or null, with netns_id: the namespace's name under
+ *              /run/netns, else what -n or --netns named
  *   irqs       array of objects, one per queue IRQ, in table order:
  *     queue           integer, the lowest queue it serves
  *     kind            "rx", "tx" or "combined"
@@ -115,6 +121,7 @@
 #include "commands.h"
 #include "dev.h"
 #include "json.h"
+#include "netns.h"
 #include "report.h"
 #include "show.h"
 #include "steer/view.h"
@@ -354,8 +361,16 @@ static int print_dev(FILE *f, const struct nictl_dev *dev)
 {
 	bool up = dev->flags & NICTL_DEV_F_UP;
 
-	fprintf(f, "%s (ifindex %u): driver %s, bus %s, ", dev->ifname, dev->ifindex,
-		dev->driver ?: "-", dev->bus_addr ?: "-");
+	char ns[256];
+	const char *ns_name = dev->other_netns ?
+			      ctl_netns_name_for(dev->netns_id, ns, sizeof(ns)) : NULL;
+
+	fprintf(f, "%s (ifindex %u", dev->ifname, dev->ifindex);
+	if (ns_name)
+		fprintf(f, ", netns %s id %d", ns_name, dev->netns_id);
+	else if (dev->other_netns)
+		fprintf(f, ", netns id %d", dev->netns_id);
+	fprintf(f, "): driver %s, bus %s, ", dev->driver ?: "-", dev->bus_addr ?: "-");
 	if (dev->numa_node < 0)
 		fputs("node ?, ", f);
 	else
@@ -488,6 +503,12 @@ void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 	json_str(j, "sticky_id", dev->sticky_id);
 	json_str(j, "source", source_name(dev->source));
 	json_str(j, "uppers", dev->uppers);
+	if (dev->other_netns) {
+		char ns[256];
+
+		json_int(j, "netns_id", dev->netns_id);
+		json_str(j, "netns", ctl_netns_name_for(dev->netns_id, ns, sizeof(ns)));
+	}
 }
 
 /* The members of a device's object, its IRQs too; -1 when out of memory. */
@@ -634,7 +655,8 @@ int cmd_show(int argc, char **argv)
 	if (argc - optind > 1)
 		return ctl_usage("show", "unexpected argument '%s'", argv[optind + 1]);
 	if (optind == argc)
-		return show_run(NICTL_CMD_DEV_GET, "show", NULL, json, true);
+		return show_run(NICTL_CMD_DEV_GET, "show", NULL, json, !ctl_netns_selected());
 	ret = dev_ref_parse("show", argv[optind], &ref);
-	return ret ?: show_run(NICTL_CMD_DEV_GET, "show", &ref, json, true);
+	/* Steering is read from sysfs, which shows the initial namespace's devices. */
+	return ret ?: show_run(NICTL_CMD_DEV_GET, "show", &ref, json, !ctl_netns_selected());
 }

@@ -57,7 +57,7 @@ size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
 	       nla_total_size(strlen(dev->driver) + 1) +
 	       (dev->bus_addr ? nla_total_size(strlen(dev->bus_addr) + 1) : 0) +
 	       (dev->sticky_id ? nla_total_size(strlen(dev->sticky_id) + 1) : 0) +
-	       nictl_uppers_size();
+	       nictl_uppers_size() + nictl_netns_id_size();
 }
 
 /**
@@ -97,7 +97,8 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 	    nla_put_u32(skb, NICTL_A_TX_QUEUES, READ_ONCE(netdev->real_num_tx_queues)) ||
 	    nla_put_u32(skb, NICTL_A_DEV_FLAGS, flags) ||
 	    nla_put_u32(skb, NICTL_A_SOURCE, dev->source) ||
-	    (dev->sticky_id && nla_put_string(skb, NICTL_A_STICKY_ID, dev->sticky_id)))
+	    (dev->sticky_id && nla_put_string(skb, NICTL_A_STICKY_ID, dev->sticky_id)) ||
+	    nictl_put_netns_id(skb, netdev))
 		return -EMSGSIZE;
 	return nictl_put_uppers(skb, dev->netdev);
 }

@@ -3,7 +3,8 @@
  * The nictl generic-netlink family: policies, the op table, device lookup
  * and the DEV_GET command. The accounting commands live in stats_genl.c.
  * The family lives in the initial network namespace only (netnsok is
- * false): IRQ affinity is a host-wide resource.
+ * false): IRQ affinity is a host-wide resource. Requests there may name a
+ * device in another namespace (netns.c).
  */
 #include <linux/jhash.h>
 #include <linux/rtnetlink.h>
@@ -14,9 +15,11 @@
 
 #define NICTL_DEV_POLICY							\
 	[NICTL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),				\
-	[NICTL_A_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 }
+	[NICTL_A_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },	\
+	[NICTL_A_NETNS_FD] = { .type = NLA_U32 },				\
+	[NICTL_A_NETNS_ID] = NLA_POLICY_MIN(NLA_S32, 0)
 
-static const struct nla_policy nictl_dev_policy[NICTL_A_IFNAME + 1] = {
+static const struct nla_policy nictl_dev_policy[NICTL_A_NETNS_ID + 1] = {
 	NICTL_DEV_POLICY,
 };
 
@@ -29,7 +32,7 @@ static const struct nla_policy nictl_queue_cpu_policy[NICTL_A_QUEUE_CPU_MAX + 1]
 	[NICTL_A_QUEUE_CPU_CPU] = { .type = NLA_U32 },
 };
 
-static const struct nla_policy nictl_bind_policy[NICTL_A_QUEUE_CPU + 1] = {
+static const struct nla_policy nictl_bind_policy[NICTL_A_NETNS_ID + 1] = {
 	NICTL_DEV_POLICY,
 	[NICTL_A_CPUS] = { .type = NLA_BINARY, .len = NICTL_CPUMASK_MAX_BYTES },
 	[NICTL_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, NICTL_BIND_F_ALL),
@@ -38,7 +41,9 @@ static const struct nla_policy nictl_bind_policy[NICTL_A_QUEUE_CPU + 1] = {
 
 /**
  * nictl_netdev_lookup() - the device a request names
- * @info: the request, with %NICTL_A_IFINDEX and/or %NICTL_A_IFNAME
+ * @info: the request, with %NICTL_A_IFINDEX and/or %NICTL_A_IFNAME, and in
+ *	@info->user_ptr[0] the namespace to look in (nictl_netns_doit(),
+ *	nictl_dump_net())
  *
  * Context: rtnl held.
  * Return: the device, or ERR_PTR(-ENODEV / -EINVAL) with extack set.
@@ -47,6 +52,7 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info)
 {
 	struct nlattr *ifindex = info->attrs[NICTL_A_IFINDEX];
 	struct nlattr *ifname = info->attrs[NICTL_A_IFNAME];
+	struct net *net = info->user_ptr[0];
 	struct net_device *netdev;
 
 	if (!ifindex && !ifname) {
@@ -55,7 +61,7 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info)
 		return ERR_PTR(-EINVAL);
 	}
 	if (ifindex) {
-		netdev = __dev_get_by_index(&init_net, nla_get_u32(ifindex));
+		netdev = __dev_get_by_index(net, nla_get_u32(ifindex));
 		if (!netdev) {
 			NL_SET_ERR_MSG_ATTR(info->extack, ifindex, "no device has this ifindex");
 			return ERR_PTR(-ENODEV);
@@ -67,7 +73,7 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info)
 		}
 		return netdev;
 	}
-	netdev = __dev_get_by_name(&init_net, nla_data(ifname));
+	netdev = __dev_get_by_name(net, nla_data(ifname));
 	if (!netdev) {
 		NL_SET_ERR_MSG_ATTR_FMT(info->extack, ifname, "no such device: %s",
 					(char *)nla_data(ifname));
@@ -183,13 +189,18 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	unsigned long ifindex = cb->args[0];
 	unsigned int next = 0;
 	struct net_device *netdev;
+	struct genl_info info;
 	struct nictl_dev dev;
 	bool done = true;
+	struct net *net;
 	u32 hash = 0;
 	int err = 0;
 
+	net = nictl_dump_net(cb, &info);
+	if (IS_ERR(net))
+		return PTR_ERR(net);
 	rtnl_lock();
-	for_each_netdev_dump(&init_net, netdev, ifindex) {
+	for_each_netdev_dump(net, netdev, ifindex) {
 		if (!netdev->dev.parent)
 			continue;
 		err = nictl_dev_look(netdev, &dev);
@@ -200,7 +211,7 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 		next = ifindex == cb->args[0] ? cb->args[1] : 0;
 		if (next && hash != cb->args[2])
 			cb->args[3]++;
-		cb->seq = init_net.dev_base_seq + cb->args[3];
+		cb->seq = net->dev_base_seq + cb->args[3];
 		err = nictl_dev_fill(skb, &dev, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				     NLM_F_MULTI, NICTL_CMD_DEV_GET, cb, &next);
 		done = next >= dev.n_irqs;
@@ -209,6 +220,7 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 			break;
 	}
 	rtnl_unlock();
+	put_net(net);
 	cb->args[0] = ifindex;
 	cb->args[1] = netdev && !done ? next : 0;
 	cb->args[2] = hash;
@@ -217,10 +229,31 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	return err ?: skb->len;
 }
 
+/* The commands that name a device look it up in the namespace the request names. */
+static int nictl_dev_get_netns_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return nictl_netns_doit(nictl_dev_get_doit, skb, info);
+}
+
+static int nictl_bind_netns_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return nictl_netns_doit(nictl_bind_doit, skb, info);
+}
+
+static int nictl_restore_netns_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return nictl_netns_doit(nictl_restore_doit, skb, info);
+}
+
+static int nictl_napi_get_netns_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return nictl_netns_doit(nictl_napi_get_doit, skb, info);
+}
+
 static const struct genl_ops nictl_ops[] = {
 	{
 		.cmd = NICTL_CMD_DEV_GET,
-		.doit = nictl_dev_get_doit,
+		.doit = nictl_dev_get_netns_doit,
 		.dumpit = nictl_dev_get_dumpit,
 		NICTL_GENL_DUMP_COMPAT
 		.policy = nictl_dev_policy,
@@ -228,14 +261,14 @@ static const struct genl_ops nictl_ops[] = {
 	},
 	{
 		.cmd = NICTL_CMD_BIND,
-		.doit = nictl_bind_doit,
+		.doit = nictl_bind_netns_doit,
 		.policy = nictl_bind_policy,
 		.maxattr = ARRAY_SIZE(nictl_bind_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = NICTL_CMD_RESTORE,
-		.doit = nictl_restore_doit,
+		.doit = nictl_restore_netns_doit,
 		.policy = nictl_dev_policy,
 		.maxattr = ARRAY_SIZE(nictl_dev_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
@@ -260,7 +293,7 @@ static const struct genl_ops nictl_ops[] = {
 	},
 	{
 		.cmd = NICTL_CMD_NAPI_GET,
-		.doit = nictl_napi_get_doit,
+		.doit = nictl_napi_get_netns_doit,
 		.dumpit = nictl_napi_get_dumpit,
 		NICTL_GENL_DUMP_COMPAT
 		.policy = nictl_dev_policy,

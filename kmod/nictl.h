@@ -12,7 +12,9 @@
  * have a mutex of their own, taken last. Order: rtnl -> cpus_read_lock ->
  * bindings or snapshots mutex -> events mutex. STATS_SET, STATS_RESET and
  * the NAPI slots' readers take the stats mutex (stats.c); NAPI_GET takes it
- * before rtnl. A dump keeps its state in its own cb->args. On kernels
+ * before rtnl. A request finds the network namespace it names before
+ * any of these (netns.c); net_rwsem is taken last, around walks of the
+ * namespace list that take nothing else. A dump keeps its state in its own cb->args. On kernels
  * without formatted extack (compat.h) concurrent failing requests share
  * one message buffer, which stays NUL-terminated.
  */
@@ -257,6 +259,16 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 extern struct genl_family nictl_family;
 struct net_device *nictl_netdev_lookup(const struct genl_info *info);
 struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack);
+
+/* netns.c */
+struct net *nictl_request_net(struct sk_buff *skb, const struct genl_info *info);
+struct net *nictl_dump_net(struct netlink_callback *cb, struct genl_info *info);
+int nictl_netns_doit(int (*doit)(struct sk_buff *skb, struct genl_info *info),
+		     struct sk_buff *skb, struct genl_info *info);
+int nictl_put_netns_id(struct sk_buff *skb, const struct net_device *netdev);
+size_t nictl_netns_id_size(void);
+struct net **nictl_nets_get(unsigned int *n);
+void nictl_nets_put(struct net **nets, unsigned int n);
 
 /* bind.c */
 int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info);

@@ -314,7 +314,8 @@ static int nictl_napi_fill(struct sk_buff *skb, struct net_device *netdev,
 	if (!hdr)
 		goto toobig;
 	if (nla_put_u32(skb, NICTL_A_IFINDEX, netdev->ifindex) ||
-	    nla_put_string(skb, NICTL_A_IFNAME, netdev->name))
+	    nla_put_string(skb, NICTL_A_IFNAME, netdev->name) ||
+	    nictl_put_netns_id(skb, netdev))
 		goto cancel;
 	for (i = 0; i < n && i < max; i++)
 		if (nictl_put_napi(skb, &napis[i], cpus))
@@ -355,7 +356,8 @@ int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = PTR_ERR_OR_ZERO(netdev) ?: nictl_napis_of(netdev, &napis, &n);
 	if (!err) {
 		msg = genlmsg_new(nla_total_size(sizeof(u32)) + nla_total_size(IFNAMSIZ) +
-				  n * nictl_napi_nest_size(), GFP_KERNEL);
+				  nictl_netns_id_size() + n * nictl_napi_nest_size(),
+				  GFP_KERNEL);
 		err = msg ? nictl_napi_fill(msg, netdev, napis, n, info->snd_portid,
 					    info->snd_seq, 0, &sent) : -ENOMEM;
 	}
@@ -383,20 +385,20 @@ int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
 enum { NICTL_NAPI_CB_IFINDEX, NICTL_NAPI_CB_LAST_ID, NICTL_NAPI_CB_SENT };
 
 /*
- * The device of a NAPI_GET dump: looked up by the request's attributes in
- * the first part (a failure then carries its extack in NLMSG_DONE, which
- * 6.1 gives dump callbacks but not their start), by ifindex afterwards.
+ * The device of a NAPI_GET dump, in the namespace of @info: looked up by the
+ * request's attributes in the first part (a failure then carries its extack
+ * in NLMSG_DONE, which 6.1 gives dump callbacks but not their start), by
+ * ifindex afterwards.
  */
-static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb)
+static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb,
+					      const struct genl_info *info)
 {
 	struct net_device *netdev;
-	struct genl_info info;
 
 	if (cb->args[NICTL_NAPI_CB_SENT])
-		return __dev_get_by_index(&init_net, cb->args[NICTL_NAPI_CB_IFINDEX]) ?:
+		return __dev_get_by_index(info->user_ptr[0], cb->args[NICTL_NAPI_CB_IFINDEX]) ?:
 		       ERR_PTR(-ENODEV);
-	nictl_dump_info(cb, &info);
-	netdev = nictl_netdev_lookup(&info);
+	netdev = nictl_netdev_lookup(info);
 	if (!IS_ERR(netdev))
 		cb->args[NICTL_NAPI_CB_IFINDEX] = netdev->ifindex;
 	return netdev;
@@ -416,12 +418,17 @@ int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct nictl_napi *napis = NULL;
 	struct net_device *netdev;
 	unsigned int n = 0, i, sent = 0;
+	struct genl_info info;
+	struct net *net;
 	int err;
 
 	nictl_fault_stall();
+	net = nictl_dump_net(cb, &info);
+	if (IS_ERR(net))
+		return PTR_ERR(net);
 	nictl_napi_slots_lock();
 	rtnl_lock();
-	netdev = nictl_napi_dump_dev(cb);
+	netdev = nictl_napi_dump_dev(cb, &info);
 	err = PTR_ERR_OR_ZERO(netdev) ?: nictl_napis_of(netdev, &napis, &n);
 	if (!err) {
 		for (i = 0; i < n && napis[i].id <= last; i++)
@@ -438,6 +445,7 @@ int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	rtnl_unlock();
 	nictl_napi_slots_unlock();
+	put_net(net);
 	kvfree(napis);
 	return err ?: skb->len;
 }

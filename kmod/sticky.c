@@ -118,17 +118,38 @@ static struct nictl_sticky *nictl_sticky_by_dev(const struct net_device *netdev)
 	return NULL;
 }
 
-/* Another registered device with the identity @id, or NULL. */
-static struct net_device *nictl_sticky_twin(const struct net_device *netdev, const char *id)
+/* Another registered device of @net with the identity @id, or NULL. */
+static struct net_device *nictl_sticky_twin_in(struct net *net, const struct net_device *netdev,
+					       const char *id)
 {
 	char other_id[NICTL_STICKY_ID_LEN];
 	struct net_device *other;
 
-	for_each_netdev(&init_net, other)
+	for_each_netdev(net, other)
 		if (other != netdev && !nictl_sticky_id(other, other_id, sizeof(other_id)) &&
 		    !strcmp(other_id, id))
 			return other;
 	return NULL;
+}
+
+/*
+ * Another registered device with the identity @id, in any namespace (a VF
+ * moved into a container's is still the same function), or NULL.
+ */
+static struct net_device *nictl_sticky_twin(const struct net_device *netdev, const char *id)
+{
+	struct net_device *twin = NULL;
+	struct net *net;
+
+	/* Taken last: the walk takes nothing else. */
+	down_read(&net_rwsem);
+	for_each_net(net) {
+		twin = nictl_sticky_twin_in(net, netdev, id);
+		if (twin)
+			break;
+	}
+	up_read(&net_rwsem);
+	return twin;
 }
 
 /**

@@ -29,10 +29,10 @@ static DECLARE_DELAYED_WORK(nictl_watch_work, nictl_watch_run);
 static DEFINE_MUTEX(nictl_watch_lock);
 static bool nictl_watch_running;
 
-/* The devices nictl describes: DEV_GET's, in the initial namespace. */
+/* The devices nictl describes: DEV_GET's, in every network namespace. */
 static bool nictl_watch_covers(const struct net_device *netdev)
 {
-	return net_eq(dev_net(netdev), &init_net) && netdev->dev.parent;
+	return netdev->dev.parent;
 }
 
 static enum nictl_event nictl_watch_event_type(unsigned long event)
@@ -187,8 +187,10 @@ static void nictl_watch_check(void)
 {
 	struct nictl_recheck recheck = {};
 	struct net_device *netdev;
+	unsigned int i, k, n_nets;
 	cpumask_var_t found;
-	unsigned int i;
+	struct net **nets;
+	struct net *net;
 	bool all;
 
 	if (!alloc_cpumask_var(&found, GFP_KERNEL))
@@ -198,18 +200,27 @@ static void nictl_watch_check(void)
 	all = nictl_snapshots_check(&recheck);
 	if (!recheck.n && !all)
 		return;
+	nets = nictl_nets_get(&n_nets);
 	rtnl_lock();
-	if (all) {
-		for_each_netdev(&init_net, netdev)
-			nictl_watch_look(netdev);
-	}
-	for (i = 0; !all && i < recheck.n; i++) {
-		/* Gone since: its notifier events said so. */
-		netdev = __dev_get_by_index(&init_net, recheck.ifindex[i]);
-		if (netdev)
-			nictl_watch_look(netdev);
+	for (k = 0; k < n_nets; k++) {
+		net = nets[k];
+		if (all) {
+			for_each_netdev(net, netdev)
+				nictl_watch_look(netdev);
+		}
+		/*
+		 * An ifindex is a namespace's own: a device of another
+		 * namespace with the same one is looked at too, and found
+		 * unchanged. Gone since: its notifier events said so.
+		 */
+		for (i = 0; !all && i < recheck.n; i++) {
+			netdev = __dev_get_by_index(net, recheck.ifindex[i]);
+			if (netdev)
+				nictl_watch_look(netdev);
+		}
 	}
 	rtnl_unlock();
+	nictl_nets_put(nets, n_nets);
 }
 
 static void nictl_watch_run(struct work_struct *work)

@@ -24,17 +24,18 @@ set -u
 # each, from the minutes each binary took there: docs/reliability.md), where
 # `make check-debug` runs them in two guests at once: a guest keeps one host
 # core busy (single-threaded TCG), so two use a 2-core machine.
-FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_stacked nictl_errors nictl_security nictl_fuzz \
-	nictl_rollback nictl_shared nictl_stats"
+FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_stacked nictl_errors nictl_security nictl_netns
+	nictl_fuzz nictl_rollback nictl_shared nictl_stats"
 SECOND_HALF="nictl_cli nictl_steer nictl_doctor nictl_ynl nictl_igb nictl_genl nictl_events nictl_daemon
 	nictl_stress nictl_lifecycle nictl_sticky"
 # What every suite kernel runs, where the whole suite runs on the oldest and
 # newest only (scripts/kernels.list, CHECK core): the module as DKMS builds
-# it, finding queue IRQs (igb0's too) and binding them, the accounting,
-# stacked devices, events and the security rules. The controller's commands that rest on
-# those (daemon, steer, doctor, cli) and nictl_igb run with the whole suite
-# only, to keep make check within its time.
-CORE="nictl_dkms nictl_discovery nictl_bind nictl_stacked nictl_security nictl_stats nictl_events"
+# it, finding queue IRQs (igb0's too) and binding them, stacked devices and
+# other namespaces, the accounting, events and the security rules. The
+# controller's commands that rest on those (daemon, steer, doctor, cli) and
+# nictl_igb run with the whole suite only, to keep make check within its time.
+CORE="nictl_dkms nictl_discovery nictl_bind nictl_stacked nictl_security nictl_netns nictl_stats \
+	nictl_events"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

@@ -10,8 +10,10 @@
  * its driver re-requested its vectors for the VFs (and handed the freed IRQ
  * numbers to them): it claims none of the VFs' IRQs, and `show` flags every
  * IRQ that is off its target; the daemon's rules by driver and by a VF's
- * PCI address.
+ * PCI address; a VF moved into a network namespace, bound from the initial
+ * one.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,8 @@
 #define EVENT_MS	10000
 #define CONF		"/tmp/nictl-igb.conf"
 #define DAEMON_LOG	"/tmp/nictl-igb-daemon.log"
+/* The namespace a VF is moved into, as a container platform does. */
+#define VF_NETNS	"nictl-vf"
 
 FIXTURE(igb) {
 	struct test_env env;
@@ -55,6 +59,7 @@ FIXTURE(igb) {
 	const char *vf_names[N_VFS + 1];
 	struct nl_result res;
 	pid_t daemon;
+	bool netns;		/* VF_NETNS exists */
 };
 
 static int set_numvfs(const struct netdev_info *pf, unsigned int n)
@@ -102,6 +107,7 @@ FIXTURE_SETUP(igb)
 	ASSERT_LT(2U, self->pf_queues);
 	self->n_vfs = 0;
 	self->daemon = 0;
+	self->netns = false;
 }
 
 FIXTURE_TEARDOWN(igb)
@@ -111,6 +117,8 @@ FIXTURE_TEARDOWN(igb)
 	if (self->daemon)
 		EXPECT_EQ(0, daemon_stop(self->daemon));
 	EXPECT_EQ(0, set_numvfs(&self->pf, 0));
+	if (self->netns)
+		EXPECT_EQ(0, SH("ip", "netns", "del", VF_NETNS));
 	EXPECT_EQ(0, netdev_info(PF, &now));
 	EXPECT_EQ(self->pf_queues, now.rx_queues) TH_LOG("%s did not get its queues back", PF);
 	EXPECT_EQ(0, env_teardown(&self->env));
@@ -411,6 +419,51 @@ TEST_F_TIMEOUT(igb, pf_and_vf_bindings_leave_each_other_alone, 300)
 	EXPECT_TRUE(now.dev_flags & NICTL_DEV_F_BOUND);
 	EXPECT_TRUE(same_targets(&reply, &now));
 	EXPECT_TRUE(dev_matches_proc(&now));
+	free(before);
+}
+
+/*
+ * A VF moved into a network namespace, as a pod gets one, is bound with
+ * --numa-local and restored from the initial namespace (nictlctl -n): on
+ * the PF's node, its reply naming the namespace; the PF's IRQs stay.
+ */
+TEST_F_TIMEOUT(igb, vf_in_a_namespace, 300)
+{
+	struct irq_snapshot *before = malloc(sizeof(*before));
+	struct run_result *r = malloc(sizeof(*r));
+	struct nictl_dev pf, vf;
+	struct cpus node1;
+	int fd;
+
+	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, node_cpus(self->pf.numa_node, &node1));
+	ASSERT_EQ(0, make_vfs(self, 1));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, PF, &pf, &self->res));
+	ASSERT_EQ(0, irq_snapshot_take(before));
+	ASSERT_EQ(0, SH("ip", "netns", "add", VF_NETNS));
+	self->netns = true;
+	ASSERT_EQ(0, SH("ip", "link", "set", self->vf[0], "netns", VF_NETNS));
+	ASSERT_EQ(0, SH("ip", "-n", VF_NETNS, "link", "set", self->vf[0], "up"));
+	fd = open("/run/netns/" VF_NETNS, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+
+	ASSERT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "-n", VF_NETNS, "bind",
+			     self->vf[0], "--numa-local", NULL })) TH_LOG("%s", r->err);
+	ASSERT_EQ(0, nictl_dev_get_in(&self->env.nl, self->vf[0], fd, &vf, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_STREQ(VF_DRIVER, vf.driver);
+	EXPECT_TRUE(vf.present & ATTR_BIT(NICTL_A_NETNS_ID));
+	EXPECT_TRUE(vf.dev_flags & NICTL_DEV_F_BOUND);
+	/* A VF's tx queue does not fire with the suite's traffic: judge the masks. */
+	EXPECT_TRUE(masks_placed(&vf, &node1, true));
+	EXPECT_TRUE(irqs_kept(&pf, before));
+
+	ASSERT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "-n", VF_NETNS, "restore",
+			     self->vf[0], NULL })) TH_LOG("%s", r->err);
+	EXPECT_EQ(0, irq_snapshot_changes(before));
+	close(fd);
+	free(r);
 	free(before);
 }
 

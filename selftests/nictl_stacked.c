@@ -145,8 +145,8 @@ FIXTURE_VARIANT_ADD(bond, lacp) {
 /* A port joins a bond while down; the bond brings it up. */
 static int enslave(const char *port, const char *bond)
 {
-	return RUN_SH("ip", "link", "set", port, "down") ?:
-	       RUN_SH("ip", "link", "set", port, "master", bond);
+	return SH("ip", "link", "set", port, "down") ?:
+	       SH("ip", "link", "set", port, "master", bond);
 }
 
 FIXTURE_SETUP(bond)
@@ -155,10 +155,10 @@ FIXTURE_SETUP(bond)
 
 	ASSERT_EQ(0, env_setup(&self->env));
 	ASSERT_EQ(0, sys_online_cpus(&self->online));
-	ASSERT_EQ(0, RUN_SH("ip", "link", "add", BOND, "type", "bond", "mode", variant->mode));
+	ASSERT_EQ(0, SH("ip", "link", "add", BOND, "type", "bond", "mode", variant->mode));
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, enslave(ports[i], BOND));
-	ASSERT_EQ(0, RUN_SH("ip", "link", "set", BOND, "up"));
+	ASSERT_EQ(0, SH("ip", "link", "set", BOND, "up"));
 }
 
 /* The bond goes, and with it the VLAN; the ports come back up on their own. */
@@ -166,9 +166,9 @@ FIXTURE_TEARDOWN(bond)
 {
 	unsigned int i;
 
-	EXPECT_EQ(0, RUN_SH("ip", "link", "del", BOND));
+	EXPECT_EQ(0, SH("ip", "link", "del", BOND));
 	for (i = 0; i < 2; i++)
-		EXPECT_EQ(0, RUN_SH("ip", "link", "set", ports[i], "up"));
+		EXPECT_EQ(0, SH("ip", "link", "set", ports[i], "up"));
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
@@ -313,7 +313,7 @@ TEST_F_TIMEOUT(bond, vlan_on_the_bond_binds_both_ports_apart, 300)
 	struct cpus cores;
 	unsigned int i;
 
-	ASSERT_EQ(0, RUN_SH("ip", "link", "add", "link", BOND, "name", VLAN, "type", "vlan",
+	ASSERT_EQ(0, SH("ip", "link", "add", "link", BOND, "name", VLAN, "type", "vlan",
 			    "id", "7"));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, VLAN, &self->reply, &self->res));
 	EXPECT_TRUE(describes_bond(&self->reply, VLAN, NICTL_CMD_DEV_GET));
@@ -339,7 +339,7 @@ TEST_F_TIMEOUT(bond, events_name_the_bond, 300)
 
 	ASSERT_NE(NULL, ev);
 	ASSERT_EQ(0, nictl_listen(&l));
-	ASSERT_EQ(0, RUN_SH("ip", "link", "set", ports[1], "nomaster"));
+	ASSERT_EQ(0, SH("ip", "link", "set", ports[1], "nomaster"));
 	EXPECT_EQ(1, nictl_wait_event(&l, NICTL_EVENT_UNLINKED, ifindex, 10000, ev));
 	EXPECT_STREQ(BOND, ev->link);
 	EXPECT_EQ(0, ev->dev.n_uppers);
@@ -417,7 +417,7 @@ TEST_F_TIMEOUT(bond, daemon_governs_the_ports_through_the_bond, 600)
 	ASSERT_LT(0, pid);
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &port0));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &port1));
-	ASSERT_EQ(0, RUN_SH("ip", "link", "set", ports[1], "nomaster"));
+	ASSERT_EQ(0, SH("ip", "link", "set", ports[1], "nomaster"));
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, ports[1], &dev, &self->res))
 		TH_LOG("%s", self->res.msg);
 	ASSERT_EQ(0, enslave(ports[1], BOND));
@@ -454,8 +454,8 @@ FIXTURE_TEARDOWN(stack)
 
 	for (i = 0; i < 3; i++)
 		if (if_nametoindex(made[i]))
-			EXPECT_EQ(0, RUN_SH("ip", "link", "del", made[i]));
-	EXPECT_EQ(0, RUN_SH("ip", "link", "set", "vnode0", "up"));
+			EXPECT_EQ(0, SH("ip", "link", "del", made[i]));
+	EXPECT_EQ(0, SH("ip", "link", "set", "vnode0", "up"));
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
@@ -465,7 +465,7 @@ TEST_F_TIMEOUT(stack, macvlan_binds_its_nic, 300)
 	struct nictl_dev port;
 	struct cpus node1;
 
-	ASSERT_EQ(0, RUN_SH("ip", "link", "add", "link", "vnode1", "name", MACVLAN, "type",
+	ASSERT_EQ(0, SH("ip", "link", "add", "link", "vnode1", "name", MACVLAN, "type",
 			    "macvlan", "mode", "bridge"));
 	ASSERT_EQ(0, bind_on(&self->env.nl, MACVLAN, NUMA_LOCAL, &self->online, &self->reply,
 			     &self->res));
@@ -484,8 +484,8 @@ TEST_F_TIMEOUT(stack, macvlan_binds_its_nic, 300)
 /* A bond with a port that has no bus device cannot be bound whole: nothing is. */
 TEST_F_TIMEOUT(stack, port_without_irqs_refuses_the_whole_bond, 300)
 {
-	ASSERT_EQ(0, RUN_SH("ip", "link", "add", DUMMY, "type", "dummy"));
-	ASSERT_EQ(0, RUN_SH("ip", "link", "add", MIXED, "type", "bond", "mode", "active-backup"));
+	ASSERT_EQ(0, SH("ip", "link", "add", DUMMY, "type", "dummy"));
+	ASSERT_EQ(0, SH("ip", "link", "add", MIXED, "type", "bond", "mode", "active-backup"));
 	ASSERT_EQ(0, enslave("vnode0", MIXED));
 	ASSERT_EQ(0, enslave(DUMMY, MIXED));
 	EXPECT_TRUE(refused(bind_on(&self->env.nl, MIXED, NICTL_BIND_F_SMT_EXCLUSIVE,
@@ -503,7 +503,7 @@ TEST_F_TIMEOUT(stack, queue_placement_of_a_stacked_device_is_refused, 300)
 	const struct nictl_place place[] = { { 0, 0 } };
 	struct nictl_bind_args args = { .ifname = MACVLAN, .n_place = 1, .place = place };
 
-	ASSERT_EQ(0, RUN_SH("ip", "link", "add", "link", "vnode1", "name", MACVLAN, "type",
+	ASSERT_EQ(0, SH("ip", "link", "add", "link", "vnode1", "name", MACVLAN, "type",
 			    "macvlan", "mode", "bridge"));
 	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &self->reply, &self->res),
 			    &self->res, EOPNOTSUPP, true, &self->env.snap));

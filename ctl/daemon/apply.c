@@ -18,30 +18,31 @@
 #include "daemon/mac.h"
 #include "daemon/rules.h"
 #include "log.h"
+#include "netns.h"
 #include "report.h"
 #include "stacked.h"
 #include "steer/bind.h"
 #include "steer/print.h"
 
-static struct owned *find_owned(const struct keeper *k, unsigned int ifindex)
+static struct owned *find_owned(const struct keeper *k, dev_key key)
 {
 	unsigned int i;
 
 	for (i = 0; i < k->nr_owned; i++)
-		if (k->owned[i].ifindex == ifindex)
+		if (k->owned[i].key == key)
 			return &k->owned[i];
 	return NULL;
 }
 
-bool keeper_owns(const struct keeper *k, unsigned int ifindex)
+bool keeper_owns(const struct keeper *k, dev_key key)
 {
-	return find_owned(k, ifindex);
+	return find_owned(k, key);
 }
 
-/* Stop counting @ifindex's IRQs as nictl's (the device is gone or unruled). */
-void keeper_forget(struct keeper *k, unsigned int ifindex)
+/* Stop counting @key's IRQs as nictl's (the device is gone or unruled). */
+void keeper_forget(struct keeper *k, dev_key key)
 {
-	struct owned *o = find_owned(k, ifindex);
+	struct owned *o = find_owned(k, key);
 
 	if (!o)
 		return;
@@ -49,10 +50,10 @@ void keeper_forget(struct keeper *k, unsigned int ifindex)
 	*o = k->owned[--k->nr_owned];
 }
 
-/* The entry of @ifindex, added with no IRQs when it has none; NULL when out of memory. */
-static struct owned *owned_entry(struct keeper *k, unsigned int ifindex)
+/* The entry of @key, added with no IRQs when it has none; NULL when out of memory. */
+static struct owned *owned_entry(struct keeper *k, dev_key key)
 {
-	struct owned *o = find_owned(k, ifindex), *grown;
+	struct owned *o = find_owned(k, key), *grown;
 
 	if (o)
 		return o;
@@ -61,7 +62,7 @@ static struct owned *owned_entry(struct keeper *k, unsigned int ifindex)
 		return NULL;
 	k->owned = grown;
 	o = &k->owned[k->nr_owned++];
-	*o = (struct owned){ .ifindex = ifindex };
+	*o = (struct owned){ .key = key };
 	return o;
 }
 
@@ -76,7 +77,7 @@ static int own(struct keeper *k, const struct nictl_dev *dev)
 	for (i = 0; !err && i < dev->nr_irqs; i++)
 		err = irq_set_add(&irqs, dev->irqs[i].irq);
 	if (!err)
-		o = owned_entry(k, dev->ifindex);
+		o = owned_entry(k, dev_key_of(dev));
 	if (!o) {
 		irq_set_free(&irqs);
 		return -ENOMEM;
@@ -184,18 +185,24 @@ static const struct rule *find_rule(const struct keeper *k, const struct nictl_d
 	struct dev_facts facts = { .value = {
 		[RULE_MATCH_NAME] = dev->ifname, [RULE_MATCH_PCI] = dev->bus_addr,
 		[RULE_MATCH_DRIVER] = dev->driver,
-	} };
+	}, .other_netns = dev->other_netns };
 	const struct rule *rule, *found;
-	char mac[MAC_STR_LEN], *names, *name, *save = NULL;
+	char mac[MAC_STR_LEN], ns[256], *names, *name, *save = NULL;
 
 	*upper = NULL;
-	if (!mac_of(dev->ifname, mac, sizeof(mac)))
+	/* sysfs, where the MAC is read, shows the initial namespace's devices. */
+	if (dev->other_netns && !ctl_netns_name_of(dev->netns_id, ns, sizeof(ns)))
+		facts.value[RULE_MATCH_NETNS] = ns;
+	else if (!dev->other_netns && !mac_of(dev->ifname, mac, sizeof(mac)))
 		facts.value[RULE_MATCH_MAC] = mac;
 	rule = rules_find(&k->conf, &facts);
+	/* An upper is in the port's namespace; only its name is matched. */
+	facts.value[RULE_MATCH_PCI] = facts.value[RULE_MATCH_DRIVER] = NULL;
+	facts.value[RULE_MATCH_MAC] = NULL;
 	names = dev->uppers ? strdup(dev->uppers) : NULL;
 	for (name = names ? strtok_r(names, ",", &save) : NULL; name;
 	     name = strtok_r(NULL, ",", &save)) {
-		facts = (struct dev_facts){ .value = { [RULE_MATCH_NAME] = name } };
+		facts.value[RULE_MATCH_NAME] = name;
 		found = rules_find(&k->conf, &facts);
 		if (found && (!rule || found < rule)) {
 			rule = found;
@@ -207,13 +214,13 @@ static const struct rule *find_rule(const struct keeper *k, const struct nictl_d
 	return rule;
 }
 
-/* A failed apply: the rule still governs @ifindex (its next drift must be answered). */
+/* A failed apply: the rule still governs @key (its next drift must be answered). */
 static enum apply_result not_applied(struct keeper *k, const struct rule *rule,
-				     const char *what, unsigned int ifindex)
+				     const char *what, dev_key key)
 {
 	log_err("%s: rule %s (line %u) not applied", what, rule->name, rule->line);
 	/* Or one failed bind of a new device would leave it unkept for good. */
-	if (!owned_entry(k, ifindex))
+	if (!owned_entry(k, key))
 		ctl_msg("out of memory");
 	return APPLY_FAILED;
 }
@@ -265,7 +272,7 @@ static enum apply_result apply_stacked(struct keeper *k, const struct rule *rule
 				 "device beneath it a rule of its own to steer it", upper,
 				 rule->name);
 		if (stacked_bind(&k->nl, &found, &rule->policy, &s))
-			r = not_applied(k, rule, upper, dev->ifindex);
+			r = not_applied(k, rule, upper, dev_key_of(dev));
 		else
 			r = applied(k, rule, &found, &s);
 		steered_free(&s);
@@ -285,7 +292,7 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 
 	rule = find_rule(k, dev, &upper);
 	if (!rule) {
-		keeper_forget(k, dev->ifindex);
+		keeper_forget(k, dev_key_of(dev));
 		return APPLY_NONE;
 	}
 	if (upper) {
@@ -296,7 +303,7 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 	if (!dev->nr_irqs)
 		return APPLY_WAIT;
 	if (steer_bind(&k->nl, dev, &rule->policy, rule->steer, &s))
-		r = not_applied(k, rule, dev->ifname, dev->ifindex);
+		r = not_applied(k, rule, dev->ifname, dev_key_of(dev));
 	else
 		r = applied(k, rule, &before, &s);
 	steered_free(&s);
@@ -330,36 +337,38 @@ static enum apply_result get_devs(struct keeper *k, const struct dev_ref *ref,
 	return APPLY_FAILED;
 }
 
-/* Apply the configuration to device @ifindex. */
-enum apply_result keeper_apply(struct keeper *k, unsigned int ifindex)
+/* Apply the configuration to device @key; its requests name its namespace. */
+enum apply_result keeper_apply(struct keeper *k, dev_key key)
 {
-	struct dev_ref ref = { .ifindex = ifindex };
+	struct dev_ref ref = { .ifindex = dev_key_ifindex(key) };
 	struct dev_list list;
 	enum apply_result r;
 
+	ctl_netns_select_id(dev_key_netns(key));
 	r = get_devs(k, &ref, &list);
 	if (r == APPLY_NONE)
-		keeper_forget(k, ifindex);
-	if (r != APPLY_DONE)
-		return r;
-	r = apply_dev(k, &list.devs[0]);
-	dev_list_free(&list);
+		keeper_forget(k, key);
+	if (r == APPLY_DONE) {
+		r = apply_dev(k, &list.devs[0]);
+		dev_list_free(&list);
+	}
+	ctl_netns_select_none();
 	return r;
 }
 
 /*
- * Apply the configuration to every device, counting the failures in
- * @failed. Devices without queue IRQs are reported and left for their up
+ * Apply the configuration to every device, those of the named network
+ * namespaces (/run/netns) that match-netns names too, counting the failures
+ * in @failed. Devices without queue IRQs are reported and left for their up
  * event. Returns 0; -ENOENT when the module went away, -1 when the devices
  * could not be listed for another reason (reported).
  */
-int keeper_apply_all(struct keeper *k, unsigned int *failed)
+static int apply_listed(struct keeper *k, unsigned int *failed)
 {
 	struct dev_list list;
 	enum apply_result r;
 	unsigned int i;
 
-	*failed = 0;
 	r = get_devs(k, NULL, &list);
 	if (r != APPLY_DONE)
 		return r == APPLY_GONE ? -ENOENT : -1;
@@ -372,6 +381,36 @@ int keeper_apply_all(struct keeper *k, unsigned int *failed)
 	}
 	dev_list_free(&list);
 	return 0;
+}
+
+struct apply_all {
+	struct keeper *k;
+	unsigned int *failed;
+	int err;
+};
+
+/* The devices of namespace @name, when a rule may match them: 0, or 1 to stop. */
+static int apply_netns(const char *name, void *arg)
+{
+	struct apply_all *a = arg;
+
+	if (!rules_want_netns(&a->k->conf, name) || ctl_netns_select_name(name))
+		return 0;
+	a->err = apply_listed(a->k, a->failed);
+	ctl_netns_select_none();
+	return a->err == -ENOENT;
+}
+
+int keeper_apply_all(struct keeper *k, unsigned int *failed)
+{
+	struct apply_all a = { k, failed, 0 };
+
+	*failed = 0;
+	a.err = apply_listed(k, failed);
+	if (a.err)
+		return a.err;
+	ctl_netns_each(apply_netns, &a);
+	return a.err == -ENOENT ? -ENOENT : 0;
 }
 
 /* Tell irqbalance, when the configuration says so, which IRQs are nictl's. */
@@ -397,7 +436,7 @@ int keeper_irqbalance(struct keeper *k)
 void keeper_free(struct keeper *k)
 {
 	while (k->nr_owned)
-		keeper_forget(k, k->owned[0].ifindex);
+		keeper_forget(k, k->owned[0].key);
 	free(k->owned);
 	k->owned = NULL;
 	irqbalance_free(&k->ib);

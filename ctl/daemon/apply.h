@@ -10,12 +10,13 @@
 #include <stdbool.h>
 
 #include "daemon/conf.h"
+#include "daemon/devkey.h"
 #include "daemon/irqbalance.h"
 #include "nl.h"
 
 /* A device a rule governs, and the IRQs bound on it (none while the rule failed). */
 struct owned {
-	unsigned int ifindex;
+	dev_key key;
 	struct irq_set irqs;
 };
 
@@ -35,10 +36,10 @@ enum apply_result {
 	APPLY_GONE,	/* the module went away */
 };
 
-enum apply_result keeper_apply(struct keeper *k, unsigned int ifindex);
+enum apply_result keeper_apply(struct keeper *k, dev_key key);
 int keeper_apply_all(struct keeper *k, unsigned int *failed);
-bool keeper_owns(const struct keeper *k, unsigned int ifindex);
-void keeper_forget(struct keeper *k, unsigned int ifindex);
+bool keeper_owns(const struct keeper *k, dev_key key);
+void keeper_forget(struct keeper *k, dev_key key);
 int keeper_irqbalance(struct keeper *k);
 void keeper_free(struct keeper *k);
 

@@ -12,25 +12,25 @@
 
 #include "daemon/backoff.h"
 
-static struct backoff_dev *find(const struct backoff *b, unsigned int ifindex)
+static struct backoff_dev *find(const struct backoff *b, dev_key key)
 {
 	unsigned int i;
 
 	for (i = 0; i < b->nr; i++)
-		if (b->devs[i].ifindex == ifindex)
+		if (b->devs[i].key == key)
 			return &b->devs[i];
 	return NULL;
 }
 
 /*
- * A foreign change of @ifindex at @now: *@delay_ms is how long to wait
+ * A foreign change of @key at @now: *@delay_ms is how long to wait
  * before re-applying its rule (0: at once); *@started is true when this
  * change begins a fight. 0 or -ENOMEM.
  */
-int backoff_change(struct backoff *b, unsigned int ifindex, long long now,
+int backoff_change(struct backoff *b, dev_key key, long long now,
 		   unsigned int *delay_ms, bool *started)
 {
-	struct backoff_dev *d = find(b, ifindex), *grown;
+	struct backoff_dev *d = find(b, key), *grown;
 
 	if (!d) {
 		grown = realloc(b->devs, (b->nr + 1) * sizeof(*grown));
@@ -38,7 +38,7 @@ int backoff_change(struct backoff *b, unsigned int ifindex, long long now,
 			return -ENOMEM;
 		b->devs = grown;
 		d = &b->devs[b->nr++];
-		*d = (struct backoff_dev){ .ifindex = ifindex };
+		*d = (struct backoff_dev){ .key = key };
 	}
 	*started = false;
 	if (!d->applied || now - d->applied_ms >= BACKOFF_FIGHT_WINDOW_MS) {
@@ -55,10 +55,10 @@ int backoff_change(struct backoff *b, unsigned int ifindex, long long now,
 	return 0;
 }
 
-/* The daemon applied @ifindex's rule at @now. */
-void backoff_applied(struct backoff *b, unsigned int ifindex, long long now)
+/* The daemon applied @key's rule at @now. */
+void backoff_applied(struct backoff *b, dev_key key, long long now)
 {
-	struct backoff_dev *d = find(b, ifindex);
+	struct backoff_dev *d = find(b, key);
 
 	if (!d || !d->answering)
 		return;
@@ -67,18 +67,18 @@ void backoff_applied(struct backoff *b, unsigned int ifindex, long long now)
 	d->applied_ms = now;
 }
 
-/* Whether the last foreign change of @ifindex was part of a fight. */
-bool backoff_fighting(const struct backoff *b, unsigned int ifindex)
+/* Whether the last foreign change of @key was part of a fight. */
+bool backoff_fighting(const struct backoff *b, dev_key key)
 {
-	const struct backoff_dev *d = find(b, ifindex);
+	const struct backoff_dev *d = find(b, key);
 
 	return d && d->delay_ms;
 }
 
-/* The device went away: a new one under its ifindex starts calm. */
-void backoff_forget(struct backoff *b, unsigned int ifindex)
+/* The device went away: a new one under its key starts calm. */
+void backoff_forget(struct backoff *b, dev_key key)
 {
-	struct backoff_dev *d = find(b, ifindex);
+	struct backoff_dev *d = find(b, key);
 
 	if (d)
 		*d = b->devs[--b->nr];

@@ -10,13 +10,15 @@
 
 #include <stdbool.h>
 
+#include "daemon/devkey.h"
+
 /* A change this soon after a re-apply that answered one is a fight. */
 #define BACKOFF_FIGHT_WINDOW_MS	15000	/* irqbalance rebalances every 10 s */
 #define BACKOFF_FIRST_MS	1000
 #define BACKOFF_MAX_MS		(5 * 60 * 1000)
 
 struct backoff_dev {
-	unsigned int ifindex;
+	dev_key key;
 	bool answering;		/* the next apply answers a foreign change */
 	bool applied;		/* ... and one did, at applied_ms */
 	long long applied_ms;	/* CLOCK_MONOTONIC */
@@ -28,11 +30,11 @@ struct backoff {
 	unsigned int nr;
 };
 
-int backoff_change(struct backoff *b, unsigned int ifindex, long long now,
+int backoff_change(struct backoff *b, dev_key key, long long now,
 		   unsigned int *delay_ms, bool *started);
-void backoff_applied(struct backoff *b, unsigned int ifindex, long long now);
-bool backoff_fighting(const struct backoff *b, unsigned int ifindex);
-void backoff_forget(struct backoff *b, unsigned int ifindex);
+void backoff_applied(struct backoff *b, dev_key key, long long now);
+bool backoff_fighting(const struct backoff *b, dev_key key);
+void backoff_forget(struct backoff *b, dev_key key);
 void backoff_free(struct backoff *b);
 
 #endif /* NICTLCTL_BACKOFF_H */

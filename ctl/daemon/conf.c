@@ -40,6 +40,7 @@ static const struct {
 	[RULE_MATCH_PCI]	= { "match-pci", false },
 	[RULE_MATCH_MAC]	= { "match-mac", false },
 	[RULE_MATCH_DRIVER]	= { "match-driver", false },
+	[RULE_MATCH_NETNS]	= { "match-netns", false },
 	[KEY_CPUS]		= { "cpus", false },
 	[KEY_EXCLUDE]		= { "exclude", false },
 	[KEY_ALLOW_SIBLINGS]	= { "allow-siblings", false },
@@ -116,20 +117,25 @@ static int end_section(struct parser *p)
 {
 	struct rule *r;
 	unsigned int line = p->line;
-	int i;
+	int i, err = -1;
 
 	if (!p->in_section || p->in_daemon)
 		return 0;
 	r = cur_rule(p);
 	steer_defaults(p, r);
-	for (i = 0; i < NR_RULE_MATCH; i++)
+	for (i = 0; i < NR_RULE_MATCH && err; i++)
 		if (r->match[i])
-			return 0;
+			err = 0;
 	p->line = r->line;
-	fail(p, "rule '%s' matches no device: give at least one of match-name, match-pci, "
-	     "match-mac and match-driver", r->name);
+	if (err)
+		fail(p, "rule '%s' matches no device: give at least one of match-name, match-pci, "
+		     "match-mac, match-driver and match-netns", r->name);
+	/* Steering is set in sysfs, which shows the initial namespace's devices. */
+	else if (r->match[RULE_MATCH_NETNS] && r->steer)
+		err = fail(p, "rule '%s': steer, rps, rfs and xps do not reach a device in "
+			   "another network namespace (match-netns)", r->name);
 	p->line = line;
-	return -1;
+	return err;
 }
 
 static bool valid_rule_name(const char *name)
@@ -342,7 +348,7 @@ static int parse_key(struct parser *p, char *line, char *eq)
 		return fail(p, "unknown key '%s' in %s", key,
 			    p->in_daemon ? "[daemon]; its keys are irq-wait and irqbalance" :
 			    "a rule; its keys are match-name, match-pci, match-mac, match-driver, "
-			    "cpus, exclude, allow-siblings, steer, rps, rfs, xps and sticky");
+			    "match-netns, cpus, exclude, allow-siblings, steer, rps, rfs, xps and sticky");
 	if (p->seen & (1U << id))
 		return fail(p, "'%s' is set twice in this section", key);
 	p->seen |= 1U << id;

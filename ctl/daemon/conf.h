@@ -22,6 +22,8 @@ enum rule_key {
 	RULE_MATCH_PCI,		/* PCI address, e.g. 0000:80:00.0 */
 	RULE_MATCH_MAC,		/* permanent MAC address */
 	RULE_MATCH_DRIVER,	/* driver of the parent device */
+	RULE_MATCH_NETNS,	/* the name of its network namespace (ip netns); without
+				 * it a rule matches the initial namespace's devices */
 	NR_RULE_MATCH,
 };
 

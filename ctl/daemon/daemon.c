@@ -132,32 +132,33 @@ static void run_pending(struct daemon *d)
 	long long now = now_ms();
 
 	while (d->attached && pending_pop(&d->pending, now, &dev)) {
-		r = keeper_apply(&d->k, dev.ifindex);
+		r = keeper_apply(&d->k, dev.key);
 		if (r == APPLY_DONE)
-			backoff_applied(&d->backoff, dev.ifindex, now);
+			backoff_applied(&d->backoff, dev.key, now);
 		if (r == APPLY_GONE)
 			detach(d, "went away");
 		else if (r == APPLY_WAIT && !pending_retry(&d->pending, &dev, now))
 			log_warn("ifindex %u: still no queue IRQs after %u s; the rule applies "
-				 "at its next event", dev.ifindex, d->k.conf.irq_wait_ms / 1000);
+				 "at its next event", dev_key_ifindex(dev.key),
+				 d->k.conf.irq_wait_ms / 1000);
 		applied |= r == APPLY_DONE;
 	}
 	if (applied)
 		keeper_irqbalance(&d->k);
 }
 
-/* Apply @ifindex's rule @delay_ms from now. */
-static void schedule_in(struct daemon *d, unsigned int ifindex, unsigned int delay_ms)
+/* Apply @key's rule @delay_ms from now. */
+static void schedule_in(struct daemon *d, dev_key key, unsigned int delay_ms)
 {
-	if (pending_add(&d->pending, ifindex, now_ms() + delay_ms, d->k.conf.irq_wait_ms)) {
+	if (pending_add(&d->pending, key, now_ms() + delay_ms, d->k.conf.irq_wait_ms)) {
 		ctl_msg("out of memory; resyncing every device");
 		d->resync = true;
 	}
 }
 
-static void schedule(struct daemon *d, unsigned int ifindex)
+static void schedule(struct daemon *d, dev_key key)
 {
-	schedule_in(d, ifindex, 0);
+	schedule_in(d, key, 0);
 }
 
 /*
@@ -172,7 +173,7 @@ static void answer(struct daemon *d, const struct nictl_dev *dev)
 	bool started;
 	pid_t pid;
 
-	if (backoff_change(&d->backoff, dev->ifindex, now_ms(), &delay_ms, &started)) {
+	if (backoff_change(&d->backoff, dev_key_of(dev), now_ms(), &delay_ms, &started)) {
 		ctl_msg("out of memory; resyncing every device");
 		d->resync = true;
 		return;
@@ -187,7 +188,7 @@ static void answer(struct daemon *d, const struct nictl_dev *dev)
 			 "re-applying after %u s, then waiting twice as long each time, up to %u s",
 			 dev->ifname, fighter, delay_ms / 1000, BACKOFF_MAX_MS / 1000);
 	}
-	schedule_in(d, dev->ifindex, delay_ms);
+	schedule_in(d, dev_key_of(dev), delay_ms);
 }
 
 /* The command name of @pid, for the audit line; "?" when it is gone. */
@@ -252,7 +253,7 @@ static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 
 static void on_event(struct daemon *d, const struct ctl_event *ev)
 {
-	unsigned int ifindex = ev->dev.devs[0].ifindex;
+	dev_key key = dev_key_of(&ev->dev.devs[0]);
 
 	if (d->last_seq && ev->seq != d->last_seq + 1) {
 		log_warn("missed %llu events of nictl; resyncing every device",
@@ -267,12 +268,12 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 	case NICTL_EVENT_QUEUES_CHANGED:
 	case NICTL_EVENT_LINKED:
 	case NICTL_EVENT_UNLINKED:
-		schedule(d, ifindex);
+		schedule(d, key);
 		break;
 	case NICTL_EVENT_UNREGISTERED:
-		pending_del(&d->pending, ifindex);
-		backoff_forget(&d->backoff, ifindex);
-		keeper_forget(&d->k, ifindex);
+		pending_del(&d->pending, key);
+		backoff_forget(&d->backoff, key);
+		keeper_forget(&d->k, key);
 		break;
 	case NICTL_EVENT_DRIFT:
 	case NICTL_EVENT_BOUND:
@@ -281,7 +282,7 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 		if (ev->type != NICTL_EVENT_DRIFT &&
 		    ev->portid == nl_socket_get_local_port(d->k.nl.sk))
 			break;
-		if (keeper_owns(&d->k, ifindex))
+		if (keeper_owns(&d->k, key))
 			foreign_change(d, ev);
 		break;
 	default:

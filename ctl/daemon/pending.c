@@ -14,20 +14,20 @@
 #define FIRST_DELAY_MS	20
 #define MAX_DELAY_MS	1000
 
-static struct pending_dev *find(struct pending *p, unsigned int ifindex)
+static struct pending_dev *find(struct pending *p, dev_key key)
 {
 	unsigned int i;
 
 	for (i = 0; i < p->nr; i++)
-		if (p->devs[i].ifindex == ifindex)
+		if (p->devs[i].key == key)
 			return &p->devs[i];
 	return NULL;
 }
 
-/* Make @ifindex due now, allowed to wait @wait_ms for its IRQs; -ENOMEM. */
-int pending_add(struct pending *p, unsigned int ifindex, long long now, unsigned int wait_ms)
+/* Make @key due now, allowed to wait @wait_ms for its IRQs; -ENOMEM. */
+int pending_add(struct pending *p, dev_key key, long long now, unsigned int wait_ms)
 {
-	struct pending_dev *d = find(p, ifindex), *grown;
+	struct pending_dev *d = find(p, key), *grown;
 
 	if (!d) {
 		grown = realloc(p->devs, (p->nr + 1) * sizeof(*grown));
@@ -36,13 +36,13 @@ int pending_add(struct pending *p, unsigned int ifindex, long long now, unsigned
 		p->devs = grown;
 		d = &p->devs[p->nr++];
 	}
-	*d = (struct pending_dev){ ifindex, now, now + wait_ms, FIRST_DELAY_MS };
+	*d = (struct pending_dev){ key, now, now + wait_ms, FIRST_DELAY_MS };
 	return 0;
 }
 
-void pending_del(struct pending *p, unsigned int ifindex)
+void pending_del(struct pending *p, dev_key key)
 {
-	struct pending_dev *d = find(p, ifindex);
+	struct pending_dev *d = find(p, key);
 
 	if (d)
 		*d = p->devs[--p->nr];
@@ -68,11 +68,11 @@ bool pending_retry(struct pending *p, const struct pending_dev *dev, long long n
 {
 	struct pending_dev *d;
 
-	if (now >= dev->deadline_ms || find(p, dev->ifindex))
+	if (now >= dev->deadline_ms || find(p, dev->key))
 		return now < dev->deadline_ms;
-	if (pending_add(p, dev->ifindex, now, 0))
+	if (pending_add(p, dev->key, now, 0))
 		return false;
-	d = find(p, dev->ifindex);
+	d = find(p, dev->key);
 	d->due_ms = now + dev->delay_ms;
 	d->deadline_ms = dev->deadline_ms;
 	d->delay_ms = dev->delay_ms * 2 < MAX_DELAY_MS ? dev->delay_ms * 2 : MAX_DELAY_MS;

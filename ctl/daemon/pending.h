@@ -8,8 +8,10 @@
 
 #include <stdbool.h>
 
+#include "daemon/devkey.h"
+
 struct pending_dev {
-	unsigned int ifindex;
+	dev_key key;
 	long long due_ms;	/* CLOCK_MONOTONIC */
 	long long deadline_ms;	/* give up waiting for IRQs after this */
 	unsigned int delay_ms;	/* the next retry's, doubling */
@@ -20,8 +22,8 @@ struct pending {
 	unsigned int nr;
 };
 
-int pending_add(struct pending *p, unsigned int ifindex, long long now, unsigned int wait_ms);
-void pending_del(struct pending *p, unsigned int ifindex);
+int pending_add(struct pending *p, dev_key key, long long now, unsigned int wait_ms);
+void pending_del(struct pending *p, dev_key key);
 bool pending_pop(struct pending *p, long long now, struct pending_dev *out);
 bool pending_retry(struct pending *p, const struct pending_dev *dev, long long now);
 int pending_timeout(const struct pending *p, long long now);

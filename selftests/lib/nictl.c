@@ -310,6 +310,9 @@ int nictl_dev_attr(const struct nlattr *attr, struct nictl_dev *dev)
 	case NICTL_A_KIND:
 		ret = get_str(attr, dev->kind, sizeof(dev->kind));
 		break;
+	case NICTL_A_NETNS_ID:
+		ret = get_s32(attr, &dev->netns_id);
+		break;
 	case NICTL_A_IRQ:
 		/* Repeated by design, so it skips the duplicate check. */
 		dev->present |= ATTR_BIT(type);
@@ -748,6 +751,17 @@ int nictl_dev_get(struct nl_client *c, const char *ifname, struct nictl_dev *dev
 	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_DEV_GET, 0);
 
 	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
+	return dev_transact(c, nlh, dev, res);
+}
+
+int nictl_dev_get_in(struct nl_client *c, const char *ifname, int netns_fd,
+		     struct nictl_dev *dev, struct nl_result *res)
+{
+	char buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh = nictl_msg(c, buf, NICTL_CMD_DEV_GET, 0);
+
+	mnl_attr_put_strz(nlh, NICTL_A_IFNAME, ifname);
+	mnl_attr_put_u32(nlh, NICTL_A_NETNS_FD, netns_fd);
 	return dev_transact(c, nlh, dev, res);
 }
 

@@ -88,6 +88,7 @@ struct nictl_dev {
 	uint32_t dev_flags;
 	uint32_t source;
 	char sticky_id[100];
+	int32_t netns_id;	/* present only outside the initial network namespace */
 	unsigned int n_irqs;
 	struct nictl_irq irqs[NICTL_MAX_IRQS];
 	char kind[IFNAMSIZ];	/* NICTL_A_KIND */
@@ -234,6 +235,9 @@ struct nlmsghdr *nictl_bind_msg(struct nl_client *c, void *buf, const struct nic
 /* The transactions; each returns 0 or -errno and fills @res (see nl.h). */
 int nictl_dev_get(struct nl_client *c, const char *ifname, struct nictl_dev *dev,
 		  struct nl_result *res);
+/* DEV_GET of @ifname in the network namespace of @netns_fd (NICTL_A_NETNS_FD). */
+int nictl_dev_get_in(struct nl_client *c, const char *ifname, int netns_fd,
+		     struct nictl_dev *dev, struct nl_result *res);
 int nictl_dev_get_index(struct nl_client *c, uint32_t ifindex, struct nictl_dev *dev,
 			struct nl_result *res);
 int nictl_dev_dump(struct nl_client *c, struct nictl_devs *devs, struct nl_result *res);

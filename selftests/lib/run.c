@@ -206,21 +206,6 @@ int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *co
 	return ret;
 }
 
-int run_sh(const char *const argv[])
-{
-	struct run_result *r = malloc(sizeof(*r));
-	int ret;
-
-	if (!r)
-		return -ENOMEM;
-	ret = run_cmd(r, false, NULL, argv);
-	if (!ret && r->status)
-		fprintf(stderr, "# %s %s ... -> %d: %s", argv[0], argv[1] ?: "", r->status, r->err);
-	ret = ret ?: r->status;
-	free(r);
-	return ret;
-}
-
 int run_ctl(struct run_result *r, bool unpriv, const char *const *wrap, const char *const *args)
 {
 	const char *argv[16], *ctl = getenv("NICTL_CTL");
@@ -359,4 +344,19 @@ bool one_line_error(const struct run_result *r, const char *what)
 		return true;
 	fprintf(stderr, "# want one line with '%s' on stderr\n", what);
 	return false;
+}
+
+int run_sh(const char *const argv[])
+{
+	struct run_result *r = malloc(sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = run_cmd(r, false, NULL, argv);
+	if (!ret && r->status)
+		fprintf(stderr, "# %s %s ... -> %d: %s", argv[0], argv[1], r->status, r->err);
+	ret = ret ?: r->status;
+	free(r);
+	return ret;
 }

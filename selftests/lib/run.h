@@ -52,12 +52,13 @@ int run_in_user_ns(bool unpriv, void (*fn)(void *arg), void *arg);
  * Returns 0 once it ran (whatever its status) or -errno.
  */
 int run_cmd(struct run_result *r, bool unpriv, const char *input, const char *const argv[]);
+
 /*
- * Run the NULL-terminated @argv as it is, printing its stderr when it fails:
- * 0, its exit status, or -errno when it could not run.
+ * Run @argv as root, as run_cmd() does: its exit status (what failed
+ * printed with its stderr), or -errno.
  */
 int run_sh(const char *const argv[]);
-#define RUN_SH(...)	run_sh((const char *const []){ __VA_ARGS__, NULL })
+#define SH(...)	run_sh((const char *const []){ __VA_ARGS__, NULL })
 /*
  * Run $NICTL_CTL with the NULL-terminated @args into @r, as UNPRIV_ID when
  * @unpriv, behind the NULL-terminated command @wrap (or none), printing the

@@ -65,7 +65,8 @@ tap_check "the completion is registered for nictlctl" \
 
 tap_check "commands" offers "nictlctl " "bind daemon doctor help monitor restore show stats"
 tap_check "a command by its prefix" offers "nictlctl re" "restore"
-tap_check "global options" offers "nictlctl -" "--help --version -h"
+tap_check "global options" offers "nictlctl -" "$(printf '%s\n' --help --version -h -n \
+	--netns | sort | xargs)"
 tap_check "a command after a global option" offers "nictlctl -h mo" "monitor"
 tap_check "an option of bind by its prefix" offers "nictlctl bind eth0 --allow-si" "--allow-siblings"
 tap_check "options of bind that share a prefix" offers "nictlctl bind eth0 --a" \
@@ -93,7 +94,16 @@ tap_check "no DEV after stats --reset" offers "nictlctl stats --reset " ""
 tap_check "no DEV after stats --off" offers "nictlctl stats --off " ""
 unset NICTL_SYSFS
 
+mkdir -p "$TMP/netns"
+touch "$TMP/netns/pod1" "$TMP/netns/pod2" "$TMP/netns/web"
+export NICTL_NETNS_DIR=$TMP/netns
+tap_check "ip netns names after -n" offers "nictlctl -n p" "pod1 pod2"
+tap_check "a command after -n NAME" offers "nictlctl -n pod1 sh" "show"
+tap_check "a DEV after -n NAME show" offers_some "nictlctl -n pod1 show " lo
+unset NICTL_NETNS_DIR
+
 touch "$TMP/my.conf" "$TMP/my.other"
+tap_check "files after --netns" offers "nictlctl --netns $TMP/my.c" "$TMP/my.conf"
 tap_check "files after daemon -c" offers "nictlctl daemon -c $TMP/my.c" "$TMP/my.conf"
 tap_check "files after daemon --config" offers "nictlctl daemon --config $TMP/my." \
 	"$TMP/my.conf $TMP/my.other"

@@ -135,6 +135,20 @@ TEST(steering_keys)
 	}
 }
 
+/* match-netns is a match key of its own, and enough for a rule. */
+TEST(match_netns)
+{
+	char err[256];
+	struct conf c;
+
+	ASSERT_EQ(0, parse("[rule pods]\nmatch-netns = pod-*\ncpus = node 1\n", &c, err,
+			   sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(1U, c.nr_rules);
+	EXPECT_STREQ("pod-*", c.rules[0].match[RULE_MATCH_NETNS]);
+	EXPECT_EQ(NULL, c.rules[0].match[RULE_MATCH_NAME]);
+	conf_free(&c);
+}
+
 TEST(defaults)
 {
 	struct conf c;
@@ -191,6 +205,11 @@ TEST(errors_name_the_line)
 		{ "[daemon]\nirq-wait = 0\n",
 		  "t.conf:2: irq-wait: '0' is not a number from 1 to 600" },
 		{ "[daemon]\nirqbalance = stop\n", "t.conf:2: irqbalance: 'stop' is neither" },
+		{ "[rule a]\nmatch-netns = pod*\nsteer = auto\n",
+		  "t.conf:1: rule 'a': steer, rps, rfs and xps do not reach a device in another "
+		  "network namespace (match-netns)" },
+		{ "[rule a]\nmatch-netns = pod\nxps = yes\n[rule b]\nmatch-name = x\n",
+		  "t.conf:1: rule 'a': steer, rps, rfs and xps do not reach" },
 	};
 	struct conf c;
 	char err[512];

@@ -37,7 +37,7 @@ TEST(retries_back_off_until_the_deadline)
 		EXPECT_FALSE(pending_pop(&p, now + due[i] - 1, &d));
 		now += due[i];
 		ASSERT_TRUE(pending_pop(&p, now, &d));
-		EXPECT_EQ(7U, d.ifindex);
+		EXPECT_EQ(7U, d.key);
 	}
 	/* 20 + 40 + ... + 640 + 1000 + 1000 > 3000: the wait is over. */
 	EXPECT_FALSE(pending_retry(&p, &d, now));

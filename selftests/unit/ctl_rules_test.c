@@ -18,7 +18,12 @@ static const char rules_text[] =
 	"[rule by-name]\n"
 	"match-name = eth[0-3]\n"
 	"[rule by-driver]\n"
-	"match-driver = e1000e\n";
+	"match-driver = e1000e\n"
+	"[rule pod-vfs]\n"
+	"match-netns = pod-*\n"
+	"match-driver = igbvf\n"
+	"[rule any-pod]\n"
+	"match-netns = *\n";
 
 FIXTURE(rules) {
 	struct conf conf;
@@ -85,6 +90,35 @@ TEST_F(rules, first_match_wins)
 	/* by-mac and by-driver both match: by-mac comes first in the file. */
 	EXPECT_STREQ("by-mac", which(&self->conf, "eth1", NULL, "52:54:00:ab:cd:ef", "e1000e"));
 	EXPECT_STREQ("by-name", which(&self->conf, "eth1", NULL, "52:54:00:00:cd:ef", "e1000e"));
+}
+
+/* The rule of a device in namespace @netns (NULL: unnamed), "-" for none. */
+static const char *which_in(const struct conf *conf, const char *netns, const char *name,
+			    const char *driver)
+{
+	struct dev_facts f = { .value = {
+		[RULE_MATCH_NAME] = name, [RULE_MATCH_DRIVER] = driver,
+		[RULE_MATCH_NETNS] = netns,
+	}, .other_netns = true };
+	const struct rule *r = rules_find(conf, &f);
+
+	return r ? r->name : "-";
+}
+
+TEST_F(rules, other_namespaces_need_match_netns)
+{
+	const struct conf *c = &self->conf;
+
+	/* by-name and by-driver are the initial namespace's. */
+	EXPECT_STREQ("pod-vfs", which_in(c, "pod-1", "eth0", "igbvf"));
+	EXPECT_STREQ("any-pod", which_in(c, "pod-1", "eth0", "e1000e"));
+	EXPECT_STREQ("any-pod", which_in(c, "web", "vf0", "igbvf"));
+	/* A namespace without a name under /run/netns matches none. */
+	EXPECT_STREQ("-", which_in(c, NULL, "eth0", "igbvf"));
+	/* A match-netns rule never matches the initial namespace. */
+	EXPECT_STREQ("-", which(c, "vf0", NULL, NULL, "igbvf"));
+	EXPECT_TRUE(rules_want_netns(c, "pod-7"));
+	EXPECT_TRUE(rules_want_netns(c, "web"));
 }
 
 TEST_HARNESS_MAIN

@@ -14,8 +14,17 @@
  *    (n % 8) of byte (n / 8). Replies carry exactly DIV_ROUND_UP(nr_cpu_ids, 8)
  *    bytes; requests may be shorter (missing bytes are zero) or longer as
  *    long as no bit beyond the last possible CPU is set.
- *  - Devices live in the initial network namespace; the family is not
- *    reachable from other namespaces.
+ *  - The family lives in the initial network namespace and is not
+ *    reachable from other namespaces. Its devices are those of every
+ *    namespace: a request that names a device looks it up in the initial
+ *    namespace, or in the one %NICTL_A_NETNS_FD or %NICTL_A_NETNS_ID
+ *    names (%NICTL_CMD_DEV_GET, %NICTL_CMD_BIND, %NICTL_CMD_RESTORE,
+ *    %NICTL_CMD_NAPI_GET). Naming a namespace needs CAP_NET_ADMIN in the
+ *    initial user namespace, for every command (-EPERM otherwise); both
+ *    attributes at once get -EINVAL, an fd that is not open -EBADF, one
+ *    that is no network namespace -EINVAL, an id no namespace has
+ *    -ENOENT. Every message that describes a device outside the initial
+ *    namespace, reply or event, carries its %NICTL_A_NETNS_ID.
  *  - Every reply carries the command of its request (genlmsghdr.cmd).
  */
 #ifndef _UAPI_LINUX_NICTL_H
@@ -62,8 +71,11 @@
  * @NICTL_CMD_UNSPEC: not a command
  * @NICTL_CMD_DEV_GET: describe a network device and its queue IRQs. As a
  *	do request it takes %NICTL_A_IFINDEX or %NICTL_A_IFNAME (-ENODEV when
- *	no such device exists); as a dump it returns every device that has a
- *	parent bus device. Open to every user. Replies carry the device
+ *	no such device exists) and optionally %NICTL_A_NETNS_FD or
+ *	%NICTL_A_NETNS_ID, the network namespace to look in (the initial one
+ *	without); as a dump it returns every device of that namespace that has
+ *	a parent bus device. Open to every user, but naming a namespace needs
+ *	CAP_NET_ADMIN. Replies carry the device
  *	attributes and one %NICTL_A_IRQ nest per queue IRQ: an IRQ that serves
  *	several queues (one vector for a queue's rx and tx, or for several
  *	rings) appears once, with every queue it serves. In a dump, a device
@@ -82,7 +94,8 @@
  *	has no bus device (a veth port), -E2BIG past 64 of them.
  * @NICTL_CMD_BIND: retarget every queue IRQ of a device, all or nothing.
  *	Needs CAP_NET_ADMIN in the initial user namespace (-EPERM otherwise).
- *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME), %NICTL_A_FLAGS,
+ *	Takes a device (%NICTL_A_IFINDEX or %NICTL_A_IFNAME, in the namespace
+ *	of %NICTL_A_NETNS_FD or %NICTL_A_NETNS_ID if given), %NICTL_A_FLAGS,
  *	and exactly one of %NICTL_A_CPUS (the CPUs the kernel may choose from)
  *	or one or more %NICTL_A_QUEUE_CPU nests (an explicit placement; queues
  *	not named keep their affinity). The unit of placement is the group of
@@ -113,7 +126,8 @@
  *	%NICTL_EVENT_BOUND events are one per physical device.
  * @NICTL_CMD_RESTORE: put back the affinities the device's queue IRQs had
  *	before nictl first bound it, and forget the device, its sticky
- *	binding too. Needs CAP_NET_ADMIN. -ENODATA when nictl holds neither
+ *	binding too. Needs CAP_NET_ADMIN. Names the device as
+ *	%NICTL_CMD_BIND does. -ENODATA when nictl holds neither
  *	(never bound, or the state was dropped because the device went away;
  *	a sticky binding alone is dropped and nothing else done). The reply, a
  *	%NICTL_CMD_RESTORE message, carries the attributes of a
@@ -136,8 +150,10 @@
  * @NICTL_CMD_STATS_RESET: zero every counter and restart
  *	%NICTL_A_STATS_START_NS. Needs CAP_NET_ADMIN. Replies with an ack only.
  * @NICTL_CMD_NAPI_GET: the receive work of a device's NAPI instances. The
- *	request names one device like %NICTL_CMD_DEV_GET. Each reply message
- *	carries the device's %NICTL_A_IFINDEX and %NICTL_A_IFNAME, then one
+ *	request names one device like %NICTL_CMD_DEV_GET, in its namespace
+ *	too. Each reply message carries the device's %NICTL_A_IFINDEX,
+ *	%NICTL_A_IFNAME and, outside the initial namespace,
+ *	%NICTL_A_NETNS_ID, then one
  *	%NICTL_A_NAPI nest per NAPI instance with an id, in ascending id order.
  *	A do answers with every instance in one message; a dump (NLM_F_DUMP,
  *	which clients should use) splits them over as many messages as they
@@ -151,12 +167,13 @@
  *	device: %NICTL_A_IFINDEX, %NICTL_A_IFNAME, %NICTL_A_DRIVER,
  *	%NICTL_A_BUS_ADDR (when on PCI), %NICTL_A_PERM_ADDR (when the device
  *	has a hardware address), %NICTL_A_NUMA_NODE, %NICTL_A_RX_QUEUES,
- *	%NICTL_A_TX_QUEUES, %NICTL_A_DEV_FLAGS and %NICTL_A_SOURCE, as they are
- *	when the event is sent. Events go to %NICTL_MCGRP_EVENTS and, where it
+ *	%NICTL_A_TX_QUEUES, %NICTL_A_DEV_FLAGS, %NICTL_A_SOURCE and, for a
+ *	device outside the initial network namespace, %NICTL_A_NETNS_ID, as
+ *	they are when the event is sent. Events go to %NICTL_MCGRP_EVENTS and, where it
  *	exists, to %NICTL_MCGRP_AUDIT. &enum nictl_event says what else each event
- *	carries. Events are sent only for devices in the initial network
- *	namespace that have a parent bus device (those a %NICTL_CMD_DEV_GET
- *	dump lists), and only while someone listens: they say what changed,
+ *	carries. Events are sent only for devices, of any network namespace,
+ *	that have a parent bus device (those a %NICTL_CMD_DEV_GET dump
+ *	lists), and only while someone listens: they say what changed,
  *	%NICTL_CMD_DEV_GET says what is. All events are sent under rtnl, so they
  *	arrive in the order of their sequence numbers.
  * @__NICTL_CMD_MAX: one past the last command
@@ -706,9 +723,11 @@ enum nictl_bind_flags {
  * enum nictl_event - what a %NICTL_CMD_EVENT reports
  * @NICTL_EVENT_UNSPEC: not an event
  * @NICTL_EVENT_REGISTERED: a device appeared (driver probe or reload, or a
- *	move into the initial network namespace)
+ *	move into a network namespace, whose id it carries unless it is the
+ *	initial one)
  * @NICTL_EVENT_UNREGISTERED: a device is going away (driver unbind or
- *	unload, or a move out of the namespace); its binding is dropped
+ *	unload, or a move out of its network namespace, which it names as
+ *	%NICTL_EVENT_REGISTERED does); its binding is dropped
  * @NICTL_EVENT_UP: the device was opened (drivers that request their IRQs
  *	at open have just done so)
  * @NICTL_EVENT_DOWN: the device was closed

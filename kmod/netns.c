@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Devices in other network namespaces. The family stays in the initial
+ * namespace; a request there may name another namespace, by a file
+ * descriptor of the requester or by the id the initial namespace has for
+ * it, and messages about a device outside the initial namespace carry
+ * that id. Namespaces are found without rtnl, so a request takes its
+ * namespace before rtnl. The namespace list's net_rwsem is taken last,
+ * around walks that take nothing else.
+ */
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+
+#include "nictl.h"
+
+/*
+ * The namespace the initial one knows by @id, referenced. 5.10 does not
+ * export get_net_ns_by_id(), so the list is searched.
+ */
+static struct net *nictl_net_by_id(s32 id)
+{
+	struct net *net, *found = NULL;
+
+	down_read(&net_rwsem);
+	for_each_net(net) {
+		if (peernet2id(&init_net, net) == id) {
+			/* NULL when it is on its way out: as good as gone. */
+			found = maybe_get_net(net);
+			break;
+		}
+	}
+	up_read(&net_rwsem);
+	return found;
+}
+
+static struct net *nictl_net_by_fd(const struct nlattr *attr, struct netlink_ext_ack *extack)
+{
+	u32 fd = nla_get_u32(attr);
+	struct net *net;
+
+	/* An fd past INT_MAX is no fd: get_net_ns_by_fd() takes an int. */
+	net = fd > INT_MAX ? ERR_PTR(-EBADF) : get_net_ns_by_fd(fd);
+	if (PTR_ERR_OR_ZERO(net) == -EBADF)
+		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "fd %u is not open", fd);
+	else if (IS_ERR(net))
+		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "fd %u is not a network namespace", fd);
+	return net;
+}
+
+/**
+ * nictl_request_net() - the network namespace a request looks devices up in
+ * @skb: the request (a dump's cb->skb), whose sender's capabilities count
+ * @info: its parsed form, with %NICTL_A_NETNS_FD or %NICTL_A_NETNS_ID or
+ *	neither
+ *
+ * Naming a namespace needs CAP_NET_ADMIN in the initial user namespace,
+ * for every command: a device outside the initial namespace belongs to a
+ * container, whose users must not learn of it or touch it from here.
+ *
+ * Context: process context of the requester (the fd is its own); rtnl not
+ * held.
+ * Return: the namespace, referenced (put_net() it; the initial one when
+ * the request names none), or ERR_PTR(-EINVAL: both attributes, or an fd
+ * that is no namespace; -EBADF: an fd not open; -ENOENT: no namespace has
+ * the id; -EPERM) with extack set.
+ */
+struct net *nictl_request_net(struct sk_buff *skb, const struct genl_info *info)
+{
+	struct nlattr *fd = info->attrs[NICTL_A_NETNS_FD];
+	struct nlattr *id = info->attrs[NICTL_A_NETNS_ID];
+	struct net *net;
+
+	if (!fd && !id)
+		return get_net(&init_net);
+	if (fd && id) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id,
+				    "netns-id and netns-fd both name a namespace: give one");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!netlink_capable(skb, CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, fd ?: id,
+				    "another network namespace needs CAP_NET_ADMIN");
+		return ERR_PTR(-EPERM);
+	}
+	if (fd)
+		return nictl_net_by_fd(fd, info->extack);
+	net = nictl_net_by_id(nla_get_s32(id));
+	if (!net) {
+		NL_SET_ERR_MSG_ATTR_FMT(info->extack, id, "no network namespace has id %d",
+					nla_get_s32(id));
+		return ERR_PTR(-ENOENT);
+	}
+	return net;
+}
+
+/**
+ * nictl_netns_doit() - run a command's doit in the namespace it names
+ * @doit: the command's own doit, which finds the namespace in
+ *	@info->user_ptr[0] (nictl_netdev_lookup() does)
+ * @skb: the request
+ * @info: its parsed form
+ *
+ * Holds the namespace for the whole op, so its devices cannot be moved
+ * back to the initial namespace by its end while the op looks at them.
+ *
+ * Return: @doit's return, or nictl_request_net()'s error.
+ */
+int nictl_netns_doit(int (*doit)(struct sk_buff *skb, struct genl_info *info),
+		     struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = nictl_request_net(skb, info);
+	int err;
+
+	if (IS_ERR(net))
+		return PTR_ERR(net);
+	info->user_ptr[0] = net;
+	err = doit(skb, info);
+	put_net(net);
+	return err;
+}
+
+/**
+ * nictl_nets_get() - every network namespace, each referenced
+ * @n: set to the number of namespaces returned
+ *
+ * For walks that take other locks per namespace, which may not nest in
+ * net_rwsem. Namespaces on their way out are left out.
+ *
+ * Return: the array, for nictl_nets_put(); NULL (and *@n 0) when out of
+ * memory.
+ */
+struct net **nictl_nets_get(unsigned int *n)
+{
+	struct net **nets = NULL;
+	unsigned int max = 0;
+	struct net *net;
+
+	*n = 0;
+	down_read(&net_rwsem);
+	for_each_net(net)
+		max++;
+	nets = kmalloc_array(max, sizeof(*nets), GFP_KERNEL);
+	if (nets) {
+		for_each_net(net) {
+			nets[*n] = maybe_get_net(net);
+			if (nets[*n])
+				(*n)++;
+		}
+	}
+	up_read(&net_rwsem);
+	return nets;
+}
+
+/**
+ * nictl_nets_put() - drop what nictl_nets_get() returned
+ * @nets: the array, or NULL
+ * @n: its entries
+ */
+void nictl_nets_put(struct net **nets, unsigned int n)
+{
+	while (n)
+		put_net(nets[--n]);
+	kfree(nets);
+}
+
+/**
+ * nictl_put_netns_id() - add %NICTL_A_NETNS_ID for a device outside the
+ *	initial network namespace
+ * @skb: the message
+ * @netdev: the device
+ *
+ * The id is allocated if the initial namespace has none for the device's
+ * yet (which tells rtnetlink listeners, RTM_NEWNSID), so a client can
+ * name the namespace in a request that follows. A namespace on its way
+ * out has none to give; its devices move back to the initial one.
+ *
+ * Context: may sleep; rtnl held, or the device's binding keeping it from
+ * moving.
+ * Return: 0 or -EMSGSIZE.
+ */
+int nictl_put_netns_id(struct sk_buff *skb, const struct net_device *netdev)
+{
+	struct net *net = dev_net(netdev);
+	int id;
+
+	if (net_eq(net, &init_net))
+		return 0;
+	id = peernet2id_alloc(&init_net, net, GFP_KERNEL);
+	if (id < 0)
+		return 0;
+	return nla_put_s32(skb, NICTL_A_NETNS_ID, id);
+}
+
+/**
+ * nictl_netns_id_size() - room nictl_put_netns_id() takes at most
+ *
+ * Return: the size.
+ */
+size_t nictl_netns_id_size(void)
+{
+	return nla_total_size(sizeof(s32));
+}
+
+/**
+ * nictl_dump_net() - a dump's request, and the namespace it names
+ * @cb: the dump
+ * @info: filled with the request (nictl_dump_info()), and the namespace in
+ *	@info->user_ptr[0]
+ *
+ * Each part of a dump finds the namespace again: a dump keeps no
+ * reference between its parts, and it continues in the requester's
+ * recvmsg(), where the fd is still the requester's.
+ *
+ * Return: as nictl_request_net().
+ */
+struct net *nictl_dump_net(struct netlink_callback *cb, struct genl_info *info)
+{
+	struct net *net;
+
+	nictl_dump_info(cb, info);
+	net = nictl_request_net(cb->skb, info);
+	if (!IS_ERR(net))
+		info->user_ptr[0] = net;
+	return net;
+}
