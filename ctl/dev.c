@@ -112,6 +112,22 @@ struct nl_msg *dev_request(const struct ctl_nl *nl, uint8_t cmd, const struct de
 	return msg;
 }
 
+/*
+ * A request for @cmd on @dev, a device a reply described, by its ifindex in
+ * its own namespace: a port beneath a macvlan of a pod is in the initial one.
+ */
+struct nl_msg *dev_request_of(const struct ctl_nl *nl, uint8_t cmd, const struct nictl_dev *dev)
+{
+	struct nl_msg *msg = ctl_nl_msg(nl, cmd, 0);
+
+	if (msg && ((dev->other_netns && nla_put_s32(msg, NICTL_A_NETNS_ID, dev->netns_id)) ||
+		    nla_put_u32(msg, NICTL_A_IFINDEX, dev->ifindex))) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
 static int dup_string(char **dst, const struct nlattr *attr)
 {
 	if (!attr)

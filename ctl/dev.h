@@ -75,6 +75,7 @@ struct dev_ref {
 
 int dev_ref_parse(const char *cmd, const char *arg, struct dev_ref *ref);
 struct nl_msg *dev_request(const struct ctl_nl *nl, uint8_t cmd, const struct dev_ref *ref);
+struct nl_msg *dev_request_of(const struct ctl_nl *nl, uint8_t cmd, const struct nictl_dev *dev);
 int dev_collect(struct nlmsghdr *hdr, void *list);
 const char *dev_link_name(struct nlattr *nest);
 int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,

@@ -290,11 +290,9 @@ static int exchange(struct ctl_nl *nl, struct nl_msg *msg, ctl_nl_reply_fn fn, v
 	return -1;
 }
 
-/* NAPI_GET about @ref as a dump: a device with many NAPIs needs several messages. */
-static struct nl_msg *napi_request(struct ctl_nl *nl, const struct dev_ref *ref)
+/* NAPI_GET as a dump: a device with many NAPIs needs several messages. */
+static struct nl_msg *napi_dump(struct nl_msg *msg)
 {
-	struct nl_msg *msg = dev_request(nl, NICTL_CMD_NAPI_GET, ref);
-
 	if (msg)
 		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_DUMP;
 	return msg;
@@ -304,27 +302,27 @@ static struct nl_msg *napi_request(struct ctl_nl *nl, const struct dev_ref *ref)
  * The NAPI instances of @ref's device. A stacked device has none of its own
  * (the kernel's NAPI_GET on a bond finds none): it names the sample, and
  * the instances are those of each physical device beneath it, asked for by
- * ifindex, which a rename cannot change between the two requests.
+ * ifindex, which a rename cannot change between the two requests, in the
+ * device's own namespace.
  */
 static int read_napis(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample *s)
 {
-	struct dev_ref lower = { 0, NULL };
 	unsigned int i;
 	int err = 0;
 
 	if (!s->dev.stacked)
-		return exchange(nl, napi_request(nl, ref), stats_parse_napi, s, ref->name);
+		return exchange(nl, napi_dump(dev_request(nl, NICTL_CMD_NAPI_GET, ref)),
+				stats_parse_napi, s, ref->name);
 	s->ifindex = s->dev.stacked_ifindex;
 	s->ifname = strdup(s->dev.stacked);
 	if (!s->ifname) {
 		ctl_msg("out of memory");
 		return -1;
 	}
-	for (i = 0; !err && i < s->dev.nr; i++) {
-		lower.ifindex = s->dev.devs[i].ifindex;
-		err = exchange(nl, napi_request(nl, &lower), stats_parse_napi, s,
-			       s->dev.devs[i].ifname);
-	}
+	for (i = 0; !err && i < s->dev.nr; i++)
+		err = exchange(nl, napi_dump(dev_request_of(nl, NICTL_CMD_NAPI_GET,
+							   &s->dev.devs[i])),
+			       stats_parse_napi, s, s->dev.devs[i].ifname);
 	return err;
 }
 
