@@ -11,7 +11,7 @@
  * numbers to them): it claims none of the VFs' IRQs, and `show` flags every
  * IRQ that is off its target; the daemon's rules by driver and by a VF's
  * PCI address; a VF moved into a network namespace, bound from the initial
- * one.
+ * one, and the daemon's rule for the namespace following it in and out.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -465,6 +465,76 @@ TEST_F_TIMEOUT(igb, vf_in_a_namespace, 300)
 	close(fd);
 	free(r);
 	free(before);
+}
+
+/*
+ * Wait for the daemon's bind of VF @ifindex in VF_NETNS (@in) or in the
+ * initial namespace, and judge its masks against @node's CPUs (a VF's tx
+ * queue does not fire with the suite's traffic).
+ */
+static bool daemon_bound_vf(FIXTURE_DATA(igb) *self, struct nictl_listener *l,
+			    uint32_t ifindex, bool in, int node)
+{
+	struct nictl_event_msg *ev = malloc(sizeof(*ev));
+	struct cpus allowed;
+	bool ok = false;
+
+	allowed_cpus(node, &allowed);
+	while (ev && nictl_wait_event(l, NICTL_EVENT_BOUND, ifindex, DAEMON_WAIT_S * 1000,
+				      ev) == 1) {
+		if (!!(ev->dev.present & ATTR_BIT(NICTL_A_NETNS_ID)) != in)
+			continue;
+		ok = masks_placed(&ev->dev, &allowed, true);
+		break;
+	}
+	if (!ok)
+		fprintf(stderr, "# no bind of %s %s by the daemon onto node %d\n", self->vf[0],
+			in ? "in " VF_NETNS : "in the initial namespace", node);
+	free(ev);
+	return ok;
+}
+
+/* Move VF 0 into VF_NETNS (@in) or back, and bring it up there. */
+static int move_vf(FIXTURE_DATA(igb) *self, bool in)
+{
+	if (in)
+		return SH("ip", "link", "set", self->vf[0], "netns", VF_NETNS) ?:
+		       SH("ip", "-n", VF_NETNS, "link", "set", self->vf[0], "up");
+	return SH("ip", "-n", VF_NETNS, "link", "set", self->vf[0], "netns", "1") ?:
+	       SH("ip", "link", "set", self->vf[0], "up");
+}
+
+/*
+ * The daemon follows a VF handed to a pod and back: the pod's rule (node
+ * 1) while it is in VF_NETNS, the host's (node 0) when it is out, the
+ * pod's again when it goes back in.
+ */
+TEST_F_TIMEOUT(igb, daemon_follows_the_vf_in_and_out, 600)
+{
+	struct nictl_listener l;
+	uint32_t ifindex;
+
+	ASSERT_EQ(0, make_vfs(self, 1));
+	ifindex = if_nametoindex(self->vf[0]);
+	ASSERT_NE(0, ifindex);
+	ASSERT_EQ(0, SH("ip", "netns", "add", VF_NETNS));
+	self->netns = true;
+	ASSERT_EQ(0, write_file(CONF, "[rule pod]\nmatch-netns = " VF_NETNS "\n"
+				"match-driver = " VF_DRIVER "\ncpus = node 1\n\n"
+				"[rule host]\nmatch-driver = " VF_DRIVER "\ncpus = node 0\n"));
+	ASSERT_EQ(0, nictl_listen(&l));
+	unlink(DAEMON_LOG);
+	self->daemon = daemon_start(CONF, DAEMON_LOG);
+	ASSERT_LT(0, self->daemon);
+	EXPECT_TRUE(daemon_bound_vf(self, &l, ifindex, false, 0));
+	ASSERT_EQ(0, move_vf(self, true));
+	EXPECT_TRUE(daemon_bound_vf(self, &l, ifindex, true, 1));
+	ASSERT_EQ(0, move_vf(self, false));
+	EXPECT_TRUE(daemon_bound_vf(self, &l, ifindex, false, 0));
+	ASSERT_EQ(0, move_vf(self, true));
+	EXPECT_TRUE(daemon_bound_vf(self, &l, ifindex, true, 1));
+	nictl_unlisten(&l);
+	daemon_dump_log(DAEMON_LOG, NULL);
 }
 
 /* An event a test waits for: of @type, about @ifindex or, when 0, @bus_addr. */
