@@ -534,7 +534,11 @@ TEST_F_TIMEOUT(igb, daemon_follows_the_vf_in_and_out, 600)
 	ASSERT_EQ(0, move_vf(self, true));
 	EXPECT_TRUE(daemon_bound_vf(self, &l, ifindex, true, 1));
 	nictl_unlisten(&l);
+	EXPECT_EQ(0, daemon_stop(self->daemon));
+	self->daemon = 0;
 	daemon_dump_log(DAEMON_LOG, NULL);
+	/* The daemon's binds are sticky: the next VF on this function must start unbound. */
+	EXPECT_EQ(0, SH(getenv("NICTL_CTL"), "-n", VF_NETNS, "restore", self->vf[0]));
 }
 
 /* An event a test waits for: of @type, about @ifindex or, when 0, @bus_addr. */
