@@ -9,7 +9,8 @@
  * 3 and 6 go offline and online, igb0's sticky binding is broken by one of
  * them gone at a channel change, the module is unloaded and loaded, the
  * fault knob fails some affinity writes, and something else moves vnode1's
- * IRQs through /proc. `nictlctl daemon` governs vnode1 throughout.
+ * IRQs through /proc, and a macvlan comes and goes on e1k. `nictlctl
+ * daemon` governs vnode1 throughout.
  *
  * Every operation is logged with its result. During the run, only what
  * churn cannot excuse fails the test (an anomaly): a nictlctl that crashes
@@ -99,17 +100,21 @@ enum counter {
 	C_BIND_OK, C_BIND_FAILED, C_DRY_RUNS, C_RESTORE_OK, C_RESTORE_FAILED, C_FAULTS,
 	C_STATS_READS, C_STATS_FAILED, C_STATS_SWITCHES, C_MONITOR_RUNS, C_OVERRUNS,
 	C_PCI_REBINDS, C_ETHTOOL, C_CPU_CYCLES, C_MODULE_RELOADS, C_UNLOAD_BUSY,
-	C_FAULT_WINDOWS, C_PROC_MOVES, C_ANOMALIES, NR_COUNTERS
+	C_FAULT_WINDOWS, C_PROC_MOVES, C_STACKINGS, C_ANOMALIES, NR_COUNTERS
 };
 
 static const char *const counter_names[NR_COUNTERS] = {
 	"binds_ok", "binds_failed", "dry_runs", "restores_ok", "restores_failed",
 	"faults_injected", "stats_reads", "stats_failed", "stats_switches", "monitor_runs",
 	"overruns", "pci_rebinds", "ethtool_changes", "cpu_cycles", "module_reloads",
-	"unload_busy", "fault_windows", "proc_moves", "anomalies",
+	"unload_busy", "fault_windows", "proc_moves", "stackings", "anomalies",
 };
 
 #define LISTENERS	2
+
+/* The macvlan the stacker makes on e1k and deletes again. */
+#define STACKED		"nictlstressmv"
+
 
 /* The IRQs a bind placed and where, as its reply says. */
 struct placement {
@@ -733,6 +738,25 @@ static void run_pci_rebinder(const struct nic *n)
 	}
 }
 
+/* A macvlan made on e1k and deleted again: e1k's linked and unlinked events. */
+static void run_stacker(void)
+{
+	unsigned int seed = getpid();
+
+	while (phase() < CALM) {
+		op_begin("ip link add " STACKED " on e1k");
+		if (must("ip link add " STACKED, SH("ip", "link", "add", "link", "e1k", "name",
+						   STACKED, "type", "macvlan")))
+			return;
+		count(C_STACKINGS);
+		nap(&seed, 500, 1500);
+		op_begin("ip link del " STACKED);
+		if (must("ip link del " STACKED, SH("ip", "link", "del", STACKED)))
+			return;
+		nap(&seed, 1000, 3000);
+	}
+}
+
 static void run_channels(void)
 {
 	unsigned int seed = getpid(), i;
@@ -968,7 +992,7 @@ static void run_mover(void)
 enum job {
 	J_BIND_VNODE0, J_BIND_E1K, J_BIND_VNODE1, J_RESTORE, J_STATS, J_STATS_SWITCH,
 	J_LISTEN0, J_LISTEN1, J_PCI, J_CHANNELS, J_HOTPLUG, J_STICKY, J_MODULE, J_FAULTS,
-	J_MOVER, NR_JOBS
+	J_MOVER, J_STACKER, NR_JOBS
 };
 
 static const struct {
@@ -990,6 +1014,7 @@ static const struct {
 	[J_MODULE] = { "module", CALM },
 	[J_FAULTS] = { "faults", CALM },
 	[J_MOVER] = { "proc mover", CALM },
+	[J_STACKER] = { "macvlan on e1k", CALM },
 };
 
 static void run_job(enum job j, const struct nic *vnode1)
@@ -1022,6 +1047,8 @@ static void run_job(enum job j, const struct nic *vnode1)
 		return run_faults();
 	case J_MOVER:
 		return run_mover();
+	case J_STACKER:
+		return run_stacker();
 	case NR_JOBS:
 		break;
 	}
