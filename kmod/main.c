@@ -29,7 +29,6 @@ static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, vo
 	 * device, the DOWN without the ops lock a real one comes with (6.15+).
 	 * Nobody listens by then; a device's end still takes its state with it.
 	 */
-
 	if (!READ_ONCE(nictl_notifier_leaving) || event == NETDEV_UNREGISTER)
 		nictl_watch_netdev(netdev, event);
 	if (event == NETDEV_CHANGEUPPER && !READ_ONCE(nictl_notifier_leaving))

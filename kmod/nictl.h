@@ -82,9 +82,8 @@ struct nictl_stack {
 };
 
 /* stack.c */
-bool nictl_is_stacked(const struct net_device *netdev);
 struct nictl_stack *nictl_stack_one(struct net_device *netdev);
-struct nictl_stack *nictl_stack_find(struct net_device *upper, struct netlink_ext_ack *extack);
+struct nictl_stack *nictl_stack_of(struct net_device *netdev, struct netlink_ext_ack *extack);
 struct nictl_stack *nictl_request_stack(const struct genl_info *info);
 bool nictl_stack_holds(const struct nictl_stack *stack, const struct net_device *netdev);
 void nictl_stack_lock(struct nictl_stack *stack);

@@ -14,14 +14,8 @@
 
 #include "nictl.h"
 
-/**
- * nictl_is_stacked() - does a request naming this device act on others?
- * @netdev: the device
- *
- * Context: rtnl held.
- * Return: true for a device without a bus device that has lower devices.
- */
-bool nictl_is_stacked(const struct net_device *netdev)
+/* Does a request naming @netdev act on others: no bus device, and lower devices? */
+static bool nictl_is_stacked(const struct net_device *netdev)
 {
 	return !netdev->dev.parent && !list_empty(&netdev->adj_list.lower);
 }
@@ -76,20 +70,15 @@ struct nictl_stack *nictl_stack_one(struct net_device *netdev)
 	return stack;
 }
 
-/**
- * nictl_stack_find() - the physical devices beneath a stacked device
- * @upper: the stacked device (nictl_is_stacked())
- * @extack: where to say what is wrong
- *
- * Every leaf beneath @upper must be a physical device: a bond with a veth
- * among its ports cannot be bound whole, and half of it is not bound.
- *
- * Context: rtnl held, and kept until nictl_stack_free().
- * Return: the members, without their queue IRQs yet, or an ERR_PTR:
- * -EOPNOTSUPP a leaf without a bus device, -E2BIG more than
- * %NICTL_STACK_MAX members, -ENOMEM.
+/*
+ * The physical devices beneath stacked device @upper, without their queue
+ * IRQs yet. Every leaf beneath it must be a physical device: a bond with a
+ * veth among its ports cannot be bound whole, and half of it is not bound.
+ * Returns an ERR_PTR: -EOPNOTSUPP a leaf without a bus device, -E2BIG more
+ * than NICTL_STACK_MAX members, -ENOMEM. Context: rtnl held.
  */
-struct nictl_stack *nictl_stack_find(struct net_device *upper, struct netlink_ext_ack *extack)
+static struct nictl_stack *nictl_stack_find(struct net_device *upper,
+					    struct netlink_ext_ack *extack)
 {
 	struct nictl_stack_walk walk = {};
 	struct netdev_nested_priv priv = { .data = &walk };
@@ -118,6 +107,24 @@ struct nictl_stack *nictl_stack_find(struct net_device *upper, struct netlink_ex
 }
 
 /**
+ * nictl_stack_of() - the devices a request naming @netdev acts on
+ * @netdev: the device
+ * @extack: where to say what is wrong, or NULL
+ *
+ * Context: rtnl held, and kept until nictl_stack_free().
+ * Return: @netdev alone, or the members of the stacked device it is (one
+ * without a bus device that has lower devices); an ERR_PTR: -EOPNOTSUPP a
+ * leaf beneath it without a bus device, -E2BIG more than %NICTL_STACK_MAX
+ * members, -ENOMEM.
+ */
+struct nictl_stack *nictl_stack_of(struct net_device *netdev, struct netlink_ext_ack *extack)
+{
+	if (nictl_is_stacked(netdev))
+		return nictl_stack_find(netdev, extack);
+	return nictl_stack_one(netdev) ?: ERR_PTR(-ENOMEM);
+}
+
+/**
  * nictl_request_stack() - the devices a request names
  * @info: the request
  *
@@ -129,11 +136,7 @@ struct nictl_stack *nictl_request_stack(const struct genl_info *info)
 {
 	struct net_device *netdev = nictl_netdev_lookup(info);
 
-	if (IS_ERR(netdev))
-		return ERR_CAST(netdev);
-	if (nictl_is_stacked(netdev))
-		return nictl_stack_find(netdev, info->extack);
-	return nictl_stack_one(netdev) ?: ERR_PTR(-ENOMEM);
+	return IS_ERR(netdev) ? ERR_CAST(netdev) : nictl_stack_of(netdev, info->extack);
 }
 
 /**
@@ -217,7 +220,7 @@ void nictl_stack_release(struct nictl_stack *stack)
 
 /**
  * nictl_stack_free() - free the members
- * @stack: from nictl_stack_find() or nictl_stack_one(), released; may be
+ * @stack: from nictl_stack_of() or nictl_stack_one(), released; may be
  *	an ERR_PTR or NULL
  */
 void nictl_stack_free(struct nictl_stack *stack)

@@ -128,14 +128,10 @@ void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool l
 
 	if (!nictl_events_listening())
 		return;
-	if (!nictl_is_stacked(lower)) {
-		stack = nictl_stack_one(lower);
-	} else {
-		stack = nictl_stack_find(lower, NULL);
-		if (IS_ERR(stack))
-			return;
-	}
-	for (i = 0; stack && i < stack->n; i++) {
+	stack = nictl_stack_of(lower, NULL);
+	if (IS_ERR(stack))
+		return;
+	for (i = 0; i < stack->n; i++) {
 		if (!nictl_watch_covers(stack->netdev[i]))
 			continue;
 		nictl_dev_init(stack->netdev[i], &dev);
