@@ -480,13 +480,8 @@ static bool daemon_bound_vf(FIXTURE_DATA(igb) *self, struct nictl_listener *l,
 	bool ok = false;
 
 	allowed_cpus(node, &allowed);
-	while (ev && nictl_wait_event(l, NICTL_EVENT_BOUND, ifindex, DAEMON_WAIT_S * 1000,
-				      ev) == 1) {
-		if (!!(ev->dev.present & ATTR_BIT(NICTL_A_NETNS_ID)) != in)
-			continue;
+	if (ev && nictl_wait_bound(l, ifindex, in, DAEMON_WAIT_S * 1000, ev) == 1)
 		ok = masks_placed(&ev->dev, &allowed, true);
-		break;
-	}
 	if (!ok)
 		fprintf(stderr, "# no bind of %s %s by the daemon onto node %d\n", self->vf[0],
 			in ? "in " VF_NETNS : "in the initial namespace", node);

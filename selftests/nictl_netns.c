@@ -421,15 +421,11 @@ static bool daemon_bound(FIXTURE_DATA(netns) *self, struct nictl_listener *l, bo
 
 	if (!ev)
 		return false;
-	while (nictl_wait_event(l, NICTL_EVENT_BOUND, self->ifindex, DAEMON_WAIT_S * 1000,
-				ev) == 1) {
-		if (!!(ev->dev.present & ATTR_BIT(NICTL_A_NETNS_ID)) != in)
-			continue;
+	if (nictl_wait_bound(l, self->ifindex, in, DAEMON_WAIT_S * 1000, ev) == 1) {
 		allowed_cpus(node, &allowed);
 		ok = (in ? ns_get(self, self->fd, -1) :
 		      nictl_dev_get(&self->env.nl, "vnode0", &self->reply, &self->res)) == 0 &&
 		     masks_placed(&self->reply, &allowed, true);
-		break;
 	}
 	if (!ok)
 		fprintf(stderr, "# no bind of vnode0 %s by the daemon onto node %d\n",

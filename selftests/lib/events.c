@@ -252,6 +252,17 @@ int nictl_wait_event(struct nictl_listener *l, uint32_t type, uint32_t ifindex,
 	return 0;
 }
 
+int nictl_wait_bound(struct nictl_listener *l, uint32_t ifindex, bool in_netns,
+		     int timeout_ms, struct nictl_event_msg *ev)
+{
+	int ret;
+
+	while ((ret = nictl_wait_event(l, NICTL_EVENT_BOUND, ifindex, timeout_ms, ev)) == 1)
+		if (!!(ev->dev.present & ATTR_BIT(NICTL_A_NETNS_ID)) == in_netns)
+			return 1;
+	return ret;
+}
+
 int nictl_drain_events(struct nictl_listener *l, int quiet_ms)
 {
 	struct nictl_event_msg *ev = malloc(sizeof(*ev));

@@ -8,6 +8,7 @@
 #define NICTL_TEST_EVENTS_H
 
 #include <net/if.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "nictl.h"
@@ -58,6 +59,14 @@ int nictl_next_event(struct nictl_listener *l, struct nictl_event_msg *ev, int t
  * device), printing the others it passes: 1 found, 0 not in time, -errno.
  */
 int nictl_wait_event(struct nictl_listener *l, uint32_t type, uint32_t ifindex,
+		     int timeout_ms, struct nictl_event_msg *ev);
+
+/*
+ * The same for a BOUND event about @ifindex in a namespace other than the
+ * initial one (@in_netns: it carries NICTL_A_NETNS_ID) or in the initial
+ * one, passing those of the other side.
+ */
+int nictl_wait_bound(struct nictl_listener *l, uint32_t ifindex, bool in_netns,
 		     int timeout_ms, struct nictl_event_msg *ev);
 
 /* Read and print every event that arrives within @quiet_ms of the last: how many, or -errno. */
