@@ -76,6 +76,11 @@ struct bal_plan {
 	bool shared;
 };
 
+/*
+ * Plan @p into @plan, which the caller frees with bal_plan_free(). Returns 0,
+ * -EINVAL when a group has no CPU it may use (or @core names no CPU), or
+ * -ENOMEM; on an error @plan is left empty, with nothing to free.
+ */
 int bal_place(const struct bal_problem *p, struct bal_plan *plan);
 void bal_plan_free(struct bal_plan *plan);
 
