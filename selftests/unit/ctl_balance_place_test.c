@@ -482,6 +482,27 @@ TEST_F(place, pinned_group_stays)
 }
 
 /*
+ * Pinned, a group still competes for every core its policy allows: here
+ * the pinned group 2 links the others into one component of four groups
+ * for three cores, with no cap. Were it counted on CPU 2 alone, groups 0
+ * and 1 would form a capped component of their own and group 1 would have
+ * to leave core 0, and the cap would come and go with the pin.
+ */
+TEST_F(place, pin_does_not_change_the_cap)
+{
+	self->s = (struct scene){
+		.nr_cpus = 3, .nr_groups = 4, .base = { 0, 20, 0 },
+		.g = { { 1, 0, "0-2", .exclusive = true, .pinned = true }, { 5, 0, "0-1" },
+		       { 10, 2, "1-2", .pinned = true }, { 10, 2, "2" } },
+	};
+	ASSERT_EQ(0, place(&self->s, &self->plan));
+	EXPECT_TRUE(cpus_are(&self->plan, &self->s, CPUS(0, 0, 2, 2)));
+	EXPECT_EQ(0, self->plan.moves);
+	EXPECT_TRUE(self->plan.shared);
+	EXPECT_FALSE(self->plan.off_policy);
+}
+
+/*
  * Four groups wanting a core each, two to a core now, on four SMT cores:
  * the heavier of each pair keeps its CPU, the other takes a free core, and
  * no sibling of a taken core is used.
