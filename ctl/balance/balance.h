@@ -66,6 +66,7 @@ int bal_sample(struct ctl_nl *nl, const struct bal_set *set, struct bal_sample *
 void bal_sample_free(struct bal_sample *b);
 int bal_measure(struct bal_set *set, const struct bal_sample *t0, const struct bal_sample *t1,
 		char *err, size_t errlen);
+void bal_problem_of(const struct bal_set *set, struct bal_problem *p);
 
 /* apply.c: a device's groups, each named by its lowest queue, and their CPUs. */
 struct bal_placement {

@@ -309,15 +309,11 @@ static int balance(struct ctl_nl *nl, const struct balance_args *a, struct bal_s
 {
 	struct dev_list result = { NULL, 0, NULL, 0 };
 	struct bal_plan plan = { 0 };
-	const struct bal_problem p = {
-		.groups = set->groups, .nr_groups = set->nr_groups, .base = set->base,
-		.core = set->core, .nr_cpus = set->nr_cpus,
-		/* Gains under half a percent of a CPU are the measurement's noise. */
-		.min_gain = set->window_ns / 200,
-	};
+	struct bal_problem p;
 	const char *held;
 	int err;
 
+	bal_problem_of(set, &p);
 	err = bal_place(&p, &plan);
 	if (err) {
 		ctl_msg("balance: %s", err == -EINVAL ? "a device's policy leaves its queues no "

@@ -283,3 +283,31 @@ int bal_measure(struct bal_set *set, const struct bal_sample *t0, const struct b
 		snprintf(err, errlen, "out of memory");
 	return ret ? -1 : 0;
 }
+
+/*
+ * The problem bal_place() solves for a measured set. Moves that gain less
+ * than half a percent of a CPU, or a twentieth of the hottest CPU's load,
+ * are the measurement's noise (under a virtual machine's scheduling a
+ * queue's NET_RX time varies by that much from one window to the next),
+ * and not worth moving an IRQ for.
+ */
+void bal_problem_of(const struct bal_set *set, struct bal_problem *p)
+{
+	uint64_t *now = calloc(set->nr_cpus ?: 1, sizeof(*now)), hottest = 0;
+	unsigned int g, c;
+
+	*p = (struct bal_problem){
+		.groups = set->groups, .nr_groups = set->nr_groups, .base = set->base,
+		.core = set->core, .nr_cpus = set->nr_cpus,
+	};
+	for (c = 0; now && c < set->nr_cpus; c++)
+		now[c] = set->base[c];
+	for (g = 0; now && g < set->nr_groups; g++)
+		if (set->groups[g].cpu >= 0 && (unsigned int)set->groups[g].cpu < set->nr_cpus)
+			now[set->groups[g].cpu] += set->groups[g].load;
+	for (c = 0; now && c < set->nr_cpus; c++)
+		if (set->core[c] >= 0 && now[c] > hottest)
+			hottest = now[c];
+	free(now);
+	p->min_gain = set->window_ns / 200 > hottest / 20 ? set->window_ns / 200 : hottest / 20;
+}

@@ -198,15 +198,13 @@ static void log_round(const struct bal_set *set, const struct bal_plan *plan, co
 static int decide(struct balancer *b, struct keeper *k, struct bal_set *set, long long now_ms)
 {
 	unsigned int threshold = pin_recent(b, k, set, now_ms);
-	const struct bal_problem p = {
-		.groups = set->groups, .nr_groups = set->nr_groups, .base = set->base,
-		.core = set->core, .nr_cpus = set->nr_cpus, .min_gain = set->window_ns / 200,
-	};
 	struct dev_list result;
+	struct bal_problem p;
 	struct bal_plan plan;
 	const char *held;
 	int err;
 
+	bal_problem_of(set, &p);
 	err = bal_place(&p, &plan);
 	if (err) {
 		log_err("balance: no plan: %s", err == -EINVAL ?
