@@ -242,6 +242,22 @@ static bool map_follows_plan(const struct queue_map *m, const char *json)
 	return ok;
 }
 
+/* The daemon's log has a line with @what. */
+static bool log_says(const char *what)
+{
+	char line[4096];
+	FILE *f = fopen(DAEMON_LOG, "r");
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, what);
+	if (f)
+		fclose(f);
+	if (!found)
+		fprintf(stderr, "# want '%s' in the daemon's log\n", what);
+	return found;
+}
+
 /* @text contains @what; else shows it. */
 static bool says(const char *text, const char *what)
 {
@@ -590,10 +606,53 @@ static bool all_on_4(struct nl_client *nl, const char *ifname, struct queue_map 
 }
 
 /*
+ * Move queue 0's IRQ of @ifname, which a balance placed as @balanced says,
+ * to another node-1 CPU behind the daemon's back: the daemon must put it
+ * back where the balance put it (not where its rule alone would), and say
+ * so. @now: scratch.
+ */
+static bool drift_comes_back(struct nl_client *nl, const char *ifname,
+			     const struct queue_map *balanced, struct queue_map *now)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	struct cpus elsewhere;
+	time_t t0;
+	bool back;
+
+	if (nictl_dev_get(nl, ifname, &dev, &res) || !dev.n_irqs) {
+		fprintf(stderr, "# %s: DEV_GET: %s\n", ifname, res.msg);
+		return false;
+	}
+	cpus_zero(&elsewhere);
+	cpus_set(&elsewhere, balanced->cpu[0] == 7 ? 6 : 7);
+	if (irq_set_affinity(dev.irqs[0].num, &elsewhere)) {
+		fprintf(stderr, "# cannot move IRQ %u\n", dev.irqs[0].num);
+		return false;
+	}
+	t0 = time(NULL);
+	do {
+		back = map_read(nl, ifname, now, false) && same_map(balanced, now);
+	} while (!back && time(NULL) - t0 < DAEMON_WAIT_S && !sleep(1));
+	if (!back) {
+		fprintf(stderr, "# IRQ %u moved to CPU %d: want the balanced placement back\n",
+			dev.irqs[0].num, cpus_first(&elsewhere));
+		print_map(balanced);
+		print_map(now);
+	}
+	if (back && !log_says("where the last balance put them")) {
+		daemon_dump_log(DAEMON_LOG, NULL);
+		back = false;
+	}
+	return back;
+}
+
+/*
  * A skewed start: node 1 has only CPU 4 online when the daemon binds igb0
  * by its rule (siblings allowed), so its eight queues land there (igb,
  * unlike virtio_net, leaves its IRQs alone when CPUs come online). Once
- * CPUs 5-7 are back, the first decision spreads them over the node.
+ * CPUs 5-7 are back, the first decision spreads them over the node; a
+ * drift then brings back the balanced placement.
  */
 TEST_F_TIMEOUT(balance, daemon_spreads_a_skewed_start, 180)
 {
@@ -621,6 +680,7 @@ TEST_F_TIMEOUT(balance, daemon_spreads_a_skewed_start, 180)
 	EXPECT_LE(3, cpus_count(&used)) {
 		print_map(&self->map);
 	}
+	EXPECT_TRUE(drift_comes_back(&self->env.nl, "igb0", &self->map, &self->map2));
 }
 
 FIXTURE(errors) {
