@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "dev.h"
 #include "netns.h"
 #include "policy.h"
+#include "policy_opts.h"
 #include "report.h"
 #include "show.h"
 #include "stacked.h"
@@ -26,8 +26,7 @@
 
 struct bind_args {
 	struct dev_ref ref;
-	struct bind_policy policy;
-	unsigned int nr_sources;	/* of --numa-local, --node, --cpus */
+	struct policy_args p;
 	bool steer;
 	bool json;
 };
@@ -71,87 +70,35 @@ static const char bind_usage[] =
 	"  -j, --json        print the result as JSON (an array of one device)\n"
 	"  -h, --help        show this help\n";
 
-/* Long-only options get values outside the character range. */
 enum {
-	OPT_NUMA_LOCAL = 0x100,
-	OPT_NODE,
-	OPT_CPUS,
-	OPT_EXCLUDE,
-	OPT_ALLOW_SIBLINGS,
-	OPT_DRY_RUN,
+	OPT_DRY_RUN = OPT_POLICY_END,
 	OPT_TAKE_OVER,
 	OPT_ALLOW_SHARED,
 	OPT_STICKY,
 	OPT_STEER,
 };
 
-static int parse_cpus_arg(const char *opt, const char *arg, struct cpuset *cpus)
-{
-	int err = cpuset_parse(cpus, arg);
-
-	if (err == -ERANGE)
-		return ctl_usage("bind", "%s %s: CPU numbers go up to %d", opt, arg,
-				 CPUSET_MAX_CPUS - 1);
-	if (err == -ENOMEM) {
-		ctl_msg("out of memory");
-		return EXIT_FAILURE;
-	}
-	if (err)
-		return ctl_usage("bind", "%s '%s' is not a CPU list; write one like 0-3,8,10-11",
-				 opt, arg);
-	return 0;
-}
-
-static int parse_node_arg(const char *arg, int *node)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end || errno || n > INT_MAX)
-		return ctl_usage("bind", "--node '%s' is not a NUMA node number", arg);
-	*node = n;
-	return 0;
-}
-
 static const char bind_shortopts[] = ":jh";
 
 /* One option other than -h; returns 0, or the exit status when it is bad. */
 static int parse_option(struct bind_args *args, int c, char **argv)
 {
+	int ret = policy_option("bind", &args->p, c, optarg);
+
+	if (ret >= 0)
+		return ret;
 	switch (c) {
-	case OPT_NUMA_LOCAL:
-		args->policy.numa_local = true;
-		args->policy.req.source = CPUS_NODE;
-		args->nr_sources++;
-		return 0;
-	case OPT_NODE:
-		args->policy.req.source = CPUS_NODE;
-		args->nr_sources++;
-		return parse_node_arg(optarg, &args->policy.req.node);
-	case OPT_CPUS:
-		if (!*optarg)
-			return ctl_usage("bind", "--cpus needs at least one CPU");
-		args->policy.req.source = CPUS_GIVEN;
-		args->nr_sources++;
-		return parse_cpus_arg("--cpus", optarg, &args->policy.req.given);
-	case OPT_EXCLUDE:
-		return parse_cpus_arg("--exclude", optarg, &args->policy.req.exclude);
-	case OPT_ALLOW_SIBLINGS:
-		args->policy.allow_siblings = true;
-		return 0;
 	case OPT_DRY_RUN:
-		args->policy.dry_run = true;
+		args->p.policy.dry_run = true;
 		return 0;
 	case OPT_TAKE_OVER:
-		args->policy.take_over = true;
+		args->p.policy.take_over = true;
 		return 0;
 	case OPT_ALLOW_SHARED:
-		args->policy.allow_shared = true;
+		args->p.policy.allow_shared = true;
 		return 0;
 	case OPT_STICKY:
-		args->policy.sticky = true;
+		args->p.policy.sticky = true;
 		return 0;
 	case OPT_STEER:
 		args->steer = true;
@@ -168,11 +115,7 @@ static int parse_option(struct bind_args *args, int c, char **argv)
 static int parse_args(int argc, char **argv, struct bind_args *args)
 {
 	static const struct option opts[] = {
-		{ "numa-local", no_argument, NULL, OPT_NUMA_LOCAL },
-		{ "node", required_argument, NULL, OPT_NODE },
-		{ "cpus", required_argument, NULL, OPT_CPUS },
-		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
-		{ "allow-siblings", no_argument, NULL, OPT_ALLOW_SIBLINGS },
+		POLICY_LONGOPTS,
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "take-over", no_argument, NULL, OPT_TAKE_OVER },
 		{ "allow-shared", no_argument, NULL, OPT_ALLOW_SHARED },
@@ -193,8 +136,9 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 		if (ret)
 			return ret;
 	}
-	if (args->nr_sources > 1)
-		return ctl_usage("bind", "give only one of --numa-local, --node and --cpus");
+	ret = policy_args_check("bind", &args->p);
+	if (ret)
+		return ret;
 	/* Steering lives in sysfs, which shows the initial namespace's devices only. */
 	if (args->steer && ctl_netns_selected())
 		return ctl_usage("bind", "--steer does not reach a device in another network "
@@ -217,7 +161,7 @@ static int report_choice(const struct bind_args *args, const struct cpu_choice *
 	}
 	ctl_msg("using CPUs %s (%s)", list, choice->why);
 	free(list);
-	if (args->policy.dry_run)
+	if (args->p.policy.dry_run)
 		ctl_msg("dry run: nothing changed; shown is the placement bind would apply");
 	return 0;
 }
@@ -243,7 +187,7 @@ static int bind_dev(struct ctl_nl *nl, struct bind_args *args, const struct nict
 	struct steered s;
 	int err;
 
-	err = steer_bind(nl, dev, &args->policy, args->steer ? STEER_ALL : 0, &s);
+	err = steer_bind(nl, dev, &args->p.policy, args->steer ? STEER_ALL : 0, &s);
 	if (!err)
 		err = report_bind(args, &s);
 	steered_free(&s);
@@ -256,7 +200,7 @@ static int bind_stacked(struct ctl_nl *nl, struct bind_args *args, const struct 
 	struct steered s;
 	int err;
 
-	err = stacked_bind(nl, found, &args->policy, &s);
+	err = stacked_bind(nl, found, &args->p.policy, &s);
 	if (!err)
 		err = report_bind(args, &s);
 	steered_free(&s);
@@ -288,9 +232,7 @@ static int bind_ref(struct ctl_nl *nl, struct bind_args *args)
 
 int cmd_bind(int argc, char **argv)
 {
-	struct bind_args args = {
-		.policy.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT, .exclude = CPUSET_INIT },
-	};
+	struct bind_args args = { .p = POLICY_ARGS_INIT };
 	struct ctl_nl nl;
 	int ret;
 
@@ -302,6 +244,6 @@ int cmd_bind(int argc, char **argv)
 			ctl_nl_close(&nl);
 		}
 	}
-	bind_policy_free(&args.policy);
+	bind_policy_free(&args.p.policy);
 	return ret;
 }

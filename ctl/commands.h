@@ -14,5 +14,6 @@ int cmd_stats(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_balance(int argc, char **argv);
 
 #endif /* NICTLCTL_COMMANDS_H */

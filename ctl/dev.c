@@ -333,6 +333,37 @@ void dev_list_free(struct dev_list *list)
 	*list = (struct dev_list){ NULL, 0, NULL, 0 };
 }
 
+/*
+ * Move the devices of @src to the end of @dst; @src keeps nothing but its
+ * stacked name, for dev_list_free(). 0 or -ENOMEM (both unchanged).
+ */
+int dev_list_take(struct dev_list *dst, struct dev_list *src)
+{
+	struct nictl_dev *devs;
+
+	if (!src->nr)
+		return 0;
+	devs = realloc(dst->devs, (dst->nr + src->nr) * sizeof(*devs));
+	if (!devs)
+		return -ENOMEM;
+	dst->devs = devs;
+	memcpy(&devs[dst->nr], src->devs, src->nr * sizeof(*devs));
+	dst->nr += src->nr;
+	free(src->devs);
+	src->devs = NULL;
+	src->nr = 0;
+	return 0;
+}
+
+/* Exchange device @i of @list with the one device @other describes (fresher). */
+void dev_list_swap_dev(struct dev_list *list, unsigned int i, struct dev_list *other)
+{
+	struct nictl_dev dev = list->devs[i];
+
+	list->devs[i] = other->devs[0];
+	other->devs[0] = dev;
+}
+
 static int append_dev(struct dev_list *list, struct nlattr *head, int len)
 {
 	struct nictl_dev *devs;

@@ -81,6 +81,8 @@ const char *dev_link_name(struct nlattr *nest);
 int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
 		 struct dev_list *out);
 void dev_list_free(struct dev_list *list);
+int dev_list_take(struct dev_list *dst, struct dev_list *src);
+void dev_list_swap_dev(struct dev_list *list, unsigned int i, struct dev_list *other);
 unsigned int dev_group_count(const struct nictl_dev *dev);
 unsigned int dev_queue_count(const struct nictl_dev *dev);
 const struct nictl_irq *dev_queue_irq(const struct nictl_dev *dev, unsigned int q, bool rx);

@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	{ "daemon", "[-c FILE]", "keep the rules of a configuration file applied", cmd_daemon,
 	  false },
 	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor, false },
+	{ "balance", "[DEV...]", "move queue IRQs so no CPU carries more NET_RX work than it must",
+	  cmd_balance, true },
 	{ "doctor", "[DEV...]", "find what is wrong with the devices' IRQs, queues and drops",
 	  cmd_doctor, false },
 	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help, false },

@@ -15,15 +15,10 @@ void bind_policy_free(struct bind_policy *policy)
 	cpuset_free(&policy->req.exclude);
 }
 
-/* The BIND request for @dev: its ifindex, the CPU bitmap and the flags. */
-static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_dev *dev,
-				   const struct bind_policy *policy, const struct cpuset *cpus)
+/* The BIND flags (&enum nictl_bind_flags) that say @policy. */
+uint32_t policy_flags(const struct bind_policy *policy)
 {
-	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
-	size_t len = cpuset_bytes_len(cpus);
 	uint32_t flags = 0;
-	struct nl_msg *msg;
-	struct nlattr *attr;
 
 	if (!policy->allow_siblings)
 		flags |= NICTL_BIND_F_SMT_EXCLUSIVE;
@@ -37,6 +32,18 @@ static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_d
 		flags |= NICTL_BIND_F_ALLOW_SHARED;
 	if (policy->sticky)
 		flags |= NICTL_BIND_F_STICKY;
+	return flags;
+}
+
+/* The BIND request for @dev: its ifindex, the CPU bitmap and the flags. */
+static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_dev *dev,
+				   const struct bind_policy *policy, const struct cpuset *cpus)
+{
+	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
+	size_t len = cpuset_bytes_len(cpus);
+	uint32_t flags = policy_flags(policy);
+	struct nl_msg *msg;
+	struct nlattr *attr;
 
 	msg = dev_request(nl, NICTL_CMD_BIND, &ref);
 	if (!msg)
@@ -51,16 +58,13 @@ static struct nl_msg *bind_request(const struct ctl_nl *nl, const struct nictl_d
 }
 
 /*
- * The CPUs @policy offers for @dev, as DEV_GET just described it, into
- * @choice (the caller frees it): refused early when the set has too few
- * cores for the device's queues. 0, or -1 after printing why, with nothing
- * to free.
+ * The CPUs @policy offers @dev, as DEV_GET just described it, into @choice
+ * (the caller frees it). 0, or -1 after printing why, with nothing to free.
  */
-int policy_choose(const struct nictl_dev *dev, const struct bind_policy *policy,
-		  struct cpu_choice *choice)
+int policy_cpus(const struct nictl_dev *dev, const struct bind_policy *policy,
+		struct cpu_choice *choice)
 {
 	struct cpu_request req = policy->req;
-	int err;
 
 	if (policy->numa_local) {
 		if (dev->numa_node < 0) {
@@ -71,7 +75,18 @@ int policy_choose(const struct nictl_dev *dev, const struct bind_policy *policy,
 		req.node = dev->numa_node;
 		req.nearest = true;
 	}
-	err = cpus_choose(&req, choice);
+	return cpus_choose(&req, choice);
+}
+
+/*
+ * policy_cpus(), refused early when the set has too few cores for the
+ * device's queues and the policy wants a core for each.
+ */
+int policy_choose(const struct nictl_dev *dev, const struct bind_policy *policy,
+		  struct cpu_choice *choice)
+{
+	int err = policy_cpus(dev, policy, choice);
+
 	if (err)
 		return err;
 	if (!policy->allow_siblings)

@@ -8,6 +8,7 @@
 #define NICTLCTL_POLICY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "choose.h"
 #include "dev.h"
@@ -24,6 +25,9 @@ struct bind_policy {
 };
 
 void bind_policy_free(struct bind_policy *policy);
+uint32_t policy_flags(const struct bind_policy *policy);
+int policy_cpus(const struct nictl_dev *dev, const struct bind_policy *policy,
+		struct cpu_choice *choice);
 int policy_choose(const struct nictl_dev *dev, const struct bind_policy *policy,
 		  struct cpu_choice *choice);
 int policy_send(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,

@@ -62,7 +62,10 @@ struct bal_problem {
  * gives it alone): the plan must be applied whatever its gain. @alone:
  * per group, whether it has a physical core to itself in the plan. @shared:
  * some group that wanted a core to itself (exclusive) could not get one,
- * because its CPUs have fewer cores than the groups that compete for them.
+ * because its CPUs have fewer cores than the groups that compete for them,
+ * or because their policies (and pins) leave no way to give each its own.
+ * Groups compete when the CPUs their policies allow share a core, pinned
+ * or not.
  */
 struct bal_plan {
 	int *cpu;
@@ -76,6 +79,11 @@ struct bal_plan {
 	bool shared;
 };
 
+/*
+ * Plan @p into @plan, which the caller frees with bal_plan_free(). Returns 0,
+ * -EINVAL when a group has no CPU it may use (or @core names no CPU), or
+ * -ENOMEM; on an error @plan is left empty, with nothing to free.
+ */
 int bal_place(const struct bal_problem *p, struct bal_plan *plan);
 void bal_plan_free(struct bal_plan *plan);
 

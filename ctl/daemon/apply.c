@@ -15,7 +15,6 @@
 #include <linux/nictl.h>
 
 #include "daemon/apply.h"
-#include "daemon/mac.h"
 #include "daemon/rules.h"
 #include "log.h"
 #include "netns.h"
@@ -47,6 +46,7 @@ void keeper_forget(struct keeper *k, dev_key key)
 	if (!o)
 		return;
 	irq_set_free(&o->irqs);
+	bal_placement_free(&o->placed);
 	*o = k->owned[--k->nr_owned];
 }
 
@@ -152,10 +152,11 @@ static void log_steering(const struct rule *rule, const struct steered *s)
 	free(text);
 }
 
+/* Log the IRQs of @after that moved; @how says where the rule put them. */
 static void log_result(const struct rule *rule, const struct nictl_dev *before,
-		       const struct nictl_dev *after, const struct cpu_choice *choice)
+		       const struct nictl_dev *after, const char *how)
 {
-	char *moves = NULL, *cpus = cpuset_format(&choice->cpus);
+	char *moves = NULL;
 	size_t len = 0;
 	unsigned int moved = 0;
 	FILE *f = open_memstream(&moves, &len);
@@ -165,53 +166,10 @@ static void log_result(const struct rule *rule, const struct nictl_dev *before,
 		fclose(f);
 	}
 	if (moved)
-		log_info("%s: rule %s: %s (CPUs %s: %s)", after->ifname, rule->name, moves,
-			 cpus ?: "?", choice->why);
+		log_info("%s: rule %s: %s (%s)", after->ifname, rule->name, moves, how);
 	else
 		log_msg(LOG_DEBUG, "%s: rule %s: already in place", after->ifname, rule->name);
 	free(moves);
-	free(cpus);
-}
-
-/*
- * The rule that governs @dev: the first of the file that matches the device
- * itself, or by name a device stacked on it (match-name = bond0 governs the
- * bond's ports). @upper: that stacked device's name (free it), or NULL
- * when the rule matched @dev itself.
- */
-static const struct rule *find_rule(const struct keeper *k, const struct nictl_dev *dev,
-				    char **upper)
-{
-	struct dev_facts facts = { .value = {
-		[RULE_MATCH_NAME] = dev->ifname, [RULE_MATCH_PCI] = dev->bus_addr,
-		[RULE_MATCH_DRIVER] = dev->driver,
-	}, .other_netns = dev->other_netns };
-	const struct rule *rule, *found;
-	char mac[MAC_STR_LEN], ns[256], *names, *name, *save = NULL;
-
-	*upper = NULL;
-	/* sysfs, where the MAC is read, shows the initial namespace's devices. */
-	if (dev->other_netns && !ctl_netns_name_of(dev->netns_id, ns, sizeof(ns)))
-		facts.value[RULE_MATCH_NETNS] = ns;
-	else if (!dev->other_netns && !mac_of(dev->ifname, mac, sizeof(mac)))
-		facts.value[RULE_MATCH_MAC] = mac;
-	rule = rules_find(&k->conf, &facts);
-	/* An upper is in the port's namespace; only its name is matched. */
-	facts.value[RULE_MATCH_PCI] = facts.value[RULE_MATCH_DRIVER] = NULL;
-	facts.value[RULE_MATCH_MAC] = NULL;
-	names = dev->uppers ? strdup(dev->uppers) : NULL;
-	for (name = names ? strtok_r(names, ",", &save) : NULL; name;
-	     name = strtok_r(NULL, ",", &save)) {
-		facts.value[RULE_MATCH_NAME] = name;
-		found = rules_find(&k->conf, &facts);
-		if (found && (!rule || found < rule)) {
-			rule = found;
-			free(*upper);
-			*upper = strdup(name);
-		}
-	}
-	free(names);
-	return rule;
 }
 
 /* A failed apply: the rule still governs @key (its next drift must be answered). */
@@ -232,8 +190,12 @@ static enum apply_result applied(struct keeper *k, const struct rule *rule,
 	unsigned int i;
 	int err = 0;
 
+	char how[512], *cpus = cpuset_format(&s->choice.cpus);
+
+	snprintf(how, sizeof(how), "CPUs %s: %s", cpus ?: "?", s->choice.why);
+	free(cpus);
 	for (i = 0; i < s->result.nr && i < before->nr; i++) {
-		log_result(rule, &before->devs[i], &s->result.devs[i], &s->choice);
+		log_result(rule, &before->devs[i], &s->result.devs[i], how);
 		err = err ?: own(k, &s->result.devs[i]);
 	}
 	log_steering(rule, s);
@@ -281,6 +243,52 @@ static enum apply_result apply_stacked(struct keeper *k, const struct rule *rule
 	return r;
 }
 
+/*
+ * A balanced device is bound again where the last balance put its queues
+ * (after a drift, a reload), not where the rule alone would: the next
+ * balance decides from fresh measurements whether that still holds.
+ */
+static enum apply_result apply_placed(struct keeper *k, const struct rule *rule,
+				      const struct nictl_dev *dev,
+				      const struct bal_placement *placed)
+{
+	struct dev_list result;
+
+	if (bal_bind_placement(&k->nl, dev, &rule->policy, placed, &result))
+		return not_applied(k, rule, dev->ifname, dev_key_of(dev));
+	log_result(rule, dev, &result.devs[0], "where the last balance put them");
+	if (own(k, &result.devs[0]))
+		ctl_msg("out of memory");
+	dev_list_free(&result);
+	return APPLY_DONE;
+}
+
+/*
+ * Keep @pl (taken over) as where a balance put @key's queues; the entry
+ * exists, since only devices nictl keeps are balanced.
+ */
+void keeper_placed(struct keeper *k, dev_key key, struct bal_placement *pl)
+{
+	struct owned *o = find_owned(k, key);
+
+	if (!o) {
+		bal_placement_free(pl);
+		return;
+	}
+	bal_placement_free(&o->placed);
+	o->placed = *pl;
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* Forget every balanced placement: the rules changed. */
+void keeper_unplace(struct keeper *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->nr_owned; i++)
+		bal_placement_free(&k->owned[i].placed);
+}
+
 /* Apply the rule that matches @dev, as DEV_GET describes it now. */
 static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev)
 {
@@ -288,12 +296,23 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 	const struct rule *rule;
 	enum apply_result r;
 	struct steered s;
+	struct owned *o;
 	char *upper;
 
-	rule = find_rule(k, dev, &upper);
+	rule = rules_find_dev(&k->conf, dev, &upper);
 	if (!rule) {
 		keeper_forget(k, dev_key_of(dev));
 		return APPLY_NONE;
+	}
+	o = find_owned(k, dev_key_of(dev));
+	if (rule->balance && o && o->placed.nr && dev->nr_irqs) {
+		if (bal_placement_fits(&o->placed, dev)) {
+			free(upper);
+			return apply_placed(k, rule, dev, &o->placed);
+		}
+		log_info("%s: rule %s: its queues changed: bound by the rule until the next "
+			 "balance", dev->ifname, rule->name);
+		bal_placement_free(&o->placed);
 	}
 	if (upper) {
 		r = apply_stacked(k, rule, upper, dev);
@@ -411,6 +430,40 @@ int keeper_apply_all(struct keeper *k, unsigned int *failed)
 		return a.err;
 	ctl_netns_each(apply_netns, &a);
 	return a.err == -ENOENT ? -ENOENT : 0;
+}
+
+/*
+ * The devices nictl keeps whose rule says balance = yes, each with that
+ * rule's policy, into @set. A device that is gone or has no queue IRQs is
+ * left out (its events bring it back). 0; -ENOENT when the module went
+ * away, -1 on another failure (reported).
+ */
+int keeper_balanced(struct keeper *k, struct bal_set *set)
+{
+	const struct rule *rule;
+	struct dev_ref ref = { 0 };
+	struct dev_list list;
+	enum apply_result r;
+	unsigned int i;
+	char *upper;
+	int err = 0;
+
+	for (i = 0; !err && i < k->nr_owned; i++) {
+		ref.ifindex = dev_key_ifindex(k->owned[i].key);
+		ctl_netns_select_id(dev_key_netns(k->owned[i].key));
+		r = get_devs(k, &ref, &list);
+		ctl_netns_select_none();
+		if (r == APPLY_GONE)
+			return -ENOENT;
+		if (r != APPLY_DONE)
+			continue;
+		rule = rules_find_dev(&k->conf, &list.devs[0], &upper);
+		free(upper);
+		if (rule && rule->balance && list.devs[0].nr_irqs)
+			err = bal_set_add(set, &list, &rule->policy);
+		dev_list_free(&list);
+	}
+	return err;
 }
 
 /* Tell irqbalance, when the configuration says so, which IRQs are nictl's. */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "balance/balance.h"
 #include "daemon/conf.h"
 #include "daemon/devkey.h"
 #include "daemon/irqbalance.h"
@@ -18,6 +19,7 @@
 struct owned {
 	dev_key key;
 	struct irq_set irqs;
+	struct bal_placement placed;	/* where the last balance put its queues, if any */
 };
 
 struct keeper {
@@ -41,6 +43,9 @@ int keeper_apply_all(struct keeper *k, unsigned int *failed);
 bool keeper_owns(const struct keeper *k, dev_key key);
 void keeper_forget(struct keeper *k, dev_key key);
 int keeper_irqbalance(struct keeper *k);
+void keeper_placed(struct keeper *k, dev_key key, struct bal_placement *pl);
+void keeper_unplace(struct keeper *k);
+int keeper_balanced(struct keeper *k, struct bal_set *set);
 void keeper_free(struct keeper *k);
 
 #endif /* NICTLCTL_APPLY_H */

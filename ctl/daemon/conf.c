@@ -17,6 +17,10 @@
 /* The bounded wait for a device's queue IRQs, when [daemon] sets none. */
 #define IRQ_WAIT_DEFAULT_MS	10000
 #define IRQ_WAIT_MAX_S		600
+/* How often a balanced rule may move queues, and the gain worth a move. */
+#define BALANCE_INTERVAL_DEFAULT_S	60
+#define BALANCE_INTERVAL_MAX_S		86400
+#define BALANCE_THRESHOLD_DEFAULT_PCT	10
 
 enum key_id {
 	KEY_CPUS = NR_RULE_MATCH,	/* after the match keys, which share their ids */
@@ -27,6 +31,9 @@ enum key_id {
 	KEY_RFS,
 	KEY_XPS,
 	KEY_STICKY,
+	KEY_BALANCE,
+	KEY_BALANCE_INTERVAL,
+	KEY_BALANCE_THRESHOLD,
 	KEY_IRQ_WAIT,
 	KEY_IRQBALANCE,
 	NR_KEYS,
@@ -49,6 +56,9 @@ static const struct {
 	[KEY_RFS]		= { "rfs", false },
 	[KEY_XPS]		= { "xps", false },
 	[KEY_STICKY]		= { "sticky", false },
+	[KEY_BALANCE]		= { "balance", false },
+	[KEY_BALANCE_INTERVAL]	= { "balance-interval", false },
+	[KEY_BALANCE_THRESHOLD]	= { "balance-threshold", false },
 	[KEY_IRQ_WAIT]		= { "irq-wait", true },
 	[KEY_IRQBALANCE]	= { "irqbalance", true },
 };
@@ -134,6 +144,14 @@ static int end_section(struct parser *p)
 	else if (r->match[RULE_MATCH_NETNS] && r->steer)
 		err = fail(p, "rule '%s': steer, rps, rfs and xps do not reach a device in "
 			   "another network namespace (match-netns)", r->name);
+	/* Steering is planned from the IRQs a bind places, not from a balance's moves. */
+	else if (r->balance && r->steer)
+		err = fail(p, "rule '%s': balance does not go with steer, rps, rfs or xps; "
+			   "steer the device with a rule of its own, without balance", r->name);
+	else if (!r->balance && (p->seen & (1U << KEY_BALANCE_INTERVAL |
+					      1U << KEY_BALANCE_THRESHOLD)))
+		err = fail(p, "rule '%s': balance-interval and balance-threshold need "
+			   "balance = yes", r->name);
 	p->line = line;
 	return err;
 }
@@ -166,6 +184,8 @@ static int new_rule(struct parser *p, const char *name)
 				.exclude = CPUSET_INIT },
 		/* The kernel keeps the binding through reloads the daemon may miss. */
 		.policy.sticky = true,
+		.balance_interval_s = BALANCE_INTERVAL_DEFAULT_S,
+		.balance_threshold_pct = BALANCE_THRESHOLD_DEFAULT_PCT,
 	};
 	rules[c->nr_rules].name = strdup(name);
 	c->nr_rules++;	/* counted before the check, so conf_free() frees it */
@@ -308,6 +328,13 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 		return parse_part(p, "xps", v, "yes", STEER_XPS, &r->steer);
 	case KEY_STICKY:
 		return parse_bool(p, "sticky", v, &r->policy.sticky);
+	case KEY_BALANCE:
+		return parse_bool(p, "balance", v, &r->balance);
+	case KEY_BALANCE_INTERVAL:
+		return parse_uint(p, "balance-interval", v, 1, BALANCE_INTERVAL_MAX_S,
+				  &r->balance_interval_s);
+	case KEY_BALANCE_THRESHOLD:
+		return parse_uint(p, "balance-threshold", v, 0, 100, &r->balance_threshold_pct);
 	default:
 		r->match[id] = strdup(v);
 		return r->match[id] ? 0 : fail(p, "out of memory");
@@ -348,7 +375,8 @@ static int parse_key(struct parser *p, char *line, char *eq)
 		return fail(p, "unknown key '%s' in %s", key,
 			    p->in_daemon ? "[daemon]; its keys are irq-wait and irqbalance" :
 			    "a rule; its keys are match-name, match-pci, match-mac, match-driver, "
-			    "match-netns, cpus, exclude, allow-siblings, steer, rps, rfs, xps and sticky");
+			    "match-netns, cpus, exclude, allow-siblings, steer, rps, rfs, xps, sticky, balance, "
+			    "balance-interval and balance-threshold");
 	if (p->seen & (1U << id))
 		return fail(p, "'%s' is set twice in this section", key);
 	p->seen |= 1U << id;

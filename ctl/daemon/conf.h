@@ -33,6 +33,9 @@ struct rule {
 	char *match[NR_RULE_MATCH];
 	struct bind_policy policy;
 	unsigned int steer;		/* &enum steer_part to set after each bind */
+	bool balance;			/* place its queues by measured load */
+	unsigned int balance_interval_s;	/* at most one balance per interval */
+	unsigned int balance_threshold_pct;	/* of the hottest CPU: the gain worth moves */
 };
 
 struct conf {

@@ -32,6 +32,7 @@
 #include "commands.h"
 #include "daemon/apply.h"
 #include "daemon/backoff.h"
+#include "daemon/balance.h"
 #include "daemon/irqbalance.h"
 #include "daemon/pending.h"
 #include "event.h"
@@ -52,6 +53,7 @@ struct daemon {
 	long long next_resolve_ms;
 	struct pending pending;
 	struct backoff backoff;	/* against whoever undoes our re-applies */
+	struct balancer bal;
 	int sigfd;
 };
 
@@ -87,6 +89,7 @@ static void detach(struct daemon *d, const char *why)
 	d->k.nl.family = -1;
 	d->next_resolve_ms = now_ms() + RESOLVE_PERIOD_MS;
 	pending_free(&d->pending);
+	balancer_reset(&d->bal);
 }
 
 /* Find the family and join its events group: then apply everything. */
@@ -108,6 +111,8 @@ static void attach(struct daemon *d)
 	d->attached = true;
 	d->resync = true;
 	d->last_seq = 0;	/* a reloaded module counts from 1 again */
+	/* Its counters and NAPI instances are new too: balancing starts over. */
+	balancer_start(&d->bal, &d->k.conf, now_ms());
 }
 
 /* Apply everything; detach when the module is gone. */
@@ -350,6 +355,11 @@ static void reload(struct daemon *d)
 	}
 	conf_free(&d->k.conf);
 	d->k.conf = conf;
+	/* Placements were made under the old rules; the next rounds make new ones. */
+	keeper_unplace(&d->k);
+	balancer_reset(&d->bal);
+	if (d->attached)
+		balancer_start(&d->bal, &d->k.conf, now_ms());
 	log_info("configuration %s reloaded: %u rule%s", d->conf_path, conf.nr_rules,
 		 conf.nr_rules == 1 ? "" : "s");
 	d->resync = true;
@@ -367,15 +377,21 @@ static void read_signals(struct daemon *d)
 	}
 }
 
+/* The earlier of two poll() timeouts, where -1 is none. */
+static int earlier(int a, int b)
+{
+	return a < 0 || (b >= 0 && b < a) ? b : a;
+}
+
 static int poll_timeout(const struct daemon *d)
 {
 	long long now = now_ms(), until;
 	int t = d->resync ? 0 : pending_timeout(&d->pending, now);
 
 	if (d->attached)
-		return t;
+		return earlier(t, balancer_timeout(&d->bal, now));
 	until = d->next_resolve_ms > now ? d->next_resolve_ms - now : 0;
-	return t < 0 || until < t ? (int)until : t;
+	return earlier(t, (int)until);
 }
 
 static int run(struct daemon *d)
@@ -395,6 +411,9 @@ static int run(struct daemon *d)
 		if (d->attached && d->resync)
 			resync(d);
 		run_pending(d);
+		if (d->attached && d->bal.next_ms && now_ms() >= d->bal.next_ms &&
+		    balancer_round(&d->bal, &d->k, now_ms()) == -ENOENT)
+			detach(d, "went away");
 		if (poll(fds, 2, poll_timeout(d)) < 0 && errno != EINTR) {
 			ctl_msg("poll: %s", strerror(errno));
 			return EXIT_FAILURE;
@@ -526,6 +545,7 @@ int cmd_daemon(int argc, char **argv)
 		close(d.sigfd);
 	pending_free(&d.pending);
 	backoff_free(&d.backoff);
+	balancer_reset(&d.bal);
 	keeper_free(&d.k);
 	return ret;
 }

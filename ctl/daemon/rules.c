@@ -8,8 +8,12 @@
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "daemon/mac.h"
 #include "daemon/rules.h"
+#include "netns.h"
 
 /* Hex digits of MAC and PCI addresses match in either case. */
 static int match_flags(enum rule_key key)
@@ -54,4 +58,45 @@ const struct rule *rules_find(const struct conf *conf, const struct dev_facts *f
 		if (rule_matches(&conf->rules[i], facts))
 			return &conf->rules[i];
 	return NULL;
+}
+
+/*
+ * The rule that governs @dev: the first of the file that matches the device
+ * itself, or by name a device stacked on it (match-name = bond0 governs the
+ * bond's ports). @upper: that stacked device's name (free it), or NULL
+ * when the rule matched @dev itself.
+ */
+const struct rule *rules_find_dev(const struct conf *conf, const struct nictl_dev *dev,
+				  char **upper)
+{
+	struct dev_facts facts = { .value = {
+		[RULE_MATCH_NAME] = dev->ifname, [RULE_MATCH_PCI] = dev->bus_addr,
+		[RULE_MATCH_DRIVER] = dev->driver,
+	}, .other_netns = dev->other_netns };
+	const struct rule *rule, *found;
+	char mac[MAC_STR_LEN], ns[256], *names, *name, *save = NULL;
+
+	*upper = NULL;
+	/* sysfs, where the MAC is read, shows the initial namespace's devices. */
+	if (dev->other_netns && !ctl_netns_name_of(dev->netns_id, ns, sizeof(ns)))
+		facts.value[RULE_MATCH_NETNS] = ns;
+	else if (!dev->other_netns && !mac_of(dev->ifname, mac, sizeof(mac)))
+		facts.value[RULE_MATCH_MAC] = mac;
+	rule = rules_find(conf, &facts);
+	/* An upper is in the port's namespace; only its name is matched. */
+	facts.value[RULE_MATCH_PCI] = facts.value[RULE_MATCH_DRIVER] = NULL;
+	facts.value[RULE_MATCH_MAC] = NULL;
+	names = dev->uppers ? strdup(dev->uppers) : NULL;
+	for (name = names ? strtok_r(names, ",", &save) : NULL; name;
+	     name = strtok_r(NULL, ",", &save)) {
+		facts.value[RULE_MATCH_NAME] = name;
+		found = rules_find(conf, &facts);
+		if (found && (!rule || found < rule)) {
+			rule = found;
+			free(*upper);
+			*upper = strdup(name);
+		}
+	}
+	free(names);
+	return rule;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "daemon/conf.h"
+#include "dev.h"
 
 /* What rules match on; NULL when the device has no such property. */
 struct dev_facts {
@@ -15,6 +16,8 @@ struct dev_facts {
 
 bool rule_matches(const struct rule *rule, const struct dev_facts *facts);
 const struct rule *rules_find(const struct conf *conf, const struct dev_facts *facts);
+const struct rule *rules_find_dev(const struct conf *conf, const struct nictl_dev *dev,
+				  char **upper);
 bool rules_want_netns(const struct conf *conf, const char *name);
 
 #endif /* NICTLCTL_RULES_H */

@@ -177,6 +177,7 @@ int stats_read(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample
 int stats_request(struct ctl_nl *nl, uint8_t cmd, int enable);
 int stats_parse_cpu(struct nlmsghdr *hdr, void *sample);
 int stats_parse_napi(struct nlmsghdr *hdr, void *sample);
+int stats_read_napis(struct ctl_nl *nl, const struct nictl_dev *dev, struct stats_sample *s);
 void stats_sample_free(struct stats_sample *s);
 
 /* stats_softnet.c: /proc/net/softnet_stat, under $NICTL_PROCFS (default /proc). */

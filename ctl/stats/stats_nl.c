@@ -320,10 +320,18 @@ static int read_napis(struct ctl_nl *nl, const struct dev_ref *ref, struct stats
 		return -1;
 	}
 	for (i = 0; !err && i < s->dev.nr; i++)
-		err = exchange(nl, napi_dump(dev_request_of(nl, NICTL_CMD_NAPI_GET,
-							   &s->dev.devs[i])),
-			       stats_parse_napi, s, s->dev.devs[i].ifname);
+		err = stats_read_napis(nl, &s->dev.devs[i], s);
 	return err;
+}
+
+/*
+ * Append the NAPI instances of the physical device @dev, asked for by
+ * ifindex in its own namespace, to @s. 0, or -1 after printing why.
+ */
+int stats_read_napis(struct ctl_nl *nl, const struct nictl_dev *dev, struct stats_sample *s)
+{
+	return exchange(nl, napi_dump(dev_request_of(nl, NICTL_CMD_NAPI_GET, dev)),
+			stats_parse_napi, s, dev->ifname);
 }
 
 /*

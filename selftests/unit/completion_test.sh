@@ -63,7 +63,8 @@ tap_check "the completion is registered for nictlctl" \
 	bash -c '. "$1" && complete -p nictlctl | grep -q "_nictlctl nictlctl$"' _ \
 	"$REPO/completion/nictlctl"
 
-tap_check "commands" offers "nictlctl " "bind daemon doctor help monitor restore show stats"
+tap_check "commands" offers "nictlctl " \
+	"balance bind daemon doctor help monitor restore show stats"
 tap_check "a command by its prefix" offers "nictlctl re" "restore"
 tap_check "global options" offers "nictlctl -" "$(printf '%s\n' --help --version -h -n \
 	--netns | sort | xargs)"
@@ -90,6 +91,9 @@ tap_check "NUMA nodes after --node" offers "nictlctl bind eth0 --node " "0 1"
 tap_check "no DEV for monitor" offers "nictlctl monitor " ""
 tap_check "doctor takes several DEVs" offers "nictlctl doctor -i 1 eth0 e" "eth0 eth1"
 tap_check "nothing after doctor -i, which takes seconds" offers "nictlctl doctor -i " ""
+tap_check "balance takes several DEVs" offers "nictlctl balance --window 3 eth0 e" "eth0 eth1"
+tap_check "nothing after balance --threshold, which takes a percentage" \
+	offers "nictlctl balance --threshold " ""
 tap_check "no DEV after stats --reset" offers "nictlctl stats --reset " ""
 tap_check "no DEV after stats --off" offers "nictlctl stats --off " ""
 unset NICTL_SYSFS
@@ -108,6 +112,7 @@ tap_check "files after daemon -c" offers "nictlctl daemon -c $TMP/my.c" "$TMP/my
 tap_check "files after daemon --config" offers "nictlctl daemon --config $TMP/my." \
 	"$TMP/my.conf $TMP/my.other"
 tap_check "files after doctor -c" offers "nictlctl doctor -c $TMP/my.c" "$TMP/my.conf"
+tap_check "files after balance -c" offers "nictlctl balance -c $TMP/my.c" "$TMP/my.conf"
 
 for cmd in $(ctl_commands); do
 	# help --help is the global usage, which names other commands' options.

@@ -569,6 +569,24 @@ TEST_F(cmd, usage_errors_exit_2_without_asking_the_kernel)
 		     "see: nictlctl bind --help\n", self->err);
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_bind, "bind", "vnode1", "--cpus", "3-1", NULL));
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_restore, "restore", NULL));
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_balance, "balance", "--window", "0", NULL));
+	EXPECT_STREQ("nictlctl: balance: --window '0' is not a number from 1 to 3600; "
+		     "see: nictlctl balance --help\n", self->err);
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_balance, "balance", "--threshold", "101", NULL));
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_balance, "balance", "--numa-local", "--node", "1",
+				  "vnode1", NULL));
+	EXPECT_STREQ("nictlctl: balance: give only one of --numa-local, --node and --cpus; "
+		     "see: nictlctl balance --help\n", self->err);
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_balance, "balance", "--exclude", "x", NULL));
+	EXPECT_EQ(0, fnl.nr_req);
+}
+
+TEST_F(cmd, balance_refuses_a_config_file_with_an_error)
+{
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_balance, "balance", "-c", "/nonexistent/nictl.conf",
+				    NULL));
+	EXPECT_STREQ("nictlctl: /nonexistent/nictl.conf: cannot open: No such file or directory\n",
+		     self->err);
 	EXPECT_EQ(0, fnl.nr_req);
 }
 

@@ -149,6 +149,31 @@ TEST(match_netns)
 	conf_free(&c);
 }
 
+TEST(balance_keys)
+{
+	static const char text[] =
+		"[rule fast]\n"
+		"match-name = vnode*\n"
+		"balance = yes\n"
+		"balance-interval = 20\n"
+		"balance-threshold = 0\n"
+		"[rule plain]\n"
+		"match-name = e1k\n";
+	struct conf c;
+	char err[256];
+
+	ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(2U, c.nr_rules);
+	EXPECT_TRUE(c.rules[0].balance);
+	EXPECT_EQ(20U, c.rules[0].balance_interval_s);
+	EXPECT_EQ(0U, c.rules[0].balance_threshold_pct);
+	/* The defaults, for when balance = yes is all a rule says. */
+	EXPECT_FALSE(c.rules[1].balance);
+	EXPECT_EQ(60U, c.rules[1].balance_interval_s);
+	EXPECT_EQ(10U, c.rules[1].balance_threshold_pct);
+	conf_free(&c);
+}
+
 TEST(defaults)
 {
 	struct conf c;
@@ -210,6 +235,16 @@ TEST(errors_name_the_line)
 		  "network namespace (match-netns)" },
 		{ "[rule a]\nmatch-netns = pod\nxps = yes\n[rule b]\nmatch-name = x\n",
 		  "t.conf:1: rule 'a': steer, rps, rfs and xps do not reach" },
+		{ "[rule a]\nmatch-name = x\nbalance = yes\nsteer = auto\n",
+		  "t.conf:1: rule 'a': balance does not go with steer, rps, rfs or xps" },
+		{ "[rule a]\nmatch-name = x\nbalance-interval = 5\n",
+		  "t.conf:1: rule 'a': balance-interval and balance-threshold need balance = yes" },
+		{ "[rule a]\nmatch-name = x\nbalance = yes\nbalance-interval = 0\n",
+		  "t.conf:4: balance-interval: '0' is not a number from 1 to 86400" },
+		{ "[rule a]\nmatch-name = x\nbalance = yes\nbalance-threshold = 101\n",
+		  "t.conf:4: balance-threshold: '101' is not a number from 0 to 100" },
+		{ "[rule a]\nmatch-name = x\nbalance = often\n",
+		  "t.conf:3: balance: 'often' is neither yes nor no" },
 	};
 	struct conf c;
 	char err[512];

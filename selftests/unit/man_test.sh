@@ -114,8 +114,8 @@ render "$REPO/man/nictlctl.8" >"$TMP/nictlctl.txt"
 render "$REPO/man/nictl.conf.5" >"$TMP/nictl.conf.txt"
 
 commands=$(ctl_commands)
-tap_check "nictlctl --help lists the eight commands" test "$(xargs <<<"$commands")" = \
-	"show bind restore stats daemon monitor doctor help"
+tap_check "nictlctl --help lists the nine commands" test "$(xargs <<<"$commands")" = \
+	"show bind restore stats daemon monitor balance doctor help"
 tap_check "nictlctl.8: a subsection for exactly the commands nictlctl has" same_list commands \
 	"$(section "$TMP/nictlctl.txt" COMMANDS | sed -n 's/^   \([a-z]*\)$/\1/p' | sort)" \
 	"$(echo "$commands" | sort)"
@@ -129,7 +129,7 @@ done
 tap_check "nictlctl.8: exit status 0, 1 and 2" \
 	test "$(section "$TMP/nictlctl.txt" "EXIT STATUS" | grep -cE '^       [012]( |$)')" = 3
 
-tap_check "ctl/daemon/conf.c's key table parsed (15 keys)" test "$(conf_keys | wc -l)" = 15
+tap_check "ctl/daemon/conf.c's key table parsed (18 keys)" test "$(conf_keys | wc -l)" = 18
 tap_check "nictl.conf.5: an entry for exactly the keys ctl/daemon/conf.c knows" same_list keys \
 	"$(doc_keys "$TMP/nictl.conf.txt")" "$(conf_keys)"
 for s in "[rule NAME]" "[daemon]"; do
