@@ -16,7 +16,8 @@
 #   load A  heavy on vnode1 queue 0 and igb0 queues 0, 1, 2
 #   load B  heavy on vnode1 queue 1 and igb0 queues 5, 6, 7
 # A mode in $SWAP_MODES runs load A for the first half of its measurement
-# and load B for the second; the others run load A.
+# and load B for the second, whose part after the mode's settling time is
+# also reported apart; the others run load A.
 #
 # Modes, each from the IRQs as the drivers left them (saved at the start and
 # written back after each mode, after `nictlctl restore`):
@@ -49,7 +50,7 @@ SECONDS_LONG=${NICTL_BENCH_LONG_SECONDS:-300}
 MODES=${NICTL_BENCH_MODES:-driver bound irqbalance balance daemon}
 SWAP_MODES=${NICTL_BENCH_SWAP_MODES:-irqbalance daemon}
 HEAVY=${NICTL_BENCH_HEAVY:-8M}
-LIGHT=${NICTL_BENCH_LIGHT:-500K}
+LIGHT=${NICTL_BENCH_LIGHT:-100K}
 IRQBALANCE=${NICTL_IRQBALANCE:-/var/cache/nictl/bench/irqbalance/usr/sbin/irqbalance}
 NICS="vnode1 igb0"
 PEER_NIC=vnode0
@@ -394,8 +395,8 @@ apply() {
 		policy_pid=$!
 		;;
 	balance)
-		# The command measures for its window: the load must be up.
-		sleep 3
+		# The command measures for its window: all flows must be up.
+		sleep 10
 		# shellcheck disable=SC2086 # the NICs, one a word
 		"$CTL" balance $NICS --numa-local --allow-siblings --window 5 >/tmp/balance.out 2>&1 ||
 			log "nictlctl balance failed: $(tail -n 3 /tmp/balance.out)"
@@ -444,26 +445,34 @@ run_mode() {
 	half=$((secs / 2))
 	log "mode $mode: ${settle} s to settle, $secs s measured, load changes half-way: $swap"
 	mv_start=$(moves)
+	# balance's apply waits for the flows and measures: 10 + 5 s more load.
+	[ "$mode" != balance ] || settle=$((settle + 15))
 	if [ $swap = yes ]; then
 		start_load A $((settle + half))
 	else
 		start_load A $((settle + secs))
 	fi
+	[ "$mode" != balance ] || settle=$((settle - 15))
 	apply "$mode"
 	sleep "$settle"
-	mv_settle=$(($(moves) - mv_start))
 	log "$mode: queue IRQs now (irq:affinity/effective): $(placement)"
 	checkpoint start
+	read -r _ _ _ mv_settle <"/tmp/cp-start"
+	mv_settle=$((mv_settle - mv_start))
 	wait_load
 	checkpoint a
 	log "$mode: queue IRQs after load A: $(placement)"
 	result "$mode" A start a "$mv_settle"
 	if [ $swap = yes ]; then
 		start_load B $((secs - half))
+		# The same time to settle again after the change, measured apart.
+		sleep "$settle"
+		checkpoint b1
 		wait_load
 		checkpoint b
 		log "$mode: queue IRQs after load B: $(placement)"
 		result "$mode" B a b 0
+		result "$mode" "B-after-${settle}s" b1 b 0
 		result "$mode" all start b "$mv_settle"
 	fi
 	stop_policy "$mode"
@@ -495,3 +504,11 @@ for mode in $MODES; do
 	run_mode "$mode"
 done
 log "UDP counters at the end: $(grep '^Udp:' /proc/net/snmp | tr '\n' ' ')"
+# Whose NET_RX time the CPUs of node 0 ran (the "other CPUs" of the table).
+log "NET_RX of node 0's CPUs since the start, ms (NAPI / backlog / other):" \
+	"$("$CTL" stats -j | jq -r '[.cpus[] | select(.cpu < 4) | "CPU \(.cpu) " +
+		"\(.net_rx_split.napi_ns / 1e6 | floor) / \(.net_rx_split.backlog_ns / 1e6 | floor)" +
+		" / \(.net_rx_split.other_ns / 1e6 | floor)"] | join(", ")')"
+log "$PEER_NIC's queues (peer namespace), NAPI ms @ CPUs:" \
+	"$("$CTL" -n peer stats $PEER_NIC -j | jq -r '[.queues[] |
+		"\(.queue)=\(.time_ns / 1e6 | floor)@\(.napi_cpus | map(tostring) | join(","))"] | join(" ")')"

@@ -22,7 +22,7 @@
 # 60), NICTL_BENCH_LONG_SECONDS (irqbalance and daemon; 300),
 # NICTL_BENCH_SWAP_MODES (modes whose load changes half-way; "irqbalance
 # daemon"), NICTL_BENCH_HEAVY and NICTL_BENCH_LIGHT (iperf3 -b of a flow;
-# 8M, 500K), NICTL_BUILD (the build tree, default build/).
+# 8M, 100K), NICTL_BUILD (the build tree, default build/).
 # Needs root, like the guest runner. Installs iperf3 on the host when it is
 # missing, since the guest runs the host's root file system over 9p, and
 # unpacks Debian's irqbalance package (not installed: its scripts would
@@ -115,30 +115,37 @@ report() {
 			printf "| %s | %s | %.0f | %s %% | %.2f | %.0f | %.0f | %.0f | %d | %d | %d | %d |\n",
 				mode, phase, ms / 1000, shares, ratio, all / 1e6, other / 1e6,
 				ms ? $5 * 1000 / ms : 0, $6, $7, $8, $9
+			if (phase == "A")
+				ra[mode] = ratio
+			if (phase ~ /^B-after/)
+				rb[mode] = ratio
 			if (phase == "A" || phase == "all") {
-				r[mode] = ratio; mv[mode] = $8 + $9; sec[mode] = ms / 1000
+				mv[mode] = $8 + $9; sec[mode] = ms / 1000
 			}
 		}
 		END {
 			print ""
-			if ("balance" in r) {
-				printf "balance: max / mean %.2f (goal <= 1.25: %s)", r["balance"],
-					r["balance"] <= 1.25 ? "met" : "MISSED"
-				if ("bound" in r)
-					printf "; below bound'"'"'s %.2f: %s", r["bound"],
-						r["balance"] < r["bound"] ? "met" : "MISSED"
-				if ("irqbalance" in r)
-					printf "; below irqbalance'"'"'s %.2f: %s", r["irqbalance"],
-						r["balance"] < r["irqbalance"] ? "met" : "MISSED"
+			if ("balance" in ra) {
+				printf "balance: max / mean %.2f (goal <= 1.25: %s)", ra["balance"],
+					ra["balance"] <= 1.25 ? "met" : "MISSED"
+				if ("bound" in ra)
+					printf "; below bound'"'"'s %.2f: %s", ra["bound"],
+						ra["balance"] < ra["bound"] ? "met" : "MISSED"
+				if ("irqbalance" in ra)
+					printf "; below irqbalance'"'"'s %.2f under the same load A: %s",
+						ra["irqbalance"], ra["balance"] < ra["irqbalance"] ? "met" : "MISSED"
 				print ""
 			}
-			if ("daemon" in r) {
-				printf "daemon: max / mean %.2f over both loads (goal <= 1.25: %s)", r["daemon"],
-					r["daemon"] <= 1.25 ? "met" : "MISSED"
-				if ("irqbalance" in r)
-					printf "; IRQ moves %d in %.0f s, irqbalance %d in %.0f s (goal fewer: %s)",
-						mv["daemon"], sec["daemon"], mv["irqbalance"], sec["irqbalance"],
-						mv["daemon"] < mv["irqbalance"] ? "met" : "MISSED"
+			if ("daemon" in ra) {
+				printf "daemon: max / mean %.2f under load A, %s under load B once settled" \
+					" (goal <= 1.25: %s)",
+					ra["daemon"], "daemon" in rb ? sprintf("%.2f", rb["daemon"]) : "-",
+					ra["daemon"] <= 1.25 && (!("daemon" in rb) || rb["daemon"] <= 1.25) ? \
+					"met" : "MISSED"
+				if ("irqbalance" in ra)
+					printf "; IRQ moves %d in %.0f s measured plus settling, irqbalance %d in %.0f s" \
+						" (goal fewer: %s)", mv["daemon"], sec["daemon"], mv["irqbalance"],
+						sec["irqbalance"], mv["daemon"] < mv["irqbalance"] ? "met" : "MISSED"
 				print ""
 			}
 		}'
@@ -162,7 +169,7 @@ main() {
 		NICTL_BENCH_MODES="${NICTL_BENCH_MODES:-driver bound irqbalance balance daemon}" \
 		NICTL_BENCH_SWAP_MODES="${NICTL_BENCH_SWAP_MODES:-irqbalance daemon}" \
 		NICTL_BENCH_HEAVY="${NICTL_BENCH_HEAVY:-8M}" \
-		NICTL_BENCH_LIGHT="${NICTL_BENCH_LIGHT:-500K}" \
+		NICTL_BENCH_LIGHT="${NICTL_BENCH_LIGHT:-100K}" \
 		NICTL_IRQBALANCE="$irqbalance_dir/usr/sbin/irqbalance" \
 		bench/balance-guest.sh >/dev/null ||
 		die "the guest job failed; see $out/console.log"
