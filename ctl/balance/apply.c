@@ -186,7 +186,7 @@ const char *bal_verdict(const struct bal_set *set, const struct bal_plan *plan,
 {
 	if (!bal_plan_changes(set, plan))
 		return "already balanced: nothing to move";
-	if (!plan->off_policy && bal_gain_pct(plan) < threshold_pct)
+	if (!plan->off_policy && bal_gain_pct(set, plan) < threshold_pct)
 		return "the gain is under the threshold: nothing moved";
 	return NULL;
 }

@@ -66,6 +66,7 @@ int bal_sample(struct ctl_nl *nl, const struct bal_set *set, struct bal_sample *
 void bal_sample_free(struct bal_sample *b);
 int bal_measure(struct bal_set *set, const struct bal_sample *t0, const struct bal_sample *t1,
 		char *err, size_t errlen);
+bool bal_cpu_relevant(const struct bal_set *set, unsigned int cpu);
 void bal_problem_of(const struct bal_set *set, struct bal_problem *p);
 
 /* apply.c: a device's groups, each named by its lowest queue, and their CPUs. */
@@ -89,7 +90,8 @@ int bal_apply(struct ctl_nl *nl, const struct bal_set *set, const struct bal_pla
 	      struct dev_list *result);
 
 /* print.c */
-unsigned int bal_gain_pct(const struct bal_plan *plan);
+int bal_hottest(const struct bal_set *set, const uint64_t *load);
+unsigned int bal_gain_pct(const struct bal_set *set, const struct bal_plan *plan);
 void bal_print_table(FILE *f, const struct bal_set *set, const struct bal_plan *plan);
 void bal_print_loads(FILE *f, const struct bal_set *set, const struct bal_plan *plan);
 void bal_print_moves(FILE *f, const struct bal_set *set, const struct bal_plan *plan,

@@ -56,7 +56,7 @@ static const char balance_usage[] =
 	"A device's CPUs are those of its rule, else those of the options, else of\n"
 	"its NUMA node (--numa-local). Each queue group gets a physical core of its\n"
 	"own while there are enough cores, unless --allow-siblings. Nothing moves\n"
-	"when the hottest CPU would be less than PCT %% cooler, unless a queue now\n"
+	"when the hottest CPU would be less than PCT % cooler, unless a queue now\n"
 	"runs where its policy does not allow.\n"
 	"\n"
 	"Options:\n"

@@ -285,8 +285,28 @@ int bal_measure(struct bal_set *set, const struct bal_sample *t0, const struct b
 }
 
 /*
+ * Whether @cpu is one the balance is about: online, and some device may
+ * use it or a queue group runs there now. A busy CPU no device may use
+ * neither gains nor loses by the plan, so it must not decide it.
+ */
+bool bal_cpu_relevant(const struct bal_set *set, unsigned int cpu)
+{
+	unsigned int i;
+
+	if (cpu >= set->nr_cpus || set->core[cpu] < 0)
+		return false;
+	for (i = 0; i < set->devs.nr; i++)
+		if (cpuset_has(&set->allowed[i], cpu))
+			return true;
+	for (i = 0; i < set->nr_groups; i++)
+		if (set->groups[i].cpu == (int)cpu)
+			return true;
+	return false;
+}
+
+/*
  * The problem bal_place() solves for a measured set. Moves that gain less
- * than half a percent of a CPU, or a twentieth of the hottest CPU's load,
+ * than half a percent of a CPU, or a twentieth of the hottest relevant CPU's load,
  * are the measurement's noise (under a virtual machine's scheduling a
  * queue's NET_RX time varies by that much from one window to the next),
  * and not worth moving an IRQ for.
@@ -306,7 +326,7 @@ void bal_problem_of(const struct bal_set *set, struct bal_problem *p)
 		if (set->groups[g].cpu >= 0 && (unsigned int)set->groups[g].cpu < set->nr_cpus)
 			now[set->groups[g].cpu] += set->groups[g].load;
 	for (c = 0; now && c < set->nr_cpus; c++)
-		if (set->core[c] >= 0 && now[c] > hottest)
+		if (bal_cpu_relevant(set, c) && now[c] > hottest)
 			hottest = now[c];
 	free(now);
 	p->min_gain = set->window_ns / 200 > hottest / 20 ? set->window_ns / 200 : hottest / 20;

@@ -17,48 +17,50 @@ static double pct(const struct bal_set *set, uint64_t ns)
 	return set->window_ns ? 100.0 * (double)ns / (double)set->window_ns : 0;
 }
 
-/* How much lower the plan's hottest CPU is than the hottest now, in percent of it. */
-unsigned int bal_gain_pct(const struct bal_plan *plan)
+/*
+ * The hottest CPU the balance is about (bal_cpu_relevant()) by @load, the
+ * lowest-numbered of equals; -1 when there is none.
+ */
+int bal_hottest(const struct bal_set *set, const uint64_t *load)
 {
-	uint64_t before, after;
+	unsigned int cpu;
+	int hot = -1;
 
-	if (plan->hot_before < 0 || plan->hot_after < 0)
-		return 0;
-	before = plan->load_before[plan->hot_before];
-	after = plan->load_after[plan->hot_after];
-	return before > after ? (unsigned int)((before - after) * 100 / before) : 0;
+	for (cpu = 0; cpu < set->nr_cpus; cpu++)
+		if (bal_cpu_relevant(set, cpu) && (hot < 0 || load[cpu] > load[hot]))
+			hot = cpu;
+	return hot;
 }
 
-/* A CPU worth a row: some device may use it, or a group runs there now. */
-static bool shown_cpu(const struct bal_set *set, const struct bal_plan *plan, unsigned int cpu)
+/* How much lower the plan's hottest CPU is than the hottest now, in percent of it. */
+unsigned int bal_gain_pct(const struct bal_set *set, const struct bal_plan *plan)
 {
-	unsigned int i;
+	int hot_before = bal_hottest(set, plan->load_before);
+	int hot_after = bal_hottest(set, plan->load_after);
+	uint64_t before, after;
 
-	if (set->core[cpu] < 0)
-		return false;
-	for (i = 0; i < set->devs.nr; i++)
-		if (cpuset_has(&set->allowed[i], cpu))
-			return true;
-	for (i = 0; i < set->nr_groups; i++)
-		if (set->groups[i].cpu == (int)cpu || plan->cpu[i] == (int)cpu)
-			return true;
-	return false;
+	if (hot_before < 0 || hot_after < 0)
+		return 0;
+	before = plan->load_before[hot_before];
+	after = plan->load_after[hot_after];
+	return before > after ? (unsigned int)((before - after) * 100 / before) : 0;
 }
 
 void bal_print_table(FILE *f, const struct bal_set *set, const struct bal_plan *plan)
 {
+	int before = bal_hottest(set, plan->load_before);
+	int after = bal_hottest(set, plan->load_after);
 	unsigned int cpu;
 
 	fprintf(f, "%-5s %10s %10s\n", "CPU", "NET_RX now", "planned");
 	for (cpu = 0; cpu < set->nr_cpus; cpu++)
-		if (shown_cpu(set, plan, cpu))
+		if (bal_cpu_relevant(set, cpu))
 			fprintf(f, "%-5u %9.1f%% %9.1f%%\n", cpu,
 				pct(set, plan->load_before[cpu]), pct(set, plan->load_after[cpu]));
-	if (plan->hot_before >= 0 && plan->hot_after >= 0)
+	if (before >= 0 && after >= 0)
 		fprintf(f, "hottest CPU %d at %.1f%% now, CPU %d at %.1f%% planned (%u%% lower)\n",
-			plan->hot_before, pct(set, plan->load_before[plan->hot_before]),
-			plan->hot_after, pct(set, plan->load_after[plan->hot_after]),
-			bal_gain_pct(plan));
+			before, pct(set, plan->load_before[before]), after,
+			pct(set, plan->load_after[after]), bal_gain_pct(set, plan));
 }
 
 /* The table's rows on one line, for the log: "CPU 4 61.0% -> 30.5%, CPU 5 ...". */
@@ -67,7 +69,7 @@ void bal_print_loads(FILE *f, const struct bal_set *set, const struct bal_plan *
 	unsigned int cpu, n = 0;
 
 	for (cpu = 0; cpu < set->nr_cpus; cpu++)
-		if (shown_cpu(set, plan, cpu))
+		if (bal_cpu_relevant(set, cpu))
 			fprintf(f, "%sCPU %u %.1f%% -> %.1f%%", n++ ? ", " : "", cpu,
 				pct(set, plan->load_before[cpu]), pct(set, plan->load_after[cpu]));
 }
@@ -105,7 +107,7 @@ static void json_cpus(struct json *j, const struct bal_set *set, const struct ba
 
 	json_arr_begin(j, "cpus");
 	for (cpu = 0; cpu < set->nr_cpus; cpu++) {
-		if (!shown_cpu(set, plan, cpu))
+		if (!bal_cpu_relevant(set, cpu))
 			continue;
 		json_obj_begin(j, NULL);
 		json_int(j, "cpu", cpu);
@@ -142,9 +144,9 @@ static int write_json(struct json *j, const void *arg)
 
 	json_obj_begin(j, NULL);
 	json_int(j, "window_ns", a->set->window_ns);
-	json_int(j, "hot_cpu", a->plan->hot_before);
-	json_int(j, "planned_hot_cpu", a->plan->hot_after);
-	json_int(j, "gain_pct", bal_gain_pct(a->plan));
+	json_int(j, "hot_cpu", bal_hottest(a->set, a->plan->load_before));
+	json_int(j, "planned_hot_cpu", bal_hottest(a->set, a->plan->load_after));
+	json_int(j, "gain_pct", bal_gain_pct(a->set, a->plan));
 	json_int(j, "moves", a->plan->moves);
 	json_bool(j, "off_policy", a->plan->off_policy);
 	json_bool(j, "shared_cores", a->plan->shared);

@@ -177,7 +177,7 @@ static void log_round(const struct bal_set *set, const struct bal_plan *plan, co
 	}
 	if (held) {
 		fprintf(f, "balance: %s (hottest CPU %u%% cooler, threshold %u%%)", held,
-			bal_gain_pct(plan), threshold);
+			bal_gain_pct(set, plan), threshold);
 	} else {
 		fprintf(f, "balance: moved ");
 		bal_print_moves(f, set, plan, ", ");

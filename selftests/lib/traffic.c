@@ -7,9 +7,12 @@
 #include <netinet/udp.h>
 #include <netpacket/packet.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -201,4 +204,77 @@ int traffic_burst(const char *const *ifnames)
 
 	ret = sys_online_cpus(&online);
 	return ret ?: traffic_send(ifnames, &online, FRAMES);
+}
+
+/* A flood's bursts: one every FLOOD_TICK_NS, so the rate holds on average. */
+#define FLOOD_TICK_NS	5000000L
+/*
+ * Its flows' source ports, far from those of send_frames(): a tap keeps the
+ * queue each flow the guest sent went out of, and sends that flow's frames
+ * to the guest on that queue, so a flood on the ports of a burst that
+ * vnode1 sent from CPUs 0-3 would all go to one of its queues.
+ */
+#define FLOOD_PORT	40000
+
+static void __attribute__((noreturn)) flood(const char *ifname, unsigned int cpu,
+					    unsigned int rate)
+{
+	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_halen = ETH_ALEN };
+	unsigned long long ticks, sent = 0;
+	uint8_t mac[ETH_ALEN];
+	struct timespec next;
+	cpu_set_t one;
+	struct frame f;
+	int fd;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	to.sll_ifindex = if_nametoindex(ifname);
+	memset(to.sll_addr, 0xff, ETH_ALEN);
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0 || !to.sll_ifindex || read_mac(ifname, mac) ||
+	    sched_setaffinity(0, sizeof(one), &one))
+		_exit(1);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (ticks = 1;; ticks++) {
+		/* The frames owed by now: a late wake-up catches up. */
+		for (; sent < rate * ticks * FLOOD_TICK_NS / 1000000000ULL; sent++) {
+			build_frame(&f, mac, FLOOD_PORT + sent % SRC_ADDRS);
+			sendto(fd, &f, sizeof(f), 0, (struct sockaddr *)&to, sizeof(to));
+		}
+		next.tv_nsec += FLOOD_TICK_NS;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+}
+
+int traffic_flood_start(const char *ifname, unsigned int cpu, unsigned int rate)
+{
+	const char *const nics[] = { ifname, NULL };
+	int ret = wait_links(nics);
+	pid_t pid;
+
+	if (ret)
+		return ret;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		flood(ifname, cpu, rate);
+	return pid;
+}
+
+int traffic_flood_stop(int pid)
+{
+	int status;
+
+	if (kill(pid, SIGTERM) || waitpid(pid, &status, 0) != pid)
+		return -errno;
+	/* Killed by the signal: it never exits on its own but on an error. */
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM ? 0 : -EIO;
 }

@@ -29,4 +29,14 @@ int traffic_burst(const char *const *ifnames);
  */
 int traffic_send(const char *const *ifnames, const struct cpus *from, unsigned int frames);
 
+/*
+ * Steady load: a child process, pinned to @cpu, sends @rate broadcast frames
+ * a second out of @ifname (in bursts every 5 ms, over 200 flows so that
+ * every receive queue behind the bridge gets its share) until stopped.
+ * Waits for @ifname's link first. Returns the child's pid, or -errno.
+ */
+int traffic_flood_start(const char *ifname, unsigned int cpu, unsigned int rate);
+/* Stop the flood @pid started: 0, or -errno. */
+int traffic_flood_stop(int pid);
+
 #endif /* NICTL_TEST_TRAFFIC_H */

@@ -195,13 +195,31 @@ TEST_F(measure, a_plan_is_applied_when_it_gains_the_threshold_or_fixes_the_polic
 	bal_plan_free(&plan);
 
 	make_plan(&plan, moved, 300, 280, false);
-	EXPECT_EQ(6U, bal_gain_pct(&plan));
+	EXPECT_EQ(6U, bal_gain_pct(&self->set, &plan));
 	EXPECT_STREQ("the gain is under the threshold: nothing moved",
 		     bal_verdict(&self->set, &plan, 10));
 	EXPECT_EQ(NULL, bal_verdict(&self->set, &plan, 5));
 	bal_plan_free(&plan);
 
 	make_plan(&plan, moved, 300, 290, true);
+	EXPECT_EQ(NULL, bal_verdict(&self->set, &plan, 10));
+	bal_plan_free(&plan);
+}
+
+TEST_F(measure, a_busy_cpu_no_device_may_use_does_not_decide_the_gain)
+{
+	static const int moved[2] = { 6, 5 };
+	struct bal_plan plan;
+
+	ASSERT_EQ(0, bal_measure(&self->set, &self->t0, &self->t1, self->err, sizeof(self->err)));
+	make_plan(&plan, moved, 300, 150, false);
+	/* CPU 2, off every policy and without a queue, is the machine's hottest. */
+	plan.load_before[2] = plan.load_after[2] = 1000;
+	EXPECT_FALSE(bal_cpu_relevant(&self->set, 2));
+	EXPECT_TRUE(bal_cpu_relevant(&self->set, 7));
+	EXPECT_EQ(4, bal_hottest(&self->set, plan.load_before));
+	EXPECT_EQ(6, bal_hottest(&self->set, plan.load_after));
+	EXPECT_EQ(50U, bal_gain_pct(&self->set, &plan));
 	EXPECT_EQ(NULL, bal_verdict(&self->set, &plan, 10));
 	bal_plan_free(&plan);
 }
