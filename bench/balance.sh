@@ -22,7 +22,8 @@
 # 60), NICTL_BENCH_LONG_SECONDS (irqbalance and daemon; 300),
 # NICTL_BENCH_SWAP_MODES (modes whose load changes half-way; "irqbalance
 # daemon"), NICTL_BENCH_HEAVY and NICTL_BENCH_LIGHT (iperf3 -b of a flow;
-# 8M, 100K), NICTL_BUILD (the build tree, default build/).
+# 8M, 100K), NICTL_BUILD (the build tree, default build/),
+# NICTL_BENCH_REPORT=DIR (no run: print the report of the run in DIR).
 # Needs root, like the guest runner. Installs iperf3 on the host when it is
 # missing, since the guest runs the host's root file system over 9p, and
 # unpacks Debian's irqbalance package (not installed: its scripts would
