@@ -7,10 +7,10 @@
  * together, whatever rule governs them, so two rules never undo each
  * other's moves. A round moves queues only when the hottest CPU would be
  * cooler by the rule's balance-threshold (or a queue runs off its policy),
- * and never a queue moved less than its rule's interval ago: with the
- * plan keeping what is as good as any other (place.c), two equally good
- * placements cannot make it oscillate. Each decision is logged with the
- * loads behind it.
+ * and never a queue it moved in the last round or within its rule's
+ * interval: with the plan keeping what is as good as any other (place.c),
+ * two equally good placements cannot make it oscillate. Each decision is
+ * logged with the loads behind it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -113,7 +113,17 @@ static void keep_sample(struct balancer *b, const struct bal_set *set, struct ba
 	bal_sample_free(now);
 }
 
-/* Pin the groups that moved less than their rule's interval ago; the lowest threshold. */
+/*
+ * How long a queue a round moved stays put under @rule: its interval, and
+ * half a round more, since rounds come exactly an interval apart and a pin
+ * that ended at the next round would not hold it there at all.
+ */
+static long long pin_ms(const struct rule *rule, const struct conf *conf)
+{
+	return rule->balance_interval_s * 1000LL + shortest_interval_ms(conf) / 2;
+}
+
+/* Pin the groups moved within their rule's pin; the lowest threshold of the rules. */
 static unsigned int pin_recent(struct balancer *b, const struct keeper *k, struct bal_set *set,
 			       long long now_ms)
 {
@@ -131,10 +141,25 @@ static unsigned int pin_recent(struct balancer *b, const struct keeper *k, struc
 		for (m = 0; m < b->nr_moved; m++)
 			if (b->moved[m].key == dev_key_of(dev) &&
 			    b->moved[m].queue == set->slots[g].queue &&
-			    now_ms - b->moved[m].at_ms < rule->balance_interval_s * 1000LL)
+			    now_ms - b->moved[m].at_ms < pin_ms(rule, &k->conf))
 				set->groups[g].pinned = true;
 	}
 	return threshold;
+}
+
+/* Drop the moves no rule's pin can hold any more. */
+static void expire_moves(struct balancer *b, const struct conf *conf, long long now_ms)
+{
+	long long longest = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < conf->nr_rules; i++)
+		if (conf->rules[i].balance && pin_ms(&conf->rules[i], conf) > longest)
+			longest = pin_ms(&conf->rules[i], conf);
+	for (i = 0; i < b->nr_moved; i++)
+		if (now_ms - b->moved[i].at_ms < longest)
+			b->moved[n++] = b->moved[i];
+	b->nr_moved = n;
 }
 
 /* Remember the groups the plan moved, and give each device its placement. */
@@ -145,9 +170,10 @@ static void record_moves(struct balancer *b, struct keeper *k, const struct bal_
 	struct bal_placement pl;
 	unsigned int g, i;
 
-	free(b->moved);
-	b->nr_moved = 0;
-	b->moved = moved = calloc(set->nr_groups ?: 1, sizeof(*moved));
+	expire_moves(b, &k->conf, now_ms);
+	moved = realloc(b->moved, (b->nr_moved + set->nr_groups + 1) * sizeof(*moved));
+	if (moved)
+		b->moved = moved;
 	for (g = 0; moved && g < set->nr_groups; g++)
 		if (plan->cpu[g] != set->groups[g].cpu)
 			moved[b->nr_moved++] = (struct bal_moved){
