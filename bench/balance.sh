@@ -31,6 +31,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd -P)
+# shellcheck source=bench/need-iperf3.sh
+. "$top/bench/need-iperf3.sh"
 krel=${1:-$("$top/scripts/kernels.sh" | tail -n 1)}
 build=${NICTL_BUILD:-$top/build}
 out=$build/bench/balance-$krel
@@ -39,13 +41,6 @@ irqbalance_dir=${NICTL_CACHE:-/var/cache/nictl}/bench/irqbalance
 die() {
 	echo "balance: $*" >&2
 	exit 1
-}
-
-need_iperf3() {
-	command -v iperf3 >/dev/null && return
-	echo "balance: installing iperf3" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends iperf3 >&2 ||
-		die "cannot install iperf3"
 }
 
 # The irqbalance package apt-get download left in the cache, the last in
@@ -159,7 +154,7 @@ report() {
 
 main() {
 	[ "$(id -u)" -eq 0 ] || die "must run as root (guest network namespace, packages)"
-	need_iperf3
+	need_iperf3 balance
 	need_irqbalance
 	make -C "$top" --no-print-directory BUILD="$build" test-modules ctl >/dev/null
 	mkdir -p "$build/bench"

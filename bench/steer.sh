@@ -23,6 +23,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd -P)
+# shellcheck source=bench/need-iperf3.sh
+. "$top/bench/need-iperf3.sh"
 krel=${1:-$("$top/scripts/kernels.sh" | tail -n 1)}
 build=${NICTL_BUILD:-$top/build}
 out=$build/bench/steer-$krel
@@ -30,13 +32,6 @@ out=$build/bench/steer-$krel
 die() {
 	echo "steer: $*" >&2
 	exit 1
-}
-
-need_iperf3() {
-	command -v iperf3 >/dev/null && return
-	echo "steer: installing iperf3" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends iperf3 >&2 ||
-		die "cannot install iperf3"
 }
 
 lines() {
@@ -104,7 +99,7 @@ report() {
 
 main() {
 	[ "$(id -u)" -eq 0 ] || die "must run as root (guest network namespace, packages)"
-	need_iperf3
+	need_iperf3 steer
 	make -C "$top" --no-print-directory BUILD="$build" test-modules ctl >/dev/null
 	mkdir -p "$build/bench"
 	cc -O2 -Wall -Wextra -Werror -o "$build/bench/bcast-flood" "$top/bench/bcast-flood.c"
