@@ -64,16 +64,6 @@ static const struct stats_napi *find_napi(const struct bal_sample *b, unsigned i
 	return NULL;
 }
 
-static const struct stats_cpu *find_cpu(const struct stats_sample *s, unsigned int cpu)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_cpus; i++)
-		if (s->cpus[i].cpu == cpu)
-			return &s->cpus[i];
-	return NULL;
-}
-
 static uint64_t napi_time_on(const struct stats_cpu *c, unsigned int id)
 {
 	unsigned int i;
@@ -202,7 +192,7 @@ static void weigh_base(struct bal_set *set, const struct bal_sample *t0,
 
 	for (i = 0; i < t1->s.nr_cpus; i++) {
 		now = &t1->s.cpus[i];
-		then = find_cpu(&t0->s, now->cpu);
+		then = stats_find_cpu(&t0->s, now->cpu);
 		if (!then)
 			continue;
 		all = grown(now->vec[NICTL_SOFTIRQ_NET_RX].time_ns,
@@ -257,7 +247,7 @@ int bal_measure(struct bal_set *set, const struct bal_sample *t0, const struct b
 			 "stats --on`");
 		return -1;
 	}
-	if (!c0 || !c1 || c0->start_ns != c1->start_ns || c1->now_ns <= c0->now_ns ||
+	if (!c0 || !c1 || stats_restarted(&t0->s, &t1->s) || c1->now_ns <= c0->now_ns ||
 	    t0->nr_devs != set->devs.nr || t1->nr_devs != set->devs.nr) {
 		snprintf(err, errlen, "the counters were reset while the load was measured");
 		return -1;

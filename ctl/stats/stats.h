@@ -178,6 +178,7 @@ int stats_request(struct ctl_nl *nl, uint8_t cmd, int enable);
 int stats_parse_cpu(struct nlmsghdr *hdr, void *sample);
 int stats_parse_napi(struct nlmsghdr *hdr, void *sample);
 int stats_read_napis(struct ctl_nl *nl, const struct nictl_dev *dev, struct stats_sample *s);
+struct stats_cpu *stats_find_cpu(const struct stats_sample *s, unsigned int cpu);
 void stats_sample_free(struct stats_sample *s);
 
 /* stats_softnet.c: /proc/net/softnet_stat, under $NICTL_PROCFS (default /proc). */
@@ -186,6 +187,7 @@ int softnet_parse(FILE *f, const struct cpuset *online, struct stats_sample *s);
 int softnet_read(struct stats_sample *s);
 
 /* stats_calc.c */
+bool stats_restarted(const struct stats_sample *prev, const struct stats_sample *cur);
 int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
 		    const struct stats_sample *cur);
 void stats_view_free(struct stats_view *v);

@@ -31,16 +31,6 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * part / whole : 0;
 }
 
-static const struct stats_cpu *find_cpu(const struct stats_sample *s, unsigned int cpu)
-{
-	unsigned int i;
-
-	for (i = 0; s && i < s->nr_cpus; i++)
-		if (s->cpus[i].cpu == cpu)
-			return &s->cpus[i];
-	return NULL;
-}
-
 static const struct stats_napi *find_napi(const struct stats_sample *s, unsigned int id)
 {
 	unsigned int i;
@@ -52,7 +42,7 @@ static const struct stats_napi *find_napi(const struct stats_sample *s, unsigned
 }
 
 /* The counters started anew between @prev and @cur: STATS_RESET or a reload. */
-static bool restarted(const struct stats_sample *prev, const struct stats_sample *cur)
+bool stats_restarted(const struct stats_sample *prev, const struct stats_sample *cur)
 {
 	return prev->nr_cpus && cur->nr_cpus && prev->cpus[0].start_ns != cur->cpus[0].start_ns;
 }
@@ -193,7 +183,7 @@ static bool shown(const struct stats_sample *s, const struct stats_cpu *c)
 static void cpu_view(struct cpu_view *v, const struct stats_cpu *cur,
 		     const struct stats_sample *curs, const struct stats_sample *prev, bool reset)
 {
-	const struct stats_cpu *p = find_cpu(prev, cur->cpu);
+	const struct stats_cpu *p = stats_find_cpu(prev, cur->cpu);
 	const struct stats_cpu *base = reset ? NULL : p;
 	uint64_t since = base ? base->now_ns : cur->start_ns;
 	uint64_t span = delta(cur->now_ns, since);
@@ -338,7 +328,7 @@ static int queues_view(struct stats_view *v, const struct stats_sample *prev,
 int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
 		    const struct stats_sample *cur)
 {
-	bool reset = prev && restarted(prev, cur);
+	bool reset = prev && stats_restarted(prev, cur);
 	struct cpu_view *c;
 	unsigned int i;
 

@@ -260,6 +260,20 @@ int stats_parse_napi(struct nlmsghdr *hdr, void *arg)
 	return 0;
 }
 
+/*
+ * The slot of @cpu in @s (NULL for no sample), or NULL. Not const: the
+ * sample's readers only look, its builders (softnet_parse) fill it.
+ */
+struct stats_cpu *stats_find_cpu(const struct stats_sample *s, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < s->nr_cpus; i++)
+		if (s->cpus[i].cpu == cpu)
+			return &s->cpus[i];
+	return NULL;
+}
+
 void stats_sample_free(struct stats_sample *s)
 {
 	unsigned int i;

@@ -55,16 +55,6 @@ static int split_fields(const char *line, unsigned long *fields, int max)
 	}
 }
 
-static struct stats_cpu *find_cpu(struct stats_sample *s, unsigned int cpu)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_cpus; i++)
-		if (s->cpus[i].cpu == cpu)
-			return &s->cpus[i];
-	return NULL;
-}
-
 /*
  * Fill the softnet rows of @s's CPUs from the file @f. Rows without a CPU
  * number belong to the online CPUs (@online; when empty, CPUs 0, 1, ...) in
@@ -102,7 +92,7 @@ int softnet_parse(FILE *f, const struct cpuset *online, struct stats_sample *s)
 			cpu = next = cpuset_next(online, next);
 		}
 		row++;
-		c = cpu < 0 ? NULL : find_cpu(s, cpu);
+		c = cpu < 0 ? NULL : stats_find_cpu(s, cpu);
 		if (!c)
 			continue;
 		c->softnet.present = true;
