@@ -36,7 +36,6 @@ struct bal_set {
 	struct dev_list devs;
 	const struct bind_policy **policy;	/* per device; not owned */
 	struct cpuset *allowed;			/* per device */
-	char **why;				/* per device: how its CPUs came about */
 	/* bal_measure() */
 	struct bal_slot *slots;
 	struct bal_group *groups;

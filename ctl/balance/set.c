@@ -13,20 +13,15 @@
 #include <linux/nictl.h>
 
 #include "balance/balance.h"
+#include "daemon/devkey.h"
 #include "report.h"
-
-static bool same_dev(const struct nictl_dev *a, const struct nictl_dev *b)
-{
-	return a->ifindex == b->ifindex && a->other_netns == b->other_netns &&
-	       (!a->other_netns || a->netns_id == b->netns_id);
-}
 
 static bool has_dev(const struct bal_set *set, const struct nictl_dev *dev)
 {
 	unsigned int i;
 
 	for (i = 0; i < set->devs.nr; i++)
-		if (same_dev(&set->devs.devs[i], dev))
+		if (dev_key_of(&set->devs.devs[i]) == dev_key_of(dev))
 			return true;
 	return false;
 }
@@ -38,7 +33,6 @@ static int grow(struct bal_set *set)
 	struct nictl_dev *devs;
 	const struct bind_policy **policy;
 	struct cpuset *allowed;
-	char **why;
 
 	devs = realloc(set->devs.devs, n * sizeof(*devs));
 	if (devs)
@@ -49,10 +43,7 @@ static int grow(struct bal_set *set)
 	allowed = realloc(set->allowed, n * sizeof(*allowed));
 	if (allowed)
 		set->allowed = allowed;
-	why = realloc(set->why, n * sizeof(*why));
-	if (why)
-		set->why = why;
-	return devs && policy && allowed && why ? 0 : -ENOMEM;
+	return devs && policy && allowed ? 0 : -ENOMEM;
 }
 
 /* Take @dev (moved out of its list) with the CPUs @policy offers it; -1 when reported. */
@@ -76,7 +67,7 @@ static int add_dev(struct bal_set *set, struct nictl_dev *dev, const struct bind
 	memset(dev, 0, sizeof(*dev));
 	set->policy[i] = policy;
 	set->allowed[i] = choice.cpus;
-	set->why[i] = choice.why;
+	free(choice.why);
 	set->devs.nr++;
 	return 0;
 }
@@ -134,14 +125,11 @@ void bal_set_free(struct bal_set *set)
 {
 	unsigned int i;
 
-	for (i = 0; i < set->devs.nr; i++) {
+	for (i = 0; i < set->devs.nr; i++)
 		cpuset_free(&set->allowed[i]);
-		free(set->why[i]);
-	}
 	dev_list_free(&set->devs);
 	free(set->policy);
 	free(set->allowed);
-	free(set->why);
 	free(set->slots);
 	free(set->groups);
 	free(set->base);

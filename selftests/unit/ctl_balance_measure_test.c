@@ -55,7 +55,6 @@ static void make_set(struct bal_set *set, const struct bind_policy *policy)
 	set->policy[0] = policy;
 	set->allowed = calloc(1, sizeof(*set->allowed));
 	cpuset_parse(&set->allowed[0], "4-7");
-	set->why = calloc(1, sizeof(*set->why));
 }
 
 /*
