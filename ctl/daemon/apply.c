@@ -187,10 +187,9 @@ static enum apply_result not_applied(struct keeper *k, const struct rule *rule,
 static enum apply_result applied(struct keeper *k, const struct rule *rule,
 				 const struct dev_list *before, const struct steered *s)
 {
+	char how[512], *cpus = cpuset_format(&s->choice.cpus);
 	unsigned int i;
 	int err = 0;
-
-	char how[512], *cpus = cpuset_format(&s->choice.cpus);
 
 	snprintf(how, sizeof(how), "CPUs %s: %s", cpus ?: "?", s->choice.why);
 	free(cpus);

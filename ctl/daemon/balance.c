@@ -123,25 +123,41 @@ static long long pin_ms(const struct rule *rule, const struct conf *conf)
 	return rule->balance_interval_s * 1000LL + shortest_interval_ms(conf) / 2;
 }
 
-/* Pin the groups moved within their rule's pin; the lowest threshold of the rules. */
+/* Whether @key's group named by @queue was moved within @pin_ms of @now_ms. */
+static bool moved_within(const struct balancer *b, dev_key key, unsigned int queue,
+			 long long now_ms, long long pin_ms)
+{
+	unsigned int m;
+
+	for (m = 0; m < b->nr_moved; m++)
+		if (b->moved[m].key == key && b->moved[m].queue == queue &&
+		    now_ms - b->moved[m].at_ms < pin_ms)
+			return true;
+	return false;
+}
+
+/*
+ * Pin the groups moved within their rule's pin; the lowest threshold of
+ * the rules. Each device's rule is looked up once (it reads sysfs).
+ */
 static unsigned int pin_recent(struct balancer *b, const struct keeper *k, struct bal_set *set,
 			       long long now_ms)
 {
-	unsigned int g, m, threshold = 100;
-	const struct nictl_dev *dev;
+	unsigned int g, i, threshold = 100;
 	const struct rule *rule;
+	dev_key key;
 
-	for (g = 0; g < set->nr_groups; g++) {
-		dev = &set->devs.devs[set->slots[g].dev];
-		rule = rule_of(k, dev);
+	for (i = 0; i < set->devs.nr; i++) {
+		rule = rule_of(k, &set->devs.devs[i]);
 		if (!rule)
 			continue;
 		if (rule->balance_threshold_pct < threshold)
 			threshold = rule->balance_threshold_pct;
-		for (m = 0; m < b->nr_moved; m++)
-			if (b->moved[m].key == dev_key_of(dev) &&
-			    b->moved[m].queue == set->slots[g].queue &&
-			    now_ms - b->moved[m].at_ms < pin_ms(rule, &k->conf))
+		key = dev_key_of(&set->devs.devs[i]);
+		for (g = 0; g < set->nr_groups; g++)
+			if (set->slots[g].dev == i &&
+			    moved_within(b, key, set->slots[g].queue, now_ms,
+					 pin_ms(rule, &k->conf)))
 				set->groups[g].pinned = true;
 	}
 	return threshold;
