@@ -27,6 +27,19 @@ int write_file(const char *path, const char *text)
 	return fclose(f) ? -errno : 0;
 }
 
+bool daemon_log_has(const char *log, const char *what)
+{
+	char line[4096];
+	FILE *f = fopen(log, "r");
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, what);
+	if (f)
+		fclose(f);
+	return found;
+}
+
 int write_conf_mac(const char *conf, const char *ifname, const char *rules)
 {
 	char path[128], mac[32], text[1024];
@@ -114,6 +127,16 @@ void allowed_cpus(int node, struct cpus *s)
 		cpus_clear(s, 0);
 }
 
+void governed_cpus(const struct governed *g, struct cpus *s)
+{
+	unsigned int cpu;
+
+	allowed_cpus(g->node, s);
+	for (cpu = 0; g->banned && cpu < CPUS_MAX; cpu++)
+		if (cpus_test(g->banned, cpu))
+			cpus_clear(s, cpu);
+}
+
 bool in_policy(struct nl_client *nl, const struct governed *g, struct nictl_dev *dev)
 {
 	struct nl_result res;
@@ -124,7 +147,7 @@ bool in_policy(struct nl_client *nl, const struct governed *g, struct nictl_dev 
 	if (nictl_dev_get(nl, g->ifname, dev, &res) || !(dev->dev_flags & NICTL_DEV_F_BOUND) ||
 	    dev->n_irqs != g->n_irqs)
 		return false;
-	allowed_cpus(g->node, &allowed);
+	governed_cpus(g, &allowed);
 	for (i = 0; i < dev->n_irqs; i++) {
 		a = &dev->irqs[i];
 		if (!(a->present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU)) ||
@@ -161,7 +184,7 @@ bool back_in_policy(struct nl_client *nl, const struct governed *g)
 		(long)(t.tv_sec - t0.tv_sec));
 	if (!ok)
 		return false;
-	allowed_cpus(g->node, &allowed);
+	governed_cpus(g, &allowed);
 	if (g->quiet)
 		return masks_placed(&dev, &allowed, g->distinct_cores);
 	return placement_ok(&dev, &allowed, g->distinct_cores);
