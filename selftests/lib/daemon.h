@@ -58,9 +58,9 @@ void governed_cpus(const struct governed *g, struct cpus *s);
  */
 bool in_policy(struct nl_client *nl, const struct governed *g, struct nictl_dev *dev);
 /*
- * Wait up to DAEMON_WAIT_S until @g is back in its policy: true once it is
- * (checked again, aloud, by placement_ok(), which also makes each IRQ fire
- * and follow).
+ * Wait up to DAEMON_WAIT_S until @g is back in its policy and placed by
+ * placement_ok(), which also makes each IRQ fire and follow (masks_placed()
+ * for a quiet one): true once it is.
  */
 bool back_in_policy(struct nl_client *nl, const struct governed *g);
 
