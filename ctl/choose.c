@@ -212,6 +212,36 @@ static int apply_exclude(const struct cpuset *exclude, struct cpu_choice *choice
 }
 
 /*
+ * Keep off the banned CPUs whatever the source, a list given too: a
+ * container runtime reserved them for latency-critical work. With nothing
+ * left there is no bind: one on them would break the reservation.
+ */
+static int apply_banned(const struct cpuset *banned, struct cpu_choice *choice)
+{
+	struct cpuset hit = CPUSET_INIT;
+	char *list;
+	int err;
+
+	if (!banned || !cpuset_intersects(&choice->cpus, banned))
+		return 0;
+	if (cpuset_or(&hit, &choice->cpus))
+		return failed(-ENOMEM);
+	cpuset_and(&hit, banned);
+	cpuset_andnot(&choice->cpus, banned);
+	if (cpuset_empty(&choice->cpus)) {
+		list = cpuset_format(&hit);
+		ctl_msg("every CPU it may use (%s) is banned, kept free of IRQs for other work; "
+			"give it other CPUs", list ?: "?");
+		free(list);
+		err = -1;
+	} else {
+		err = note_cpus(choice, "kept off banned CPUs", &hit);
+	}
+	cpuset_free(&hit);
+	return err;
+}
+
+/*
  * Fill @choice with the CPUs for @req and the reasons for them. On failure
  * print one line saying why and return -1.
  */
@@ -223,6 +253,8 @@ int cpus_choose(const struct cpu_request *req, struct cpu_choice *choice)
 	err = source_cpus(req, choice);
 	if (!err)
 		err = apply_exclude(&req->exclude, choice);
+	if (!err)
+		err = apply_banned(req->banned, choice);
 	if (!err && req->source != CPUS_GIVEN)
 		err = keep_off(choice);
 	if (!err && !choice->why)

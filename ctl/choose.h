@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Which CPUs a bind offers the kernel: the user's choice of source, minus
- * --exclude, and, unless the user listed the CPUs, kept off the CPUs that
- * should not take interrupts when others remain.
+ * --exclude and the CPUs banned for other work, and, unless the user listed
+ * the CPUs, kept off the CPUs that should not take interrupts when others
+ * remain.
  */
 #ifndef NICTLCTL_CHOOSE_H
 #define NICTLCTL_CHOOSE_H
@@ -21,6 +22,7 @@ struct cpu_request {
 	bool nearest;		/* CPUS_NODE without online CPUs: the nearest that have some */
 	struct cpuset given;	/* CPUS_GIVEN */
 	struct cpuset exclude;
+	const struct cpuset *banned;	/* kept off even a given list; not owned, NULL: none */
 };
 
 struct cpu_choice {

@@ -132,6 +132,16 @@ bool cpuset_intersects(const struct cpuset *a, const struct cpuset *b)
 	return false;
 }
 
+bool cpuset_equal(const struct cpuset *a, const struct cpuset *b)
+{
+	unsigned int i, n = a->nwords > b->nwords ? a->nwords : b->nwords;
+
+	for (i = 0; i < n; i++)
+		if ((i < a->nwords ? a->words[i] : 0) != (i < b->nwords ? b->words[i] : 0))
+			return false;
+	return true;
+}
+
 /* Read a CPU number; signs, blanks and other non-digits are syntax errors. */
 static int parse_cpu(const char **p, unsigned int *cpu)
 {
@@ -200,6 +210,55 @@ int cpuset_parse(struct cpuset *s, const char *list)
 	while (isspace((unsigned char)*p))
 		p++;
 	return *p ? -EINVAL : 0;
+}
+
+/*
+ * Add the CPUs of a hex mask, as /proc/irq/default_smp_affinity and
+ * irqbalance's IRQBALANCE_BANNED_CPUS write it ("ff", "00000000,00000050")
+ * to @s. As the kernel's bitmap_parse() reads it: the last digit holds CPUs
+ * 0-3, and commas split it into chunks of up to 8 digits, each of exactly
+ * 32 bits. Blanks around it and a leading 0x are allowed. Returns -EINVAL
+ * on a syntax error, -ERANGE for a CPU the protocol cannot carry.
+ */
+int cpuset_parse_mask(struct cpuset *s, const char *mask)
+{
+	unsigned int chunk = 0, digits = 0, bit;
+	const char *first, *last, *p;
+	int value, err;
+
+	while (isspace((unsigned char)*mask))
+		mask++;
+	if (mask[0] == '0' && (mask[1] == 'x' || mask[1] == 'X'))
+		mask += 2;
+	first = mask;
+	for (last = first; isxdigit((unsigned char)*last) || *last == ','; last++)
+		;
+	for (p = last; isspace((unsigned char)*p); p++)
+		;
+	if (*p || last == first)
+		return -EINVAL;
+	for (p = last - 1; p >= first; p--) {
+		if (*p == ',') {
+			if (!digits)
+				return -EINVAL;
+			chunk++;
+			digits = 0;
+			continue;
+		}
+		if (digits++ == 8)
+			return -EINVAL;
+		value = isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10;
+		for (bit = 0; bit < 4; bit++) {
+			if (!(value & (1 << bit)))
+				continue;
+			if (chunk * 32 + (digits - 1) * 4 + bit >= CPUSET_MAX_CPUS)
+				return -ERANGE;
+			err = cpuset_add(s, chunk * 32 + (digits - 1) * 4 + bit);
+			if (err)
+				return err;
+		}
+	}
+	return digits ? 0 : -EINVAL;
 }
 
 /*

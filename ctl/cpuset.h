@@ -33,12 +33,14 @@ int cpuset_or(struct cpuset *dst, const struct cpuset *src);
 void cpuset_and(struct cpuset *dst, const struct cpuset *src);
 void cpuset_andnot(struct cpuset *dst, const struct cpuset *src);
 bool cpuset_intersects(const struct cpuset *a, const struct cpuset *b);
+bool cpuset_equal(const struct cpuset *a, const struct cpuset *b);
 
 /* Iterate over the CPUs of @s in ascending order; @cpu must be an int. */
 #define cpuset_for_each(cpu, s) \
 	for ((cpu) = cpuset_next((s), -1); (cpu) >= 0; (cpu) = cpuset_next((s), (cpu)))
 
 int cpuset_parse(struct cpuset *s, const char *list);
+int cpuset_parse_mask(struct cpuset *s, const char *mask);
 char *cpuset_format(const struct cpuset *s);
 
 int cpuset_from_bytes(struct cpuset *s, const uint8_t *buf, size_t len);

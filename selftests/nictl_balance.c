@@ -245,14 +245,8 @@ static bool map_follows_plan(const struct queue_map *m, const char *json)
 /* The daemon's log has a line with @what. */
 static bool log_says(const char *what)
 {
-	char line[4096];
-	FILE *f = fopen(DAEMON_LOG, "r");
-	bool found = false;
+	bool found = daemon_log_has(DAEMON_LOG, what);
 
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, what);
-	if (f)
-		fclose(f);
 	if (!found)
 		fprintf(stderr, "# want '%s' in the daemon's log\n", what);
 	return found;

@@ -46,8 +46,8 @@
 /* Room for every event one test makes the monitor print. */
 #define MONITOR_LEN	(1 << 20)
 
-static const struct governed vnode1 = { "vnode1", 1, 4, true, false };
-static const struct governed e1k = { "e1k", 0, 2, true, false };
+static const struct governed vnode1 = { "vnode1", 1, 4, true, false, NULL };
+static const struct governed e1k = { "e1k", 0, 2, true, false, NULL };
 
 FIXTURE(daemon) {
 	struct test_env env;
@@ -73,19 +73,6 @@ static int write_conf(void)
 			      "[rule onboard]\n"
 			      "match-driver = e1000e\n"
 			      "cpus = node 0\n");
-}
-
-static bool log_has(const char *what)
-{
-	char line[1024];
-	bool found = false;
-	FILE *f = fopen(DAEMON_LOG, "r");
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, what);
-	if (f)
-		fclose(f);
-	return found;
 }
 
 /*
@@ -248,8 +235,8 @@ TEST_F_TIMEOUT(daemon, applies_at_start, 600)
 	EXPECT_TRUE(ANSWERED(self, 1, "vnode1"));
 	EXPECT_TRUE(ANSWERED(self, 1, "e1k"));
 	EXPECT_TRUE(steering_settles(&self->env.nl));
-	EXPECT_TRUE(log_has("vnode1: rule node1-nic: IRQ "));
-	EXPECT_TRUE(log_has("e1k: rule onboard: IRQ "));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "vnode1: rule node1-nic: IRQ "));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "e1k: rule onboard: IRQ "));
 }
 
 TEST_F_TIMEOUT(daemon, pci_rebind, 600)
@@ -351,7 +338,7 @@ TEST_F_TIMEOUT(daemon, proc_write_is_undone, 600)
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
 	ASSERT_EQ(0, move_to_cpu0(dev.irqs[0].num));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
-	EXPECT_TRUE(log_has("vnode1: moved behind nictl's back"));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "vnode1: moved behind nictl's back"));
 	EXPECT_TRUE(monitor_saw(self, 1, "drift", "vnode1", 0));
 	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
 }
@@ -388,7 +375,7 @@ TEST_F_TIMEOUT(daemon, fight_backs_off, 600)
 	EXPECT_GE(8U, after - before);
 	EXPECT_LE(2U, after - before);
 	EXPECT_EQ(1U, daemon_dump_log(DAEMON_LOG, "vnode1: fighting over its IRQs"));
-	EXPECT_TRUE(log_has("(by unknown)"));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "(by unknown)"));
 	/* Left alone, it is put back. */
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
 }
@@ -429,7 +416,7 @@ TEST_F_TIMEOUT(daemon, foreign_bind_is_undone, 600)
 	/* START's bind, the other one, and the daemon's answer to it. */
 	EXPECT_TRUE(monitor_saw(self, 3, "bound", "vnode1", 0));
 	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
-	EXPECT_TRUE(log_has("vnode1: bound by pid "));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "vnode1: bound by pid "));
 	free(r);
 }
 
@@ -464,7 +451,7 @@ TEST_F_TIMEOUT(daemon, module_reload, 600)
 	ASSERT_EQ(0, nictl_open(&self->env.nl));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
-	EXPECT_TRUE(log_has("module nictl is here"));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "module nictl is here"));
 }
 
 /*
@@ -485,7 +472,7 @@ TEST_F_TIMEOUT(daemon, failed_apply_still_governs, 600)
 	ASSERT_EQ(0, pci_driver_bind(self->driver, bdf, true));
 	EXPECT_EQ(0, netdev_revive(self->vnode1.pci_path, self->driver, "vnode1"));
 	EXPECT_TRUE(monitor_saw(self, 1, "registered", NULL, 0));
-	for (i = 0; i < DAEMON_WAIT_S * 10 && !log_has("rule node1-nic (line 2) not applied"); i++)
+	for (i = 0; i < DAEMON_WAIT_S * 10 && !daemon_log_has(DAEMON_LOG, "rule node1-nic (line 2) not applied"); i++)
 		usleep(100 * 1000);
 	/* Let the daemon fail on the rest of the new device's events too. */
 	sleep(5);
@@ -513,10 +500,10 @@ TEST_F_TIMEOUT(daemon, failed_steering_leaves_nothing, 600)
 	unsetenv("NICTL_FAULT_STEER_WRITE");
 	ASSERT_LT(0, self->pid);
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
-	for (i = 0; i < DAEMON_WAIT_S * 10 && !log_has("rule node1-nic (line 2) not applied"); i++)
+	for (i = 0; i < DAEMON_WAIT_S * 10 && !daemon_log_has(DAEMON_LOG, "rule node1-nic (line 2) not applied"); i++)
 		usleep(100 * 1000);
-	EXPECT_TRUE(log_has("rule node1-nic (line 2) not applied"));
-	EXPECT_TRUE(log_has("cannot steer vnode1: writing "));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "rule node1-nic (line 2) not applied"));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "cannot steer vnode1: writing "));
 	EXPECT_TRUE(steering_is("vnode1", &self->before));
 	EXPECT_EQ(self->flow_before, flow_entries());
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
@@ -534,9 +521,9 @@ TEST_F_TIMEOUT(daemon, sighup_keeps_old_config, 600)
 	START(self);
 	ASSERT_EQ(0, write_file(CONF, "[rule x]\nmatch-name = vnode1\ncpus = nodes 1\n"));
 	ASSERT_EQ(0, kill(self->pid, SIGHUP));
-	for (i = 0; i < DAEMON_WAIT_S * 10 && !log_has("configuration not reloaded"); i++)
+	for (i = 0; i < DAEMON_WAIT_S * 10 && !daemon_log_has(DAEMON_LOG, "configuration not reloaded"); i++)
 		usleep(100 * 1000);
-	EXPECT_TRUE(log_has(CONF ":3: cpus: 'nodes 1' is none of"));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, CONF ":3: cpus: 'nodes 1' is none of"));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
 	ASSERT_EQ(0, move_to_cpu0(dev.irqs[1].num));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
@@ -572,7 +559,7 @@ TEST_F_TIMEOUT(daemon, sighup_reloads, 600)
 				    "[rule onboard]\nmatch-driver = e1000e\ncpus = 3\n"));
 	ASSERT_EQ(0, kill(self->pid, SIGHUP));
 	EXPECT_TRUE(all_on(&self->env.nl, "e1k", 3));
-	EXPECT_TRUE(log_has("configuration " CONF " reloaded: 2 rules"));
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "configuration " CONF " reloaded: 2 rules"));
 	EXPECT_TRUE(in_policy(&self->env.nl, &vnode1, &(struct nictl_dev){ 0 }));
 }
 

@@ -736,9 +736,9 @@ TEST_F_TIMEOUT(igb, pf_binding_lets_go_of_what_its_vfs_took, 300)
 TEST_F_TIMEOUT(igb, daemon_rules_for_pf_and_vfs, 600)
 {
 	/* The suite's traffic does not go out of the VFs: their tx IRQs may not fire. */
-	const struct governed vf0 = { "igbvf0", 0, 2, true, true };
-	const struct governed vf1 = { "igbvf1", 1, 2, false, true };
-	struct governed pf = { PF, 1, 0, false, true };
+	const struct governed vf0 = { "igbvf0", 0, 2, true, true, NULL };
+	const struct governed vf1 = { "igbvf1", 1, 2, false, true, NULL };
+	struct governed pf = { PF, 1, 0, false, true, NULL };
 	struct nictl_dev dev;
 	char conf[1024];
 

@@ -185,7 +185,7 @@ TEST_F(shared, a_queue_given_twice_is_refused)
  */
 TEST_F(shared, daemon_does_not_fight_itself)
 {
-	const struct governed one_group = { "vnode1", 1, 2, true, false };
+	const struct governed one_group = { "vnode1", 1, 2, true, false, NULL };
 	struct nictl_dev dev;
 	unsigned int i;
 	pid_t pid;

@@ -406,8 +406,8 @@ TEST_F_TIMEOUT(bond, unprivileged_user_sees_but_cannot_bind_the_bond, 300)
  */
 TEST_F_TIMEOUT(bond, daemon_governs_the_ports_through_the_bond, 600)
 {
-	const struct governed port0 = { "vnode0", 0, 4, true, false };
-	const struct governed port1 = { "vnode1", 1, 4, true, false };
+	const struct governed port0 = { "vnode0", 0, 4, true, false, NULL };
+	const struct governed port1 = { "vnode1", 1, 4, true, false, NULL };
 	struct nictl_dev dev;
 	pid_t pid;
 

@@ -1153,7 +1153,7 @@ FIXTURE(stress) {
 	char mark[64];
 };
 
-static const struct governed governed_vnode1 = { "vnode1", 1, 4, true, false };
+static const struct governed governed_vnode1 = { "vnode1", 1, 4, true, false, NULL };
 
 /* The daemon's rule: vnode1 by its MAC, on its own node. */
 static int write_conf(void)

@@ -36,6 +36,8 @@ enum key_id {
 	KEY_BALANCE_THRESHOLD,
 	KEY_IRQ_WAIT,
 	KEY_IRQBALANCE,
+	KEY_BANNED_CPUS,
+	KEY_BANNED_CPUS_FILE,
 	NR_KEYS,
 };
 
@@ -61,6 +63,8 @@ static const struct {
 	[KEY_BALANCE_THRESHOLD]	= { "balance-threshold", false },
 	[KEY_IRQ_WAIT]		= { "irq-wait", true },
 	[KEY_IRQBALANCE]	= { "irqbalance", true },
+	[KEY_BANNED_CPUS]	= { "banned-cpus", true },
+	[KEY_BANNED_CPUS_FILE]	= { "banned-cpus-file", true },
 };
 
 struct parser {
@@ -345,17 +349,28 @@ static int set_daemon_key(struct parser *p, enum key_id id, const char *v)
 {
 	unsigned int s;
 
-	if (id == KEY_IRQ_WAIT) {
+	switch (id) {
+	case KEY_IRQ_WAIT:
 		if (parse_uint(p, "irq-wait", v, 1, IRQ_WAIT_MAX_S, &s))
 			return -1;
 		p->conf->irq_wait_ms = s * 1000;
 		return 0;
-	}
-	if (!strcmp(v, "ban") || !strcmp(v, "ignore")) {
+	case KEY_IRQBALANCE:
+		if (strcmp(v, "ban") && strcmp(v, "ignore"))
+			return fail(p, "irqbalance: '%s' is neither ban nor ignore", v);
 		p->conf->irqbalance_ban = !strcmp(v, "ban");
 		return 0;
+	case KEY_BANNED_CPUS:
+		if (strcmp(v, "irqbalance") && strcmp(v, "ignore"))
+			return fail(p, "banned-cpus: '%s' is neither irqbalance nor ignore", v);
+		p->conf->banned_cpus = !strcmp(v, "irqbalance");
+		return 0;
+	default:
+		if (*v != '/')
+			return fail(p, "banned-cpus-file: '%s' is not an absolute path", v);
+		p->conf->banned_cpus_file = strdup(v);
+		return p->conf->banned_cpus_file ? 0 : fail(p, "out of memory");
 	}
-	return fail(p, "irqbalance: '%s' is neither ban nor ignore", v);
 }
 
 static int parse_key(struct parser *p, char *line, char *eq)
@@ -373,7 +388,8 @@ static int parse_key(struct parser *p, char *line, char *eq)
 		return fail(p, "'%s' comes before any [rule NAME] or [daemon] section", key);
 	if (id == NR_KEYS || keys[id].daemon != p->in_daemon)
 		return fail(p, "unknown key '%s' in %s", key,
-			    p->in_daemon ? "[daemon]; its keys are irq-wait and irqbalance" :
+			    p->in_daemon ? "[daemon]; its keys are irq-wait, irqbalance, banned-cpus and "
+			    "banned-cpus-file" :
 			    "a rule; its keys are match-name, match-pci, match-mac, match-driver, "
 			    "match-netns, cpus, exclude, allow-siblings, steer, rps, rfs, xps, sticky, balance, "
 			    "balance-interval and balance-threshold");
@@ -410,7 +426,8 @@ int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t e
 	size_t size = 0;
 	int ret = 0;
 
-	*conf = (struct conf){ .irq_wait_ms = IRQ_WAIT_DEFAULT_MS, .irqbalance_ban = true };
+	*conf = (struct conf){ .irq_wait_ms = IRQ_WAIT_DEFAULT_MS, .irqbalance_ban = true,
+			       .banned_cpus = true };
 	while (!ret && getline(&line, &size, f) >= 0) {
 		p.line++;
 		ret = parse_line(&p, line);
@@ -455,4 +472,6 @@ void conf_free(struct conf *conf)
 	free(conf->rules);
 	conf->rules = NULL;
 	conf->nr_rules = 0;
+	free(conf->banned_cpus_file);
+	conf->banned_cpus_file = NULL;
 }

@@ -43,6 +43,8 @@ struct conf {
 	unsigned int nr_rules;
 	unsigned int irq_wait_ms;	/* how long to wait for a device's queue IRQs */
 	bool irqbalance_ban;		/* ask irqbalance to leave bound IRQs alone */
+	bool banned_cpus;		/* keep off the CPUs irqbalance is told to (banned.h) */
+	char *banned_cpus_file;		/* its environment file; NULL: the usual ones */
 };
 
 int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t errlen);

@@ -33,6 +33,7 @@
 #include "daemon/apply.h"
 #include "daemon/backoff.h"
 #include "daemon/balance.h"
+#include "daemon/banned.h"
 #include "daemon/irqbalance.h"
 #include "daemon/pending.h"
 #include "event.h"
@@ -54,6 +55,7 @@ struct daemon {
 	struct pending pending;
 	struct backoff backoff;	/* against whoever undoes our re-applies */
 	struct balancer bal;
+	struct banned banned;	/* read while conf.banned_cpus */
 	int sigfd;
 };
 
@@ -78,6 +80,69 @@ static long long now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Every rule keeps off the banned CPUs, or none does. */
+static void ban_rules(struct daemon *d)
+{
+	const struct cpuset *banned = d->k.conf.banned_cpus ? &d->banned.cpus : NULL;
+	unsigned int i;
+
+	for (i = 0; i < d->k.conf.nr_rules; i++)
+		d->k.conf.rules[i].policy.req.banned = banned;
+}
+
+/*
+ * Read the banned CPUs again; when they changed, say which and why, and
+ * apply every rule again, so IRQs leave CPUs banned now and may come back
+ * to CPUs banned no more. Balanced placements were made without knowing.
+ */
+static void check_banned(struct daemon *d, bool at_start)
+{
+	char *list;
+	bool news;
+
+	if (banned_refresh(&d->banned, now_ms(), &news)) {
+		if (news)
+			log_err("cannot read the banned CPUs: %s; the CPUs banned before stay banned",
+				d->banned.error ?: "out of memory");
+		return;
+	}
+	if (!news)
+		return;
+	list = cpuset_format(&d->banned.cpus);
+	if (!cpuset_empty(&d->banned.cpus))
+		log_info("banned CPUs %s, kept free of queue IRQs: %s%s", list ?: "?",
+			 d->banned.why ?: "?", at_start ? "" : "; applying every rule again");
+	else if (!at_start)
+		log_info("no CPU is banned any more; applying every rule again");
+	free(list);
+	if (at_start)
+		return;
+	keeper_unplace(&d->k);
+	balancer_reset(&d->bal);
+	if (d->attached)
+		balancer_start(&d->bal, &d->k.conf, now_ms());
+	d->resync = true;
+}
+
+/*
+ * Start reading the banned CPUs as the configuration says (again, after a
+ * reload), before any rule is applied. With @watch, inotify reports changes.
+ */
+static void start_banned(struct daemon *d, bool watch)
+{
+	int err;
+
+	banned_free(&d->banned);
+	ban_rules(d);
+	if (!d->k.conf.banned_cpus)
+		return;
+	err = banned_start(&d->banned, d->k.conf.banned_cpus_file, watch);
+	if (err)
+		log_warn("cannot watch irqbalance's environment files: %s; reading them once a "
+			 "second", strerror(-err));
+	check_banned(d, true);
 }
 
 static void detach(struct daemon *d, const char *why)
@@ -355,6 +420,7 @@ static void reload(struct daemon *d)
 	}
 	conf_free(&d->k.conf);
 	d->k.conf = conf;
+	start_banned(d, true);
 	/* Placements were made under the old rules; the next rounds make new ones. */
 	keeper_unplace(&d->k);
 	balancer_reset(&d->bal);
@@ -388,6 +454,8 @@ static int poll_timeout(const struct daemon *d)
 	long long now = now_ms(), until;
 	int t = d->resync ? 0 : pending_timeout(&d->pending, now);
 
+	if (d->k.conf.banned_cpus)
+		t = earlier(t, banned_timeout(&d->banned, now));
 	if (d->attached)
 		return earlier(t, balancer_timeout(&d->bal, now));
 	until = d->next_resolve_ms > now ? d->next_resolve_ms - now : 0;
@@ -396,9 +464,10 @@ static int poll_timeout(const struct daemon *d)
 
 static int run(struct daemon *d)
 {
-	struct pollfd fds[2] = {
+	struct pollfd fds[3] = {
 		{ .fd = d->sigfd, .events = POLLIN },
 		{ .fd = nl_socket_get_fd(d->ev), .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },	/* inotify on the banned CPUs' files */
 	};
 
 	d->k.nl.family = -1;
@@ -406,6 +475,9 @@ static int run(struct daemon *d)
 	if (!d->attached)
 		log_warn("module nictl is not loaded; waiting for it");
 	while (!d->stop) {
+		fds[2].fd = d->banned.inotify_fd;
+		if (d->k.conf.banned_cpus && banned_timeout(&d->banned, now_ms()) == 0)
+			check_banned(d, false);
 		if (!d->attached && now_ms() >= d->next_resolve_ms)
 			attach(d);
 		if (d->attached && d->resync)
@@ -414,7 +486,7 @@ static int run(struct daemon *d)
 		if (d->attached && d->bal.next_ms && now_ms() >= d->bal.next_ms &&
 		    balancer_round(&d->bal, &d->k, now_ms()) == -ENOENT)
 			detach(d, "went away");
-		if (poll(fds, 2, poll_timeout(d)) < 0 && errno != EINTR) {
+		if (poll(fds, 3, poll_timeout(d)) < 0 && errno != EINTR) {
 			ctl_msg("poll: %s", strerror(errno));
 			return EXIT_FAILURE;
 		}
@@ -422,6 +494,10 @@ static int run(struct daemon *d)
 			read_signals(d);
 		if (fds[1].revents & POLLIN)
 			read_events(d);
+		if (fds[2].revents & POLLIN) {
+			banned_drain(&d->banned);
+			check_banned(d, false);
+		}
 	}
 	log_info("stopped");
 	return EXIT_SUCCESS;
@@ -460,6 +536,7 @@ static int start(struct daemon *d)
 	nl_socket_modify_cb(d->ev, NL_CB_VALID, NL_CB_CUSTOM, on_message, d);
 	log_info("started: %u rule%s from %s", d->k.conf.nr_rules,
 		 d->k.conf.nr_rules == 1 ? "" : "s", d->conf_path);
+	start_banned(d, true);
 	return run(d);
 }
 
@@ -471,6 +548,7 @@ static int once(struct daemon *d)
 
 	if (ctl_nl_open(&d->k.nl))
 		return EXIT_FAILURE;
+	start_banned(d, false);
 	err = keeper_apply_all(&d->k, &failed);
 	if (err == -ENOENT)
 		ctl_msg("module nictl went away");
@@ -521,7 +599,8 @@ static int parse_args(int argc, char **argv, struct daemon *d, bool *run_once, b
 
 int cmd_daemon(int argc, char **argv)
 {
-	struct daemon d = { .conf_path = CONF_DEFAULT_PATH, .sigfd = -1 };
+	struct daemon d = { .conf_path = CONF_DEFAULT_PATH, .sigfd = -1,
+			    .banned = { .inotify_fd = -1 } };
 	bool run_once = false, fg = false;
 	char err[512];
 	int ret;
@@ -546,6 +625,7 @@ int cmd_daemon(int argc, char **argv)
 	pending_free(&d.pending);
 	backoff_free(&d.backoff);
 	balancer_reset(&d.bal);
+	banned_free(&d.banned);
 	keeper_free(&d.k);
 	return ret;
 }

@@ -22,6 +22,7 @@ struct governed {
 	unsigned int n_irqs;	/* as the guest has them: 2 queues x rx/tx, 1 x rx/tx */
 	bool distinct_cores;	/* allow-siblings unset */
 	bool quiet;		/* some IRQs may not fire: judge masks (masks_placed()) */
+	const struct cpus *banned;	/* CPUs it may not use, NULL: none */
 };
 
 /* Write @text to @path, created or truncated: 0 or -errno. */
@@ -29,6 +30,8 @@ int write_file(const char *path, const char *text);
 /* Write the configuration @conf from @rules, whose one %s is @ifname's MAC: 0 or -errno. */
 int write_conf_mac(const char *conf, const char *ifname, const char *rules);
 
+/* Whether a line of the daemon's @log contains @what; quiet, so it can be polled. */
+bool daemon_log_has(const char *log, const char *what);
 /* Run `nictlctl daemon -c @conf --foreground` with stderr appended to @log: its pid, or -1. */
 pid_t daemon_start(const char *conf, const char *log);
 /*
@@ -46,6 +49,8 @@ unsigned int daemon_dump_log(const char *log, const char *what);
 
 /* The CPUs a rule on @node may use: its online CPUs, CPU 0 kept out. */
 void allowed_cpus(int node, struct cpus *s);
+/* The CPUs @g may use: allowed_cpus() of its node, without its banned ones. */
+void governed_cpus(const struct governed *g, struct cpus *s);
 /*
  * Whether @g is placed as its rule says, judged without a word of output
  * (it is polled): bound, every queue IRQ's /proc mask exactly its target
@@ -53,9 +58,9 @@ void allowed_cpus(int node, struct cpus *s);
  */
 bool in_policy(struct nl_client *nl, const struct governed *g, struct nictl_dev *dev);
 /*
- * Wait up to DAEMON_WAIT_S until @g is back in its policy: true once it is
- * (checked again, aloud, by placement_ok(), which also makes each IRQ fire
- * and follow).
+ * Wait up to DAEMON_WAIT_S until @g is back in its policy and placed by
+ * placement_ok(), which also makes each IRQ fire and follow (masks_placed()
+ * for a quiet one): true once it is.
  */
 bool back_in_policy(struct nl_client *nl, const struct governed *g);
 

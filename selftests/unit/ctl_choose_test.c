@@ -247,6 +247,41 @@ TEST_F(sys, excluding_everything_fails)
 		     self->err);
 }
 
+/* Banned CPUs go even from a given list, and before the CPU 0 rule. */
+TEST_F(sys, banned_cpus_go_from_any_source)
+{
+	struct cpuset banned = CPUSET_INIT;
+
+	ASSERT_EQ(0, cpuset_parse(&banned, "1-5,9"));
+	self->req.banned = &banned;
+	ASSERT_EQ(0, choose(self));
+	EXPECT_STREQ("6-7", self->list);
+	EXPECT_STREQ("kept off banned CPUs 1-5, kept off CPU 0", self->choice.why);
+	cpu_choice_free(&self->choice);
+	free(self->list);
+	self->req.source = CPUS_GIVEN;
+	ASSERT_EQ(0, cpuset_parse(&self->req.given, "0-4"));
+	ASSERT_EQ(0, choose(self));
+	EXPECT_STREQ("0", self->list);
+	EXPECT_STREQ("kept off banned CPUs 1-4", self->choice.why);
+	cpu_choice_free(&self->choice);
+	cpuset_free(&banned);
+}
+
+TEST_F(sys, all_banned_fails)
+{
+	struct cpuset banned = CPUSET_INIT;
+
+	ASSERT_EQ(0, cpuset_parse(&banned, "4-7"));
+	self->req.banned = &banned;
+	self->req.source = CPUS_NODE;
+	self->req.node = 1;
+	ASSERT_EQ(-1, choose(self));
+	EXPECT_STREQ("nictlctl: every CPU it may use (4-7) is banned, kept free of IRQs for other "
+		     "work; give it other CPUs\n", self->err);
+	cpuset_free(&banned);
+}
+
 TEST_F(sys, unreadable_topology_fails)
 {
 	fakesys_write(&self->fs, "x\n", "devices/system/cpu/online");

@@ -44,6 +44,8 @@ TEST(full_example)
 		"[daemon]\n"
 		"irq-wait = 30\n"
 		"irqbalance = ignore\n"
+		"banned-cpus = ignore\n"
+		"banned-cpus-file = /etc/pods/irqbalance\n"
 		"\n"
 		"[rule fast]\n"
 		"  match-name = vnode*\n"
@@ -71,10 +73,12 @@ TEST(full_example)
 	ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(30000U, c.irq_wait_ms);
 	EXPECT_FALSE(c.irqbalance_ban);
+	EXPECT_FALSE(c.banned_cpus);
+	EXPECT_STREQ("/etc/pods/irqbalance", c.banned_cpus_file);
 	ASSERT_EQ(4U, c.nr_rules);
 
 	EXPECT_STREQ("fast", c.rules[0].name);
-	EXPECT_EQ(7U, c.rules[0].line);
+	EXPECT_EQ(9U, c.rules[0].line);
 	EXPECT_STREQ("vnode*", c.rules[0].match[RULE_MATCH_NAME]);
 	EXPECT_STREQ("0000:80:00.0", c.rules[0].match[RULE_MATCH_PCI]);
 	EXPECT_STREQ("52:54:00:*", c.rules[0].match[RULE_MATCH_MAC]);
@@ -183,6 +187,8 @@ TEST(defaults)
 	EXPECT_EQ(0U, c.nr_rules);
 	EXPECT_EQ(10000U, c.irq_wait_ms);
 	EXPECT_TRUE(c.irqbalance_ban);
+	EXPECT_TRUE(c.banned_cpus);
+	EXPECT_EQ(NULL, c.banned_cpus_file);
 	conf_free(&c);
 }
 
@@ -230,6 +236,11 @@ TEST(errors_name_the_line)
 		{ "[daemon]\nirq-wait = 0\n",
 		  "t.conf:2: irq-wait: '0' is not a number from 1 to 600" },
 		{ "[daemon]\nirqbalance = stop\n", "t.conf:2: irqbalance: 'stop' is neither" },
+		{ "[daemon]\nbanned-cpus = yes\n",
+		  "t.conf:2: banned-cpus: 'yes' is neither irqbalance nor ignore" },
+		{ "[daemon]\nbanned-cpus-file = irqbalance\n",
+		  "t.conf:2: banned-cpus-file: 'irqbalance' is not an absolute path" },
+		{ "[rule a]\nbanned-cpus = ignore\n", "t.conf:2: unknown key 'banned-cpus' in a rule" },
 		{ "[rule a]\nmatch-netns = pod*\nsteer = auto\n",
 		  "t.conf:1: rule 'a': steer, rps, rfs and xps do not reach a device in another "
 		  "network namespace (match-netns)" },

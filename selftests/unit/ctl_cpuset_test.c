@@ -82,6 +82,67 @@ TEST(parse_adds_to_the_set)
 	cpuset_free(&s);
 }
 
+/* The masks /proc/irq/default_smp_affinity and IRQBALANCE_BANNED_CPUS hold. */
+TEST(parse_mask)
+{
+	static const struct {
+		const char *mask, *list;
+	} ok[] = {
+		{ "ff\n", "0-7" },
+		{ "50", "4,6" },
+		{ "0x50", "4,6" },
+		{ "00000000,00000050", "4,6" },
+		{ "1,0", "32" },
+		{ "1,00000001", "0,32" },
+		{ "  Af  ", "0-3,5,7" },
+		{ "0", "" },
+	};
+	static const char *const bad[] = {
+		"", "x", "1,,2", ",1", "1,", "123456789", "1 2", "0x", "-1", "g",
+	};
+	struct cpuset s = CPUSET_INIT, t = CPUSET_INIT;
+	char *out, *big;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		ASSERT_EQ(0, cpuset_parse_mask(&s, ok[i].mask)) TH_LOG("mask '%s'", ok[i].mask);
+		out = cpuset_format(&s);
+		EXPECT_STREQ(ok[i].list, out) TH_LOG("mask '%s'", ok[i].mask);
+		free(out);
+		cpuset_free(&s);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_EQ(-EINVAL, cpuset_parse_mask(&s, bad[i])) TH_LOG("bad mask %u", i);
+	/* "1" and 256 chunks of 32 bits: CPU 8192, one past what the protocol carries. */
+	big = malloc(1 + 256 * 9 + 1);
+	ASSERT_NE(NULL, big);
+	strcpy(big, "1");
+	for (i = 0; i < 256; i++)
+		strcat(big, ",00000000");
+	EXPECT_EQ(-ERANGE, cpuset_parse_mask(&t, big));
+	big[0] = '0';
+	EXPECT_EQ(0, cpuset_parse_mask(&t, big));
+	free(big);
+	cpuset_free(&s);
+	cpuset_free(&t);
+}
+
+TEST(equal)
+{
+	struct cpuset a = CPUSET_INIT, b = CPUSET_INIT;
+
+	EXPECT_TRUE(cpuset_equal(&a, &b));
+	ASSERT_EQ(0, cpuset_parse(&a, "3,200"));
+	EXPECT_FALSE(cpuset_equal(&a, &b));
+	ASSERT_EQ(0, cpuset_parse(&b, "3"));
+	EXPECT_FALSE(cpuset_equal(&a, &b));
+	cpuset_del(&a, 200);	/* a has more words than b, all zero now */
+	EXPECT_TRUE(cpuset_equal(&a, &b));
+	EXPECT_TRUE(cpuset_equal(&b, &a));
+	cpuset_free(&a);
+	cpuset_free(&b);
+}
+
 TEST(set_operations)
 {
 	struct cpuset a = CPUSET_INIT, b = CPUSET_INIT;
