@@ -26,6 +26,7 @@
 
 #include "kselftest_harness.h"
 
+#include "daemon.h"
 #include "env.h"
 #include "main.h"
 #include "nicops.h"
@@ -40,6 +41,7 @@
 #define MAX_BACKLOG	"/proc/sys/net/core/netdev_max_backlog"
 #define CONF		"/tmp/nictl-doctor.conf"
 #define IRQB_DIR	"/tmp/nictl-doctor-irqb"
+#define BANNED_FILE	"/tmp/nictl-doctor-banned"
 /* Enough frames to keep the receiving NICs busy for the doctor's second. */
 #define FLOOD_FRAMES	4000
 
@@ -117,6 +119,7 @@ FIXTURE_TEARDOWN(doctor)
 	/* Undoes a bind --steer's steering too; nothing bound is no failure here. */
 	run_ctl(&self->run, false, NULL, (const char *const []){ "restore", DEV, NULL });
 	unlink(CONF);
+	unlink(BANNED_FILE);
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
@@ -237,6 +240,39 @@ TEST_F_TIMEOUT(doctor, all_irqs_on_cpu0_then_fix, 300)
 	EXPECT_EQ(0, run_jq(&self->jq, self->run.out,
 			    "[.[0].irqs[].target_cpu] | all(. >= 4 and . <= 7)"));
 	EXPECT_STREQ("true\n", self->jq.out);
+}
+
+/*
+ * A CPU irqbalance is told to keep free, in the file the daemon's
+ * configuration names: the finding says who banned it, and --fix binds
+ * off it as the suggested --exclude says.
+ */
+TEST_F_TIMEOUT(doctor, irqs_on_a_banned_cpu_then_fix, 300)
+{
+	FILE *f = fopen(CONF, "w");
+	char want[256];
+
+	ASSERT_NE(NULL, f);
+	fprintf(f, "[daemon]\nbanned-cpus-file = %s\n[rule doctor]\nmatch-name = %s\n"
+		"cpus = numa-local\nsteer = auto\n", BANNED_FILE, DEV);
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, write_file(BANNED_FILE, "IRQBALANCE_BANNED_CPULIST=4\n"));
+	ASSERT_EQ(0, move_irqs(self, "4"));
+	EXPECT_EQ(1, DOCTOR(self, 0, DEV));
+	EXPECT_STREQ("4", evidence(self, "irq-banned-cpu", "cpus"));
+	snprintf(want, sizeof(want), "%s of %s queue IRQs on CPU 4, banned for other work: "
+		 "IRQBALANCE_BANNED_CPULIST=4 in " BANNED_FILE " (4)", queue_irqs(self),
+		 queue_irqs(self));
+	EXPECT_STREQ(want, jq(self, "[.findings[] | select(.id == \"irq-banned-cpu\")][0].summary"));
+	EXPECT_STREQ("nictlctl bind vnode1 --numa-local --exclude 4 --steer",
+		     jq(self, "[.findings[] | select(.id == \"irq-banned-cpu\")][0].fix"));
+	EXPECT_EQ(0, DOCTOR(self, 0, "--fix", DEV));
+	EXPECT_STREQ("true", jq(self, "[.findings[] | select(.id == \"irq-banned-cpu\")][0].fixed"));
+	ASSERT_EQ(0, CTL(self, "show", "-j", DEV));
+	EXPECT_EQ(0, run_jq(&self->jq, self->run.out,
+			    "[.[0].irqs[].target_cpu] | all(. >= 5 and . <= 7)"));
+	EXPECT_STREQ("true\n", self->jq.out);
+	unlink(BANNED_FILE);
 }
 
 TEST_F_TIMEOUT(doctor, irqs_on_the_far_node, 300)

@@ -74,6 +74,18 @@ static void sleep_s(double s)
 		;
 }
 
+/* Bind as the findings suggest, off the CPUs @s finds kept for other work. */
+static void fix(struct ctl_nl *nl, struct doc_findings *fs, const struct doc_sample *s)
+{
+	struct cpuset avoid = CPUSET_INIT;
+
+	if (doc_avoid_cpus(s, &avoid))
+		ctl_msg("out of memory");
+	else
+		doc_fix(nl, fs, &avoid);
+	cpuset_free(&avoid);
+}
+
 static int report(const struct doctor_args *a, const struct doc_findings *fs)
 {
 	int err = a->json ? doc_print_json(stdout, fs) : doc_print_text(stdout, fs);
@@ -103,7 +115,7 @@ static int diagnose(struct ctl_nl *nl, const struct doctor_args *a)
 	} else {
 		/* A failed bind was reported; its findings stay problems. */
 		if (a->fix)
-			doc_fix(nl, &fs);
+			fix(nl, &fs, &cur);
 		ret = report(a, &fs);
 		doc_findings_free(&fs);
 	}

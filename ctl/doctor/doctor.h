@@ -78,6 +78,9 @@ struct doc_sample {
 	unsigned int nr_cpus;
 	struct cpuset isolated;		/* isolcpus= and nohz_full= */
 	struct cpuset reserved;		/* cgroup v2 isolated partitions */
+	struct cpuset banned;		/* irqbalance's banned CPUs (daemon/banned.h), unless
+					 * the configuration says banned-cpus = ignore */
+	char *banned_why;		/* where each comes from; NULL when none is */
 	pid_t irqbalance;		/* 0 when none runs */
 	bool bans_known;		/* its ban list could be read */
 	unsigned int budget;		/* net.core.netdev_budget, 0 unknown */
@@ -140,6 +143,8 @@ bool doc_is_drop_counter(const char *name);
 /* rules.c */
 int doc_rules(const struct doc_sample *prev, const struct doc_sample *cur,
 	      struct doc_findings *out);
+/* The CPUs a bind fix keeps off: reserved and banned for other work. */
+int doc_avoid_cpus(const struct doc_sample *s, struct cpuset *out);
 void doc_findings_free(struct doc_findings *fs);
 const char *doc_severity_name(enum doc_severity sev);
 unsigned int doc_problems(const struct doc_findings *fs);
@@ -149,6 +154,6 @@ int doc_print_text(FILE *f, const struct doc_findings *fs);
 int doc_print_json(FILE *f, const struct doc_findings *fs);
 
 /* fix.c */
-int doc_fix(struct ctl_nl *nl, struct doc_findings *fs);
+int doc_fix(struct ctl_nl *nl, struct doc_findings *fs, const struct cpuset *avoid);
 
 #endif /* NICTLCTL_DOCTOR_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * doctor --fix: the safe subset of the fixes, the placement ones, which
- * `nictlctl bind DEV --numa-local --steer` undoes with `restore DEV`. Each
+ * `nictlctl bind DEV --numa-local --steer` undoes with `restore DEV`, kept
+ * off the CPUs reserved or banned for other work as the text's --exclude says. Each
  * device is bound once, through the same transaction as `bind --steer`
  * (steer/bind.c), after saying so on stderr; the other fixes (ethtool,
  * sysctl, the configuration file) stay suggestions for a person to weigh.
@@ -26,7 +27,7 @@ static void mark(struct doc_findings *fs, const char *dev, bool fixed)
 	}
 }
 
-static int bind_one(struct ctl_nl *nl, const struct doc_finding *f)
+static int bind_one(struct ctl_nl *nl, const struct doc_finding *f, const struct cpuset *avoid)
 {
 	struct bind_policy policy = {
 		.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT, .exclude = CPUSET_INIT },
@@ -38,10 +39,17 @@ static int bind_one(struct ctl_nl *nl, const struct doc_finding *f)
 	int err;
 
 	ctl_msg("doctor --fix: %s", f->fix);
+	err = cpuset_or(&policy.req.exclude, avoid);
+	if (err) {
+		ctl_msg("out of memory");
+		return err;
+	}
 	err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, &ref), "doctor --fix", f->dev,
 			   &found);
-	if (err)
+	if (err) {
+		bind_policy_free(&policy);
 		return err;
+	}
 	if (found.devs[0].numa_node >= 0) {
 		policy.numa_local = true;
 		policy.req.source = CPUS_NODE;
@@ -63,7 +71,7 @@ static int bind_one(struct ctl_nl *nl, const struct doc_finding *f)
  * Apply the bind fixes of @fs, a device at a time, marking what was fixed.
  * Returns 0, or -1 when a bind failed (reported; the others still ran).
  */
-int doc_fix(struct ctl_nl *nl, struct doc_findings *fs)
+int doc_fix(struct ctl_nl *nl, struct doc_findings *fs, const struct cpuset *avoid)
 {
 	unsigned int i;
 	int err, ret = 0;
@@ -71,7 +79,7 @@ int doc_fix(struct ctl_nl *nl, struct doc_findings *fs)
 	for (i = 0; i < fs->nr; i++) {
 		if (!fs->f[i].bind_fix || !fs->f[i].dev)
 			continue;
-		err = bind_one(nl, &fs->f[i]);
+		err = bind_one(nl, &fs->f[i], avoid);
 		if (err)
 			ret = -1;
 		mark(fs, fs->f[i].dev, !err);

@@ -176,13 +176,27 @@ static uint64_t grew(uint64_t before, uint64_t after)
 	return after > before ? after - before : 0;
 }
 
+int doc_avoid_cpus(const struct doc_sample *s, struct cpuset *out)
+{
+	return cpuset_or(out, &s->reserved) ?: cpuset_or(out, &s->banned);
+}
+
+/* The bind that --fix would make; it keeps off doc_avoid_cpus() as --exclude. */
 static void bind_fix(struct ctx *c, struct doc_finding *f, const struct doc_dev *d)
 {
+	struct cpuset avoid = CPUSET_INIT;
+	char *list = NULL;
+
 	if (!f)
 		return;
 	f->bind_fix = true;
-	set_str(c, &f->fix, "nictlctl bind %s%s --steer", d->ifname,
-		d->node >= 0 ? " --numa-local" : "");
+	if (doc_avoid_cpus(c->cur, &avoid) ||
+	    (!cpuset_empty(&avoid) && !(list = cpuset_format(&avoid))))
+		c->err = -ENOMEM;
+	set_str(c, &f->fix, "nictlctl bind %s%s%s%s --steer", d->ifname,
+		d->node >= 0 ? " --numa-local" : "", list ? " --exclude " : "", list ?: "");
+	free(list);
+	cpuset_free(&avoid);
 }
 
 /* The IRQs of @d that satisfy @pick, and the CPUs they interrupt. */
@@ -229,6 +243,12 @@ static bool on_reserved(const struct ctx *c, const struct doc_dev *d, const stru
 	return cpuset_has(&c->cur->reserved, irq->cpu);
 }
 
+static bool on_banned(const struct ctx *c, const struct doc_dev *d, const struct doc_irq *irq)
+{
+	(void)d;
+	return cpuset_has(&c->cur->banned, irq->cpu);
+}
+
 static bool any_irq(const struct ctx *c, const struct doc_dev *d, const struct doc_irq *irq)
 {
 	(void)c;
@@ -271,6 +291,21 @@ static struct doc_finding *placement(struct ctx *c, const struct doc_dev *d, con
 	cpuset_free(&irqs);
 	cpuset_free(&cpus);
 	return f;
+}
+
+/* On CPUs irqbalance is told to keep free, saying who told it. */
+static void banned_cpu(struct ctx *c, const struct doc_dev *d)
+{
+	char *what;
+
+	if (!c->cur->banned_why)
+		return;
+	if (asprintf(&what, "banned for other work: %s", c->cur->banned_why) < 0) {
+		c->err = -ENOMEM;
+		return;
+	}
+	placement(c, d, "irq-banned-cpu", DOC_WARNING, on_banned, what);
+	free(what);
 }
 
 /* All queue IRQs on one CPU: one CPU does all of the device's receiving. */
@@ -686,6 +721,7 @@ static void device(struct ctx *c, const struct doc_dev *d, int hot)
 		  "nohz_full= for work that must not be interrupted");
 	placement(c, d, "irq-reserved-cpu", DOC_WARNING, on_reserved, "an isolated cgroup "
 		  "cpuset partition (a container runtime's reserved CPUs)");
+	banned_cpu(c, d);
 	drift(c, d, pd);
 	irqbalance(c, d);
 	no_rule(c, d);

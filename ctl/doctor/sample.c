@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/banned.h"
 #include "daemon/conf.h"
 #include "daemon/irqbalance.h"
 #include "daemon/mac.h"
@@ -281,6 +282,31 @@ static int read_cpu_sets(struct doc_sample *s)
 }
 
 /*
+ * The CPUs irqbalance is told to keep free, from the sources the daemon
+ * reads (its configuration may name the file, or ignore them). A source
+ * that cannot be read is said and left out: the rest of the sample stands.
+ */
+static void read_banned(struct doc_sample *s, const struct reading *r)
+{
+	struct banned b;
+	bool news;
+
+	if (r->conf_ok && !r->conf.banned_cpus)
+		return;
+	banned_init(&b);
+	banned_start(&b, r->conf_ok ? r->conf.banned_cpus_file : NULL, false);
+	if (banned_refresh(&b, 0, &news)) {
+		ctl_msg("cannot read the CPUs banned for other work: %s", b.error);
+	} else {
+		s->banned = b.cpus;
+		s->banned_why = b.why;
+		b.cpus = (struct cpuset)CPUSET_INIT;
+		b.why = NULL;
+	}
+	banned_free(&b);
+}
+
+/*
  * Read one sample into @s: 0, or -1 after the one line (@s is then freed).
  * A missing or broken configuration file is no error: the devices are then
  * governed by no rule, which is a finding.
@@ -304,6 +330,7 @@ int doc_sample_read(struct ctl_nl *nl, const struct doc_read_args *a, struct doc
 		r.conf_ok = !conf_load(a->conf, &r.conf, why, sizeof(why));
 		s->rules_read = r.conf_ok;
 		read_irqbalance(s, &r);
+		read_banned(s, &r);
 		read_sysctls(s);
 		err = read_devs(nl, a, s, &r);
 	}
@@ -354,5 +381,7 @@ void doc_sample_free(struct doc_sample *s)
 	free(s->cpus);
 	cpuset_free(&s->isolated);
 	cpuset_free(&s->reserved);
+	cpuset_free(&s->banned);
+	free(s->banned_why);
 	memset(s, 0, sizeof(*s));
 }

@@ -11,6 +11,8 @@
 
 #include "kselftest_harness.h"
 
+#include "ctl_cpulist.h"
+
 #include "daemon/banned.h"
 
 /* Parse @text as an environment file into @env: 0, or -1 with @err set. */
@@ -26,17 +28,6 @@ static int parse(const char *text, struct banned_env *env, char *err, size_t err
 	return ret;
 }
 
-/* The cpulist of @s, in a static buffer: tests compare it at once. */
-static const char *list_of(const struct cpuset *s)
-{
-	static char buf[256];
-	char *l = cpuset_format(s);
-
-	snprintf(buf, sizeof(buf), "%s", l ?: "?");
-	free(l);
-	return buf;
-}
-
 TEST(env_both_formats)
 {
 	static const char text[] =
@@ -50,8 +41,8 @@ TEST(env_both_formats)
 	char err[256] = "";
 
 	ASSERT_EQ(0, parse(text, &env, err, sizeof(err))) TH_LOG("%s", err);
-	EXPECT_STREQ("2-3", list_of(&env.list));
-	EXPECT_STREQ("4,6", list_of(&env.mask));
+	EXPECT_STREQ("2-3", cpulist_of(&env.list));
+	EXPECT_STREQ("4,6", cpulist_of(&env.mask));
 	EXPECT_STREQ("2-3", env.list_text);
 	EXPECT_STREQ("00000000,00000050", env.mask_text);
 	banned_env_free(&env);
@@ -68,7 +59,7 @@ TEST(env_last_assignment_wins_and_empty_bans_nothing)
 	char err[256] = "";
 
 	ASSERT_EQ(0, parse(text, &env, err, sizeof(err))) TH_LOG("%s", err);
-	EXPECT_STREQ("5-6", list_of(&env.list));
+	EXPECT_STREQ("5-6", cpulist_of(&env.list));
 	EXPECT_TRUE(cpuset_empty(&env.mask));
 	EXPECT_EQ(NULL, env.mask_text);
 	banned_env_free(&env);
@@ -112,7 +103,7 @@ FIXTURE_TEARDOWN(banned)
 /* What the daemon does each time: refresh; "-" when it failed. */
 static const char *refresh(struct banned *b, bool *news)
 {
-	return banned_refresh(b, 0, news) ? "-" : list_of(&b->cpus);
+	return banned_refresh(b, 0, news) ? "-" : cpulist_of(&b->cpus);
 }
 
 TEST_F(banned, sources_add_up_and_changes_are_news_once)
@@ -163,7 +154,7 @@ TEST_F(banned, a_broken_file_keeps_the_ban)
 		TH_LOG("%s", self->b.error);
 	EXPECT_STREQ("-", refresh(&self->b, &news));
 	EXPECT_FALSE(news);
-	EXPECT_STREQ("2-3", list_of(&self->b.cpus));
+	EXPECT_STREQ("2-3", cpulist_of(&self->b.cpus));
 	fakesys_write(&self->fs, "zz\n", "irq/default_smp_affinity");
 	fakesys_write(&self->fs, "\n", "etc/irqbalance");
 	EXPECT_STREQ("-", refresh(&self->b, &news));

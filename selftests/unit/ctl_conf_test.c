@@ -9,6 +9,8 @@
 
 #include "kselftest_harness.h"
 
+#include "ctl_cpulist.h"
+
 #include "daemon/conf.h"
 #include "util.h"
 
@@ -24,16 +26,6 @@ static int parse(const char *text, struct conf *conf, char *err, size_t len)
 	ret = conf_parse(f, "t.conf", conf, err, len);
 	fclose(f);
 	return ret;
-}
-
-static char *cpus_of(const struct cpuset *s)
-{
-	static char buf[64];
-	char *list = cpuset_format(s);
-
-	snprintf(buf, sizeof(buf), "%s", list ?: "?");
-	free(list);
-	return buf;
 }
 
 TEST(full_example)
@@ -85,7 +77,7 @@ TEST(full_example)
 	EXPECT_STREQ("virtio_net", c.rules[0].match[RULE_MATCH_DRIVER]);
 	EXPECT_TRUE(c.rules[0].policy.numa_local);
 	EXPECT_EQ(CPUS_NODE, c.rules[0].policy.req.source);
-	EXPECT_STREQ("5", cpus_of(&c.rules[0].policy.req.exclude));
+	EXPECT_STREQ("5", cpulist_of(&c.rules[0].policy.req.exclude));
 	EXPECT_TRUE(c.rules[0].policy.allow_siblings);
 	EXPECT_FALSE(c.rules[0].policy.dry_run);
 	EXPECT_EQ(STEER_XPS, c.rules[0].steer);
@@ -101,7 +93,7 @@ TEST(full_example)
 	EXPECT_FALSE(c.rules[1].policy.sticky);
 
 	EXPECT_EQ(CPUS_GIVEN, c.rules[2].policy.req.source);
-	EXPECT_STREQ("2-3,6", cpus_of(&c.rules[2].policy.req.given));
+	EXPECT_STREQ("2-3,6", cpulist_of(&c.rules[2].policy.req.given));
 	EXPECT_EQ(CPUS_ONLINE, c.rules[3].policy.req.source);
 	conf_free(&c);
 	EXPECT_EQ(0U, c.nr_rules);

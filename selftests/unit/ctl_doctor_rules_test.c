@@ -251,7 +251,38 @@ TEST_F(doc, reserved_cpu)
 	f = find(self, "irq-reserved-cpu");
 	ASSERT_NE(NULL, f);
 	EXPECT_STREQ("41", fact(f, "irqs"));
+	/* --fix binds as the text says: off the reserved CPU. */
+	EXPECT_STREQ("nictlctl bind eth0 --numa-local --exclude 6 --steer", f->fix);
+	EXPECT_TRUE(f->bind_fix);
 	cpuset_free(&self->cur.s.reserved);
+}
+
+TEST_F(doc, banned_cpu_says_who_banned_it)
+{
+	const struct doc_finding *f;
+
+	ASSERT_EQ(0, cpuset_add(&self->cur.s.banned, 6));
+	ASSERT_EQ(0, cpuset_add(&self->cur.s.reserved, 7));
+	self->cur.s.banned_why = "IRQBALANCE_BANNED_CPULIST=6 in /etc/default/irqbalance (6)";
+	diagnose(self);
+	f = find(self, "irq-banned-cpu");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(DOC_WARNING, f->severity);
+	EXPECT_STREQ("41", fact(f, "irqs"));
+	EXPECT_STREQ("1 of 2 queue IRQs on CPU 6, banned for other work: "
+		     "IRQBALANCE_BANNED_CPULIST=6 in /etc/default/irqbalance (6)", f->text);
+	EXPECT_STREQ("nictlctl bind eth0 --numa-local --exclude 6-7 --steer", f->fix);
+	cpuset_free(&self->cur.s.banned);
+	cpuset_free(&self->cur.s.reserved);
+}
+
+TEST_F(doc, banned_cpus_elsewhere_are_no_finding)
+{
+	ASSERT_EQ(0, cpuset_add(&self->cur.s.banned, 5));
+	self->cur.s.banned_why = "IRQBALANCE_BANNED_CPULIST=5 in /etc/default/irqbalance (5)";
+	diagnose(self);
+	EXPECT_EQ(NULL, find(self, "irq-banned-cpu"));
+	cpuset_free(&self->cur.s.banned);
 }
 
 TEST_F(doc, drift_during_the_interval_only)

@@ -7,6 +7,7 @@
  */
 #include "kselftest_harness.h"
 
+#include "ctl_cpulist.h"
 #include "ctl_stats_sample.h"
 
 FIXTURE(calc) {
@@ -27,16 +28,6 @@ FIXTURE_TEARDOWN(calc)
 	stats_view_free(&self->v);
 	stats_sample_free(&self->prev);
 	stats_sample_free(&self->cur);
-}
-
-static char *list_of(const struct cpuset *cpus)
-{
-	static char buf[64];
-	char *s = cpuset_format(cpus);
-
-	snprintf(buf, sizeof(buf), "%s", s ?: "(ENOMEM)");
-	free(s);
-	return buf;
 }
 
 #define RX(v, i)	((v)->cpus[i].vec[NICTL_SOFTIRQ_NET_RX])
@@ -175,12 +166,12 @@ TEST_F(calc, queue_split_and_napi_outside_the_irq_affinity)
 	EXPECT_EQ(9100.0, v->queues[0].packets_per_sec);
 	EXPECT_EQ(300.0, v->queues[0].polls_per_sec);
 	EXPECT_EQ(91.0, v->queues[0].share_pct);
-	EXPECT_STREQ("0", list_of(&v->queues[0].irq_cpus));
-	EXPECT_STREQ("", list_of(&v->queues[0].outside));
+	EXPECT_STREQ("0", cpulist_of(&v->queues[0].irq_cpus));
+	EXPECT_STREQ("", cpulist_of(&v->queues[0].outside));
 	EXPECT_EQ(9.0, v->queues[1].share_pct);
-	EXPECT_STREQ("1", list_of(&v->queues[1].irq_cpus));
-	EXPECT_STREQ("1-2", list_of(&v->queues[1].napi_cpus));
-	EXPECT_STREQ("2", list_of(&v->queues[1].outside));
+	EXPECT_STREQ("1", cpulist_of(&v->queues[1].irq_cpus));
+	EXPECT_STREQ("1-2", cpulist_of(&v->queues[1].napi_cpus));
+	EXPECT_STREQ("2", cpulist_of(&v->queues[1].outside));
 	EXPECT_EQ(0, v->uneven);
 }
 
@@ -202,13 +193,13 @@ TEST_F(calc, stacked_device_has_the_queues_of_each_device_beneath_it)
 	EXPECT_EQ(10000, v->packets);
 	EXPECT_STREQ("vnode0", v->queues[0].dev);
 	EXPECT_EQ(8193, v->queues[0].napi_id);
-	EXPECT_STREQ("0", list_of(&v->queues[0].irq_cpus));
+	EXPECT_STREQ("0", cpulist_of(&v->queues[0].irq_cpus));
 	EXPECT_STREQ("vnode1", v->queues[1].dev);
 	EXPECT_EQ(0, v->queues[1].queue);
 	EXPECT_EQ(8194, v->queues[1].napi_id);
 	/* vnode1's queue 0, not vnode0's: its IRQ is on CPU 1. */
-	EXPECT_STREQ("1", list_of(&v->queues[1].irq_cpus));
-	EXPECT_STREQ("2", list_of(&v->queues[1].outside));
+	EXPECT_STREQ("1", cpulist_of(&v->queues[1].irq_cpus));
+	EXPECT_STREQ("2", cpulist_of(&v->queues[1].outside));
 	EXPECT_EQ(0, v->uneven);
 	EXPECT_EQ(250000000, v->cpus[0].split.napi_ns);
 	EXPECT_EQ(2000000, v->cpus[1].split.napi_ns);
@@ -250,10 +241,10 @@ TEST_F(calc, rx_irqs_only_when_the_queue_has_them)
 	cpuset_free(&irqs[1].affinity);
 	sample_cpus(&irqs[1].affinity, "3");
 	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
-	EXPECT_STREQ("0", list_of(&v->queues[0].irq_cpus));
+	EXPECT_STREQ("0", cpulist_of(&v->queues[0].irq_cpus));
 	/* No IRQ for queue 1: nothing to be outside of. */
-	EXPECT_STREQ("", list_of(&v->queues[1].irq_cpus));
-	EXPECT_STREQ("", list_of(&v->queues[1].outside));
+	EXPECT_STREQ("", cpulist_of(&v->queues[1].irq_cpus));
+	EXPECT_STREQ("", cpulist_of(&v->queues[1].outside));
 }
 
 TEST_F(calc, unknown_queue_sorts_last)
@@ -265,7 +256,7 @@ TEST_F(calc, unknown_queue_sorts_last)
 	EXPECT_EQ(1, v->queues[0].queue);
 	EXPECT_EQ(-1, v->queues[1].queue);
 	EXPECT_EQ(8193, v->queues[1].napi_id);
-	EXPECT_STREQ("", list_of(&v->queues[1].irq_cpus));
+	EXPECT_STREQ("", cpulist_of(&v->queues[1].irq_cpus));
 	EXPECT_EQ(1, v->uneven);
 }
 

@@ -6,6 +6,8 @@
 
 #include "kselftest_harness.h"
 
+#include "ctl_cpulist.h"
+
 #include "topology.h"
 
 FIXTURE(sys) {
@@ -25,16 +27,6 @@ FIXTURE_TEARDOWN(sys)
 	fakesys_destroy(&self->fs);
 }
 
-static char *list_of(const struct cpuset *cpus)
-{
-	static char buf[256];
-	char *s = cpuset_format(cpus);
-
-	snprintf(buf, sizeof(buf), "%s", s ?: "(ENOMEM)");
-	free(s);
-	return buf;
-}
-
 TEST(root_defaults_to_sys)
 {
 	unsetenv("NICTL_SYSFS");
@@ -50,10 +42,10 @@ TEST_F(sys, online_and_node_cpus)
 	fakesys_write(&self->fs, "0-7\n", "devices/system/cpu/online");
 	fakesys_write(&self->fs, "4-7\n", "devices/system/node/node1/cpulist");
 	ASSERT_EQ(0, topo_online_cpus(&self->cpus));
-	EXPECT_STREQ("0-7", list_of(&self->cpus));
+	EXPECT_STREQ("0-7", cpulist_of(&self->cpus));
 	cpuset_free(&self->cpus);
 	ASSERT_EQ(0, topo_node_cpus(1, &self->cpus));
-	EXPECT_STREQ("4-7", list_of(&self->cpus));
+	EXPECT_STREQ("4-7", cpulist_of(&self->cpus));
 	EXPECT_EQ(-ENOENT, topo_node_cpus(2, &self->cpus));
 }
 
@@ -67,7 +59,7 @@ TEST_F(sys, node_distance_by_online_node)
 	fakesys_write(&self->fs, "10 21 32\n", "devices/system/node/node0/distance");
 	fakesys_write(&self->fs, "10 21\n", "devices/system/node/node2/distance");
 	ASSERT_EQ(0, topo_online_nodes(&self->cpus));
-	EXPECT_STREQ("0,2,5", list_of(&self->cpus));
+	EXPECT_STREQ("0,2,5", cpulist_of(&self->cpus));
 	EXPECT_EQ(0, topo_node_distance(0, 5, &d));
 	EXPECT_EQ(32U, d);
 	EXPECT_EQ(0, topo_node_distance(0, 0, &d));
@@ -90,7 +82,7 @@ TEST_F(sys, isolated_joins_isolcpus_and_nohz_full)
 	fakesys_write(&self->fs, "2-3\n", "devices/system/cpu/isolated");
 	fakesys_write(&self->fs, "3,6\n", "devices/system/cpu/nohz_full");
 	ASSERT_EQ(0, topo_isolated_cpus(&self->cpus));
-	EXPECT_STREQ("2-3,6", list_of(&self->cpus));
+	EXPECT_STREQ("2-3,6", cpulist_of(&self->cpus));
 }
 
 TEST_F(sys, isolated_without_nohz_full)
@@ -127,7 +119,7 @@ TEST_F(sys, reserved_cpus_of_isolated_cgroup_partitions)
 	EXPECT_TRUE(cpuset_empty(&self->cpus));
 	fakesys_write(&self->fs, "4-5\n", "fs/cgroup/cpuset.cpus.isolated");
 	ASSERT_EQ(0, topo_reserved_cpus(&self->cpus));
-	EXPECT_STREQ("4-5", list_of(&self->cpus));
+	EXPECT_STREQ("4-5", cpulist_of(&self->cpus));
 }
 
 TEST_F(sys, cores_of_adjacent_siblings)
