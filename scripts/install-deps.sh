@@ -22,6 +22,7 @@ PACKAGES="
 	libnl-genl-3-dev
 	libnl-3-dev
 	libmnl-dev
+	libmicrohttpd-dev
 	pkg-config
 	gcc
 	make

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon/conf.h"
+#include "metrics/addr.h"
 #include "util.h"
 
 /* The bounded wait for a device's queue IRQs, when [daemon] sets none. */
@@ -38,6 +39,7 @@ enum key_id {
 	KEY_IRQBALANCE,
 	KEY_BANNED_CPUS,
 	KEY_BANNED_CPUS_FILE,
+	KEY_METRICS,
 	NR_KEYS,
 };
 
@@ -65,6 +67,7 @@ static const struct {
 	[KEY_IRQBALANCE]	= { "irqbalance", true },
 	[KEY_BANNED_CPUS]	= { "banned-cpus", true },
 	[KEY_BANNED_CPUS_FILE]	= { "banned-cpus-file", true },
+	[KEY_METRICS]		= { "metrics", true },
 };
 
 struct parser {
@@ -347,6 +350,8 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 
 static int set_daemon_key(struct parser *p, enum key_id id, const char *v)
 {
+	struct metrics_addr addr;
+	char err[256];
 	unsigned int s;
 
 	switch (id) {
@@ -365,6 +370,13 @@ static int set_daemon_key(struct parser *p, enum key_id id, const char *v)
 			return fail(p, "banned-cpus: '%s' is neither irqbalance nor ignore", v);
 		p->conf->banned_cpus = !strcmp(v, "irqbalance");
 		return 0;
+	case KEY_METRICS:
+		if (!strcmp(v, "off"))
+			return 0;
+		if (metrics_addr_parse(v, &addr, err, sizeof(err)))
+			return fail(p, "metrics: %s", err);
+		p->conf->metrics = strdup(v);
+		return p->conf->metrics ? 0 : fail(p, "out of memory");
 	default:
 		if (*v != '/')
 			return fail(p, "banned-cpus-file: '%s' is not an absolute path", v);
@@ -388,8 +400,8 @@ static int parse_key(struct parser *p, char *line, char *eq)
 		return fail(p, "'%s' comes before any [rule NAME] or [daemon] section", key);
 	if (id == NR_KEYS || keys[id].daemon != p->in_daemon)
 		return fail(p, "unknown key '%s' in %s", key,
-			    p->in_daemon ? "[daemon]; its keys are irq-wait, irqbalance, banned-cpus and "
-			    "banned-cpus-file" :
+			    p->in_daemon ? "[daemon]; its keys are irq-wait, irqbalance, banned-cpus, "
+			    "banned-cpus-file and metrics" :
 			    "a rule; its keys are match-name, match-pci, match-mac, match-driver, "
 			    "match-netns, cpus, exclude, allow-siblings, steer, rps, rfs, xps, sticky, balance, "
 			    "balance-interval and balance-threshold");
@@ -474,4 +486,6 @@ void conf_free(struct conf *conf)
 	conf->nr_rules = 0;
 	free(conf->banned_cpus_file);
 	conf->banned_cpus_file = NULL;
+	free(conf->metrics);
+	conf->metrics = NULL;
 }

@@ -45,6 +45,7 @@ struct conf {
 	bool irqbalance_ban;		/* ask irqbalance to leave bound IRQs alone */
 	bool banned_cpus;		/* keep off the CPUs irqbalance is told to (banned.h) */
 	char *banned_cpus_file;		/* its environment file; NULL: the usual ones */
+	char *metrics;			/* where to serve /metrics (metrics/addr.h); NULL: off */
 };
 
 int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t errlen);

@@ -10,7 +10,8 @@
  * in a PID namespace) and ignores them, so it never answers itself.
  *
  * It never forks: systemd (Type=simple) or the shell keeps it in the
- * background. Without --foreground it logs to syslog.
+ * background. Without --foreground it logs to syslog. When configured, it
+ * serves /metrics from the same loop (daemon/metrics.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,6 +36,7 @@
 #include "daemon/balance.h"
 #include "daemon/banned.h"
 #include "daemon/irqbalance.h"
+#include "daemon/metrics.h"
 #include "daemon/pending.h"
 #include "event.h"
 #include "log.h"
@@ -56,6 +58,7 @@ struct daemon {
 	struct backoff backoff;	/* against whoever undoes our re-applies */
 	struct balancer bal;
 	struct banned banned;	/* read while conf.banned_cpus */
+	struct daemon_metrics m;	/* /metrics, and what it counts */
 	int sigfd;
 };
 
@@ -155,6 +158,7 @@ static void detach(struct daemon *d, const char *why)
 	d->next_resolve_ms = now_ms() + RESOLVE_PERIOD_MS;
 	pending_free(&d->pending);
 	balancer_reset(&d->bal);
+	metrics_forget(&d->m);
 }
 
 /* Find the family and join its events group: then apply everything. */
@@ -186,11 +190,15 @@ static void resync(struct daemon *d)
 	unsigned int failed;
 
 	d->resync = false;
+	d->m.counts.resyncs++;
 	pending_free(&d->pending);
 	if (keeper_apply_all(&d->k, &failed) == -ENOENT)
 		detach(d, "went away");
 	else
 		keeper_irqbalance(&d->k);
+	d->m.counts.apply_failures += failed;
+	/* The page shows the devices as they are now bound. */
+	d->m.next_refresh_ms = 0;
 }
 
 /* Apply the rules of the devices that are due; retry those without IRQs. */
@@ -203,6 +211,8 @@ static void run_pending(struct daemon *d)
 
 	while (d->attached && pending_pop(&d->pending, now, &dev)) {
 		r = keeper_apply(&d->k, dev.key);
+		d->m.counts.applies += r == APPLY_DONE;
+		d->m.counts.apply_failures += r == APPLY_FAILED;
 		if (r == APPLY_DONE)
 			backoff_applied(&d->backoff, dev.key, now);
 		if (r == APPLY_GONE)
@@ -249,6 +259,7 @@ static void answer(struct daemon *d, const struct nictl_dev *dev)
 		return;
 	}
 	if (started) {
+		d->m.counts.backoffs++;
 		pid = irqbalance_pid();
 		if (pid)
 			snprintf(fighter, sizeof(fighter), "irqbalance (pid %d)", (int)pid);
@@ -305,6 +316,10 @@ static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 	const struct nictl_dev *dev = &ev->dev.devs[0];
 	char comm[32], *what = describe(ev);
 
+	if (ev->type == NICTL_EVENT_DRIFT)
+		d->m.counts.drifts++;
+	else
+		d->m.counts.foreign++;
 	if (ev->type == NICTL_EVENT_DRIFT) {
 		log_warn("%s: moved behind nictl's back (irqbalance, a write to /proc/irq or the "
 			 "driver): %s (nictl had set the CPU before the arrow); re-applying",
@@ -328,6 +343,7 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 	if (d->last_seq && ev->seq != d->last_seq + 1) {
 		log_warn("missed %llu events of nictl; resyncing every device",
 			 (unsigned long long)(ev->seq - d->last_seq - 1));
+		d->m.counts.events_missed += ev->seq - d->last_seq - 1;
 		d->resync = true;
 	}
 	d->last_seq = ev->seq;
@@ -403,6 +419,7 @@ static void read_events(struct daemon *d)
 		if (err == -NLE_NOMEM && d->attached) {
 			log_warn("the events socket overflowed and events were lost; resyncing "
 				 "every device");
+			d->m.counts.event_overflows++;
 			d->resync = true;
 		}
 	} while (err >= 0 || err == -NLE_NOMEM);
@@ -421,6 +438,7 @@ static void reload(struct daemon *d)
 	conf_free(&d->k.conf);
 	d->k.conf = conf;
 	start_banned(d, true);
+	metrics_configure(&d->m, d->k.conf.metrics);
 	/* Placements were made under the old rules; the next rounds make new ones. */
 	keeper_unplace(&d->k);
 	balancer_reset(&d->bal);
@@ -456,6 +474,7 @@ static int poll_timeout(const struct daemon *d)
 
 	if (d->k.conf.banned_cpus)
 		t = earlier(t, banned_timeout(&d->banned, now));
+	t = earlier(t, metrics_timeout(&d->m, now));
 	if (d->attached)
 		return earlier(t, balancer_timeout(&d->bal, now));
 	until = d->next_resolve_ms > now ? d->next_resolve_ms - now : 0;
@@ -464,10 +483,11 @@ static int poll_timeout(const struct daemon *d)
 
 static int run(struct daemon *d)
 {
-	struct pollfd fds[3] = {
+	struct pollfd fds[4] = {
 		{ .fd = d->sigfd, .events = POLLIN },
 		{ .fd = nl_socket_get_fd(d->ev), .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },	/* inotify on the banned CPUs' files */
+		{ .fd = -1, .events = POLLIN },	/* the /metrics server's epoll */
 	};
 
 	d->k.nl.family = -1;
@@ -476,6 +496,7 @@ static int run(struct daemon *d)
 		log_warn("module nictl is not loaded; waiting for it");
 	while (!d->stop) {
 		fds[2].fd = d->banned.inotify_fd;
+		fds[3].fd = metrics_server_fd(&d->m.server);
 		if (d->k.conf.banned_cpus && banned_timeout(&d->banned, now_ms()) == 0)
 			check_banned(d, false);
 		if (!d->attached && now_ms() >= d->next_resolve_ms)
@@ -486,7 +507,9 @@ static int run(struct daemon *d)
 		if (d->attached && d->bal.next_ms && now_ms() >= d->bal.next_ms &&
 		    balancer_round(&d->bal, &d->k, now_ms()) == -ENOENT)
 			detach(d, "went away");
-		if (poll(fds, 3, poll_timeout(d)) < 0 && errno != EINTR) {
+		if (d->attached)
+			metrics_refresh(&d->m, now_ms());
+		if (poll(fds, 4, poll_timeout(d)) < 0 && errno != EINTR) {
 			ctl_msg("poll: %s", strerror(errno));
 			return EXIT_FAILURE;
 		}
@@ -498,6 +521,8 @@ static int run(struct daemon *d)
 			banned_drain(&d->banned);
 			check_banned(d, false);
 		}
+		/* Also when nothing is ready: it drops idle clients at their timeout. */
+		metrics_server_run(&d->m.server);
 	}
 	log_info("stopped");
 	return EXIT_SUCCESS;
@@ -537,6 +562,7 @@ static int start(struct daemon *d)
 	log_info("started: %u rule%s from %s", d->k.conf.nr_rules,
 		 d->k.conf.nr_rules == 1 ? "" : "s", d->conf_path);
 	start_banned(d, true);
+	metrics_configure(&d->m, d->k.conf.metrics);
 	return run(d);
 }
 
@@ -605,6 +631,7 @@ int cmd_daemon(int argc, char **argv)
 	char err[512];
 	int ret;
 
+	metrics_init(&d.m, &d.k, &d.attached);
 	ret = parse_args(argc, argv, &d, &run_once, &fg);
 	if (ret >= 0)
 		return ret;
@@ -626,6 +653,7 @@ int cmd_daemon(int argc, char **argv)
 	backoff_free(&d.backoff);
 	balancer_reset(&d.bal);
 	banned_free(&d.banned);
+	metrics_free(&d.m);
 	keeper_free(&d.k);
 	return ret;
 }

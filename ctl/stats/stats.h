@@ -204,5 +204,10 @@ int stats_json(FILE *f, const struct stats_view *v);
 
 /* stats_prom.c */
 int stats_prom(FILE *f, const struct stats_view *v);
+void stats_prom_cpus(FILE *f, const struct stats_view *v);
+void stats_prom_napis(FILE *f, const struct queue_view *queues, unsigned int n);
+/* A family's # HELP and # TYPE lines; a label value, quoted and escaped. */
+void prom_family(FILE *f, const char *name, const char *type, const char *help);
+void prom_label(FILE *f, const char *s);
 
 #endif /* NICTLCTL_STATS_H */

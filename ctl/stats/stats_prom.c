@@ -20,7 +20,7 @@ static const char *const bucket_le[NICTL_HIST_BUCKETS] = {
 	"+Inf",
 };
 
-static void family(FILE *f, const char *name, const char *type, const char *help)
+void prom_family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
@@ -33,7 +33,7 @@ static void put_seconds(FILE *f, uint64_t ns)
 }
 
 /* A label value: backslash, double quote and newline are escaped. */
-static void put_label(FILE *f, const char *s)
+void prom_label(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -136,7 +136,7 @@ static void cpu_families(FILE *f, const struct stats_view *v, const struct cpu_f
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		family(f, fam[i].name, fam[i].type, fam[i].help);
+		prom_family(f, fam[i].name, fam[i].type, fam[i].help);
 		cpu_samples(f, v, fam[i].name, &fam[i].series);
 	}
 }
@@ -169,17 +169,17 @@ static void histogram(FILE *f, unsigned int cpu, unsigned int vec, const struct 
 /* One sample per NAPI instance of @name, the value chosen by @what. */
 enum napi_value { NAPI_POLLS, NAPI_PACKETS, NAPI_SECONDS };
 
-static void napi_samples(FILE *f, const struct stats_view *v, const char *name,
-			 enum napi_value what)
+static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int n,
+			 const char *name, enum napi_value what)
 {
 	const struct queue_view *q;
 	unsigned int i;
 
-	for (i = 0; i < v->nr_queues; i++) {
-		q = &v->queues[i];
+	for (i = 0; i < n; i++) {
+		q = &queues[i];
 		fprintf(f, "%s{dev=", name);
 		/* A stacked DEV's instances are its physical devices': dev names those. */
-		put_label(f, q->dev);
+		prom_label(f, q->dev);
 		/* An unknown queue is an empty label, which Prometheus reads as absent. */
 		if (q->queue < 0)
 			fputs(",queue=\"\"", f);
@@ -194,36 +194,47 @@ static void napi_samples(FILE *f, const struct stats_view *v, const char *name,
 	}
 }
 
-/* The Prometheus format of a view since the start (not of an interval). */
-int stats_prom(FILE *f, const struct stats_view *v)
+/* The per-CPU families of a view since the start (not of an interval). */
+void stats_prom_cpus(FILE *f, const struct stats_view *v)
 {
 	unsigned int i, vec;
 
-	family(f, "nictl_softirq_accounting_enabled", "gauge",
+	prom_family(f, "nictl_softirq_accounting_enabled", "gauge",
 	       "1 when nictl times the network softirqs, 0 when its probes are off.");
 	fprintf(f, "nictl_softirq_accounting_enabled %d\n", v->enabled);
 	cpu_families(f, v, vec_families, ARRAY_SIZE(vec_families));
-	family(f, "nictl_softirq_duration_seconds", "histogram",
+	prom_family(f, "nictl_softirq_duration_seconds", "histogram",
 	       "Runs of the softirq handler by duration, since nictl's counters started.");
 	for (i = 0; i < v->nr_cpus; i++)
 		for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++)
 			histogram(f, v->cpus[i].cpu, vec, &v->cpus[i].vec[vec]);
-	family(f, "nictl_napi_unattributed_polls_total", "counter",
+	prom_family(f, "nictl_napi_unattributed_polls_total", "counter",
 	       "NAPI polls nictl could not attribute to an instance (its per-CPU table was full).");
 	for (i = 0; i < v->nr_cpus; i++)
 		fprintf(f, "nictl_napi_unattributed_polls_total{cpu=\"%u\"} %llu\n", v->cpus[i].cpu,
 			(unsigned long long)v->cpus[i].napi_unattributed);
 	cpu_families(f, v, poll_families, ARRAY_SIZE(poll_families));
-	if (!v->has_dev)
-		return 0;
-	family(f, "nictl_napi_polls_total", "counter",
+}
+
+/* The NAPI families of @n queues, of one device or of several. */
+void stats_prom_napis(FILE *f, const struct queue_view *queues, unsigned int n)
+{
+	prom_family(f, "nictl_napi_polls_total", "counter",
 	       "Polls of the device's NAPI instance since nictl's counters started.");
-	napi_samples(f, v, "nictl_napi_polls_total", NAPI_POLLS);
-	family(f, "nictl_napi_packets_total", "counter",
+	napi_samples(f, queues, n, "nictl_napi_polls_total", NAPI_POLLS);
+	prom_family(f, "nictl_napi_packets_total", "counter",
 	       "Packets the device's NAPI instance received since nictl's counters started.");
-	napi_samples(f, v, "nictl_napi_packets_total", NAPI_PACKETS);
-	family(f, "nictl_napi_seconds_total", "counter",
+	napi_samples(f, queues, n, "nictl_napi_packets_total", NAPI_PACKETS);
+	prom_family(f, "nictl_napi_seconds_total", "counter",
 	       "NET_RX time the device's NAPI instance took since nictl's counters started.");
-	napi_samples(f, v, "nictl_napi_seconds_total", NAPI_SECONDS);
+	napi_samples(f, queues, n, "nictl_napi_seconds_total", NAPI_SECONDS);
+}
+
+/* The Prometheus format of a view since the start (not of an interval). */
+int stats_prom(FILE *f, const struct stats_view *v)
+{
+	stats_prom_cpus(f, v);
+	if (v->has_dev)
+		stats_prom_napis(f, v->queues, v->nr_queues);
 	return 0;
 }

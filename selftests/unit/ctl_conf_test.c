@@ -38,6 +38,7 @@ TEST(full_example)
 		"irqbalance = ignore\n"
 		"banned-cpus = ignore\n"
 		"banned-cpus-file = /etc/pods/irqbalance\n"
+		"metrics = [::1]:9469\n"
 		"\n"
 		"[rule fast]\n"
 		"  match-name = vnode*\n"
@@ -67,10 +68,11 @@ TEST(full_example)
 	EXPECT_FALSE(c.irqbalance_ban);
 	EXPECT_FALSE(c.banned_cpus);
 	EXPECT_STREQ("/etc/pods/irqbalance", c.banned_cpus_file);
+	EXPECT_STREQ("[::1]:9469", c.metrics);
 	ASSERT_EQ(4U, c.nr_rules);
 
 	EXPECT_STREQ("fast", c.rules[0].name);
-	EXPECT_EQ(9U, c.rules[0].line);
+	EXPECT_EQ(10U, c.rules[0].line);
 	EXPECT_STREQ("vnode*", c.rules[0].match[RULE_MATCH_NAME]);
 	EXPECT_STREQ("0000:80:00.0", c.rules[0].match[RULE_MATCH_PCI]);
 	EXPECT_STREQ("52:54:00:*", c.rules[0].match[RULE_MATCH_MAC]);
@@ -181,6 +183,29 @@ TEST(defaults)
 	EXPECT_TRUE(c.irqbalance_ban);
 	EXPECT_TRUE(c.banned_cpus);
 	EXPECT_EQ(NULL, c.banned_cpus_file);
+	EXPECT_EQ(NULL, c.metrics);
+	conf_free(&c);
+}
+
+/* Where /metrics is served, as written; off is no address at all. */
+TEST(metrics_key)
+{
+	static const char *const ok[] = {
+		"127.0.0.1:9469", "0.0.0.0:9469", "[::1]:9469", "unix:/run/nictl/metrics.sock",
+	};
+	char text[128], err[256];
+	struct conf c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		snprintf(text, sizeof(text), "[daemon]\nmetrics = %s\n", ok[i]);
+		ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s: %s", ok[i], err);
+		EXPECT_STREQ(ok[i], c.metrics);
+		conf_free(&c);
+		EXPECT_EQ(NULL, c.metrics);
+	}
+	ASSERT_EQ(0, parse("[daemon]\nmetrics = off\n", &c, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(NULL, c.metrics);
 	conf_free(&c);
 }
 
@@ -233,6 +258,16 @@ TEST(errors_name_the_line)
 		{ "[daemon]\nbanned-cpus-file = irqbalance\n",
 		  "t.conf:2: banned-cpus-file: 'irqbalance' is not an absolute path" },
 		{ "[rule a]\nbanned-cpus = ignore\n", "t.conf:2: unknown key 'banned-cpus' in a rule" },
+		{ "[daemon]\nmetrics = 9469\n",
+		  "t.conf:2: metrics: '9469' is neither ADDRESS:PORT, [IPV6]:PORT, unix:/PATH nor off" },
+		{ "[daemon]\nmetrics = localhost:9469\n",
+		  "t.conf:2: metrics: 'localhost:9469': 'localhost' is not an IPv4 address" },
+		{ "[daemon]\nmetrics = 127.0.0.1:99999\n",
+		  "t.conf:2: metrics: '127.0.0.1:99999': the port '99999' is not a number from 1 to "
+		  "65535" },
+		{ "[daemon]\nmetrics = unix:metrics.sock\n",
+		  "t.conf:2: metrics: 'metrics.sock' is not an absolute path" },
+		{ "[rule a]\nmetrics = off\n", "t.conf:2: unknown key 'metrics' in a rule" },
 		{ "[rule a]\nmatch-netns = pod*\nsteer = auto\n",
 		  "t.conf:1: rule 'a': steer, rps, rfs and xps do not reach a device in another "
 		  "network namespace (match-netns)" },
