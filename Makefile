@@ -5,6 +5,9 @@
 # whole suite in QEMU guests on Debian's 6.1 and 6.12 kernels; `make demo`
 # boots one guest and shows a bind.
 
+# The one place the version is kept: the module, nictlctl, dkms.conf and the
+# man pages take it from here; debian/rules refuses a debian/changelog that
+# says otherwise (selftests/unit/version_test.sh checks both).
 VERSION		:= 0.1.0
 KERNELRELEASE	?= $(shell uname -r)
 KDIR		?= /lib/modules/$(KERNELRELEASE)/build
@@ -25,7 +28,7 @@ export NICTL_VERSION := $(VERSION)
 
 .PHONY: all module ctl deps test-modules selftests unit check check-debug demo clean \
 	install install-module install-userspace uninstall uninstall-module uninstall-userspace \
-	modules-install modules-remove
+	modules-install modules-remove print-version deb
 
 all: module ctl
 
@@ -170,6 +173,15 @@ dkms-install: dkms-remove
 dkms-remove:
 	if [ -n "$$(dkms status nictl/$(VERSION))" ]; then dkms remove nictl/$(VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
+
+print-version:
+	@echo $(VERSION)
+
+# nictl and nictl-dkms, as dpkg-buildpackage builds them from a copy of the
+# tree (debian/), into $(BUILD)/deb; lintian checks them in the suite
+# (selftests/pkg/pkg_test.sh).
+deb:
+	scripts/build-deb.sh $(BUILD)/deb
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

@@ -9,7 +9,10 @@
 # against the headers of scripts/kernels.list's "host" kernels needs is here
 # instead: gcc-12 (the compiler they name), dwarves (pahole, for 6.12's module
 # BTF), libelf-dev and libssl-dev (kbuild's tools' libraries); debootstrap
-# makes the chroots the other kernels build in.
+# makes the chroots the other kernels build in, and the clean Debian 12
+# chroot the packages are installed into (selftests/pkg/pkg_test.sh).
+# dpkg-dev, debhelper, dh-dkms and lintian build and check the Debian
+# packages (`make deb`); yamllint checks deploy/'s Kubernetes manifests.
 set -eu
 
 PACKAGES="
@@ -38,6 +41,7 @@ PACKAGES="
 	groff-base
 	man-db
 	python3-yaml
+	yamllint
 	python3-jsonschema
 	prometheus
 	flex
@@ -45,6 +49,10 @@ PACKAGES="
 	bc
 	libelf-dev
 	libssl-dev
+	dpkg-dev
+	debhelper
+	dh-dkms
+	lintian
 "
 
 # Print the packages from $PACKAGES that dpkg does not list as installed.

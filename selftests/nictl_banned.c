@@ -111,15 +111,7 @@ static int replace_file(const char *path, const char *text)
 /* Wait for a line with @what in the daemon's log. */
 static bool logged(const char *what)
 {
-	unsigned int i;
-
-	for (i = 0; i < DAEMON_WAIT_S * 5; i++) {
-		if (daemon_log_has(DAEMON_LOG, what))
-			return true;
-		usleep(200 * 1000);
-	}
-	fprintf(stderr, "# the daemon's log has no line with '%s'\n", what);
-	return false;
+	return daemon_log_wait(DAEMON_LOG, what, DAEMON_WAIT_S);
 }
 
 /* The CPUs of @s as a cpulist, into @buf. */

@@ -463,7 +463,6 @@ TEST_F_TIMEOUT(daemon, failed_apply_still_governs, 600)
 {
 	struct run_result *r = malloc(sizeof(*r));
 	const char *bdf = self->vnode1.bus_addr;
-	int i;
 
 	ASSERT_NE(NULL, r);
 	START(self);
@@ -472,8 +471,7 @@ TEST_F_TIMEOUT(daemon, failed_apply_still_governs, 600)
 	ASSERT_EQ(0, pci_driver_bind(self->driver, bdf, true));
 	EXPECT_EQ(0, netdev_revive(self->vnode1.pci_path, self->driver, "vnode1"));
 	EXPECT_TRUE(monitor_saw(self, 1, "registered", NULL, 0));
-	for (i = 0; i < DAEMON_WAIT_S * 10 && !daemon_log_has(DAEMON_LOG, "rule node1-nic (line 2) not applied"); i++)
-		usleep(100 * 1000);
+	daemon_log_wait(DAEMON_LOG, "rule node1-nic (line 2) not applied", DAEMON_WAIT_S);
 	/* Let the daemon fail on the rest of the new device's events too. */
 	sleep(5);
 	ASSERT_EQ(0, nictl_set_fault(0));
@@ -500,9 +498,8 @@ TEST_F_TIMEOUT(daemon, failed_steering_leaves_nothing, 600)
 	unsetenv("NICTL_FAULT_STEER_WRITE");
 	ASSERT_LT(0, self->pid);
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
-	for (i = 0; i < DAEMON_WAIT_S * 10 && !daemon_log_has(DAEMON_LOG, "rule node1-nic (line 2) not applied"); i++)
-		usleep(100 * 1000);
-	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "rule node1-nic (line 2) not applied"));
+	EXPECT_TRUE(daemon_log_wait(DAEMON_LOG, "rule node1-nic (line 2) not applied",
+				    DAEMON_WAIT_S));
 	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "cannot steer vnode1: writing "));
 	EXPECT_TRUE(steering_is("vnode1", &self->before));
 	EXPECT_EQ(self->flow_before, flow_entries());
@@ -516,13 +513,11 @@ TEST_F_TIMEOUT(daemon, sighup_keeps_old_config, 600)
 {
 	struct nictl_dev dev;
 	struct nl_result res;
-	int i;
 
 	START(self);
 	ASSERT_EQ(0, write_file(CONF, "[rule x]\nmatch-name = vnode1\ncpus = nodes 1\n"));
 	ASSERT_EQ(0, kill(self->pid, SIGHUP));
-	for (i = 0; i < DAEMON_WAIT_S * 10 && !daemon_log_has(DAEMON_LOG, "configuration not reloaded"); i++)
-		usleep(100 * 1000);
+	EXPECT_TRUE(daemon_log_wait(DAEMON_LOG, "configuration not reloaded", DAEMON_WAIT_S));
 	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, CONF ":3: cpus: 'nodes 1' is none of"));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
 	ASSERT_EQ(0, move_to_cpu0(dev.irqs[1].num));

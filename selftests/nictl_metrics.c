@@ -322,7 +322,7 @@ TEST_F_TIMEOUT(metrics, cannot_listen_keeps_the_daemon_running, 600)
 	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(19469),
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	/* Not inherited by the daemon, which would then hold the port itself. */
-	int busy = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1, i;
+	int busy = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
 
 	ASSERT_LE(0, busy);
 	/* The earlier tests' connections to the port may linger in TIME_WAIT. */
@@ -335,8 +335,7 @@ TEST_F_TIMEOUT(metrics, cannot_listen_keeps_the_daemon_running, 600)
 				   "reload"));
 	close(busy);
 	ASSERT_EQ(0, kill(self->pid, SIGHUP));
-	for (i = 0; i < 50 && !daemon_log_has(DAEMON_LOG, "serving /metrics on " METRICS); i++)
-		usleep(200 * 1000);
+	EXPECT_TRUE(daemon_log_wait(DAEMON_LOG, "serving /metrics on " METRICS, 10));
 	EXPECT_EQ(200, scrape(self, METRICS));
 	EXPECT_TRUE(has_line(self->page, "nictl_module_loaded 1"));
 }

@@ -63,7 +63,7 @@ struct daemon {
 };
 
 static const char daemon_usage[] =
-	"Usage: " PROG_NAME " daemon [-c FILE] [--once] [--foreground]\n"
+	"Usage: " PROG_NAME " daemon [-c FILE] [--once | --check] [--foreground]\n"
 	"\n"
 	"Apply the rules of the configuration file to every matching network device,\n"
 	"then keep them applied: after a device appears, comes up or changes its queues,\n"
@@ -74,6 +74,8 @@ static const char daemon_usage[] =
 	"Options:\n"
 	"  -c, --config FILE  the configuration file (default " CONF_DEFAULT_PATH ")\n"
 	"  --once             apply once and exit; non-zero when a rule failed\n"
+	"  --check            only read the file: say what is wrong in it, or how many\n"
+	"                     rules it holds; neither the module nor a device is touched\n"
 	"  -f, --foreground   log to stderr instead of syslog (the daemon never forks)\n"
 	"  -h, --help         show this help\n";
 
@@ -586,13 +588,21 @@ static int once(struct daemon *d)
 	return err || failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* How cmd_daemon() runs, from its options. */
+struct daemon_mode {
+	bool once;	/* apply once and exit */
+	bool check;	/* read the file and exit */
+	bool fg;	/* log to stderr */
+};
+
 /* Returns -1 when the daemon should go on, else the exit status. */
-static int parse_args(int argc, char **argv, struct daemon *d, bool *run_once, bool *fg)
+static int parse_args(int argc, char **argv, struct daemon *d, struct daemon_mode *mode)
 {
-	enum { OPT_ONCE = 0x100 };
+	enum { OPT_ONCE = 0x100, OPT_CHECK };
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "once", no_argument, NULL, OPT_ONCE },
+		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -606,10 +616,13 @@ static int parse_args(int argc, char **argv, struct daemon *d, bool *run_once, b
 			d->conf_path = optarg;
 			break;
 		case OPT_ONCE:
-			*run_once = true;
+			mode->once = true;
+			break;
+		case OPT_CHECK:
+			mode->check = true;
 			break;
 		case 'f':
-			*fg = true;
+			mode->fg = true;
 			break;
 		case 'h':
 			fputs(daemon_usage, stdout);
@@ -620,6 +633,9 @@ static int parse_args(int argc, char **argv, struct daemon *d, bool *run_once, b
 	}
 	if (optind < argc)
 		return ctl_usage("daemon", "unexpected argument '%s'", argv[optind]);
+	if (mode->once && mode->check)
+		return ctl_usage("daemon", "--once applies the rules, --check only reads them: "
+				 "give one of them");
 	return -1;
 }
 
@@ -627,22 +643,28 @@ int cmd_daemon(int argc, char **argv)
 {
 	struct daemon d = { .conf_path = CONF_DEFAULT_PATH, .sigfd = -1,
 			    .banned = { .inotify_fd = -1 } };
-	bool run_once = false, fg = false;
+	struct daemon_mode mode = { 0 };
 	char err[512];
 	int ret;
 
 	metrics_init(&d.m, &d.k, &d.attached);
-	ret = parse_args(argc, argv, &d, &run_once, &fg);
+	ret = parse_args(argc, argv, &d, &mode);
 	if (ret >= 0)
 		return ret;
 	if (conf_load(d.conf_path, &d.k.conf, err, sizeof(err))) {
-		ctl_msg("%s; not started", err);
+		ctl_msg("%s; %s", err, mode.check ? "not valid" : "not started");
 		return EXIT_FAILURE;
 	}
+	if (mode.check) {
+		printf("%s: valid, %u rule%s\n", d.conf_path, d.k.conf.nr_rules,
+		       d.k.conf.nr_rules == 1 ? "" : "s");
+		keeper_free(&d.k);
+		return EXIT_SUCCESS;
+	}
 	/* Errors in the file went to the terminal; from now on, to the log. */
-	if (!fg && !run_once)
+	if (!mode.fg && !mode.once)
 		log_to_syslog();
-	ret = run_once ? once(&d) : start(&d);
+	ret = mode.once ? once(&d) : start(&d);
 	if (d.ev)
 		nl_socket_free(d.ev);
 	if (d.k.nl.sk)

@@ -41,6 +41,21 @@ bool daemon_log_has(const char *log, const char *what)
 	return found;
 }
 
+bool daemon_log_wait(const char *log, const char *what, unsigned int seconds)
+{
+	unsigned int i;
+
+	for (i = 0; i < seconds * 10; i++) {
+		if (daemon_log_has(log, what))
+			return true;
+		usleep(100 * 1000);
+	}
+	if (daemon_log_has(log, what))
+		return true;
+	fprintf(stderr, "# %s has no line with '%s' after %u s\n", log, what, seconds);
+	return false;
+}
+
 int write_conf_mac(const char *conf, const char *ifname, const char *rules)
 {
 	char path[128], mac[32], text[1024];

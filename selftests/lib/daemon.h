@@ -32,6 +32,8 @@ int write_conf_mac(const char *conf, const char *ifname, const char *rules);
 
 /* Whether a line of the daemon's @log contains @what; quiet, so it can be polled. */
 bool daemon_log_has(const char *log, const char *what);
+/* Wait up to @seconds for a line of @log with @what; says so on stderr when none came. */
+bool daemon_log_wait(const char *log, const char *what, unsigned int seconds);
 /* Run `nictlctl daemon -c @conf --foreground` with stderr appended to @log: its pid, or -1. */
 pid_t daemon_start(const char *conf, const char *log);
 /*

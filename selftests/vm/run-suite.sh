@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # run-suite.sh BUILD: run the whole suite and summarize it.
 #   - every executable in BUILD/unit/ on the host, TAP to
-#     BUILD/results/host/NAME.tap (not with NICTL_HOST_TESTS=0: `make
-#     check-debug` is about the kernel)
+#     BUILD/results/host/NAME.tap, and beside them and the guests the
+#     Debian packages' test, selftests/pkg/pkg_test.sh, TAP to
+#     BUILD/results/host/pkg_test.tap (neither with NICTL_HOST_TESTS=0:
+#     `make check-debug` is about the kernel)
 #   - selftests/guest-suite.sh in a guest per kernel of scripts/kernels.sh,
 #     results in BUILD/results/KREL/: the whole suite, or its core where
 #     scripts/kernels.list says CHECK core; with NICTL_GUEST_HALVES=1 (`make
@@ -24,6 +26,9 @@ HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(cd "$HERE/../.." && pwd -P)
 # A hung unit test must not hang `make check`.
 UNIT_TIMEOUT=300
+# The package test builds the packages twice and has DKMS build the module
+# twice in a chroot: 4 to 10 minutes beside the guests.
+PKG_TIMEOUT=1800
 # A whole-suite guest takes about 20 minutes on a 2-core host, a core one 8
 # to 12, and far longer when other emulators share the cores; CI allows 90
 # minutes in all.
@@ -49,6 +54,16 @@ run_host_tests() {
 		timeout "$UNIT_TIMEOUT" "$test" >"$out/$name.tap" ||
 			echo "run-suite: host: $name exited with $?"
 	done
+}
+
+# Start the package test in the background, its TAP into $1; its pid in
+# pkg_pid. A package test that could not finish leaves a TAP without all
+# its results, which the summary counts as failed.
+start_pkg_test() {
+	mkdir -p "$(dirname "$1")"
+	echo "run-suite: host: pkg_test (the Debian packages, in a chroot)"
+	timeout "$PKG_TIMEOUT" "$REPO/selftests/pkg/pkg_test.sh" >"$1" 2>"${1%.tap}.log" &
+	pkg_pid=$!
 }
 
 # Queue a guest of profile $1 (run-guest.sh) for kernel $2 with results in
@@ -127,7 +142,10 @@ main() {
 	[ -z "$big" ] || queue_guest big "$big" "$results/$big.big" nictl_big
 	max=${NICTL_GUEST_JOBS:-$(nproc)} next=0 running=''
 	fill_cores
+	pkg_pid=''
 	if [ "${NICTL_HOST_TESTS:-1}" = 1 ]; then
+		start_pkg_test "$results/host/pkg_test.tap"
+		pids="$pids $pkg_pid"
 		run_host_tests "$build" "$results/host"
 		dirs="$results/host $dirs"
 	fi
@@ -135,10 +153,14 @@ main() {
 		sleep 5
 		fill_cores
 	done
-	# run-guest.sh reports its own failures; the summary judges them.
+	# run-guest.sh reports its own failures, pkg_test.sh its own; the
+	# summary judges them.
 	for pid in $pids; do
 		wait "$pid" || true
 	done
+	if [ -n "$pkg_pid" ] && grep -q '^not ok' "$results/host/pkg_test.tap"; then
+		echo "run-suite: host: pkg_test failed; its log: $results/host/pkg_test.log"
+	fi
 	echo
 	# shellcheck disable=SC2086 # the folders have no spaces (checked by run-guest.sh)
 	exec "$HERE/summarize.sh" $dirs
