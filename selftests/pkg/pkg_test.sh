@@ -23,7 +23,8 @@ BROKEN=
 EDIT='match-name = pkgtest0'
 
 # check DESC CMD...: run CMD, report it as test N+1 with its output as
-# comments when it fails; once one failed, report the rest as failed.
+# comments when it fails (lintian's info and pedantic tags even when it
+# passes); once one failed, report the rest as failed.
 check() {
 	local desc=$1 out
 	shift
