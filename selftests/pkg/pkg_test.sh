@@ -48,10 +48,13 @@ die() {
 	exit 1
 }
 
-# in_root CMD...: run CMD in the test's chroot, the packages readable there.
+# in_root CMD...: run CMD in the test's chroot, the packages readable there,
+# in an administrator's clean environment: nothing of make check's (its
+# exported NICTL_VERSION once leaked into DKMS's build of the module).
 in_root() {
 	"$REPO/scripts/chroot-run.sh" "$ROOT" --ro "$WORK/debs" -- \
-		env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@" </dev/null
+		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@" </dev/null
 }
 
 # expect WHAT GOT WANT: fail, saying both, unless GOT is WANT.
