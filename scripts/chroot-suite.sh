@@ -5,9 +5,10 @@
 # (CACHE: NICTL_CACHE, default /var/cache/nictl), debootstrap's minbase with
 # make and dkms; with --pristine, CACHE/chroots/SUITE-pristine, the minbase
 # alone, which the package test copies to install the packages into as on a
-# new machine (selftests/pkg/pkg_test.sh). Modules for kernels whose compiler or kbuild binaries the host cannot
-# run (scripts/kernels.list: BUILD chroot) are built in it (scripts/krun.sh),
-# which installs each kernel's compiler and libraries there. The chroot
+# new machine (selftests/pkg/pkg_test.sh). Modules for kernels whose compiler
+# or kbuild binaries the host cannot run (scripts/kernels.list: BUILD chroot)
+# are built in it (scripts/krun.sh), which installs each kernel's compiler
+# and libraries there. The chroot
 # appears complete or not at all: made next to it and renamed into place.
 # debootstrap mounts /proc and /sys in the chroot while it works; it runs in
 # a mount namespace of its own, so those mounts end with it whatever happens.
