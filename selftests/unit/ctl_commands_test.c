@@ -590,4 +590,34 @@ TEST_F(cmd, balance_refuses_a_config_file_with_an_error)
 	EXPECT_EQ(0, fnl.nr_req);
 }
 
+/* --check reads the file and nothing else: no request, whatever the file says. */
+TEST_F(cmd, daemon_check_only_reads_the_file)
+{
+	static const char bad[] = "[rule x]\nmatch-name = vnode1\ncpus = nodes 1\n";
+	static const char good[] = "[rule x]\nmatch-name = vnode1\ncpus = node 1\n";
+	char path[] = "/tmp/nictl-check-XXXXXX", want[128];
+	int fd = mkstemp(path);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(bad), pwrite(fd, bad, strlen(bad), 0));
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_daemon, "daemon", "--check", "-c", path, NULL));
+	EXPECT_NE(NULL, strstr(self->err, ":3: cpus: 'nodes 1' is none of")) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, "; not valid\n")) TH_LOG("%s", self->err);
+	EXPECT_STREQ("", self->out);
+
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	ASSERT_EQ((ssize_t)strlen(good), pwrite(fd, good, strlen(good), 0));
+	EXPECT_EQ(0, run(self, cmd_daemon, "daemon", "--check", "-c", path, NULL));
+	snprintf(want, sizeof(want), "%s: valid, 1 rule\n", path);
+	EXPECT_STREQ(want, self->out);
+
+	EXPECT_EQ(EXIT_USAGE, run(self, cmd_daemon, "daemon", "--once", "--check", "-c", path,
+				  NULL));
+	EXPECT_STREQ("nictlctl: daemon: --once applies the rules, --check only reads them: "
+		     "give one of them; see: nictlctl daemon --help\n", self->err);
+	EXPECT_EQ(0, fnl.nr_req);
+	close(fd);
+	unlink(path);
+}
+
 TEST_HARNESS_MAIN
