@@ -377,6 +377,34 @@ static int append_dev(struct dev_list *list, struct nlattr *head, int len)
 	return parse_dev(&devs[list->nr++], head, len);
 }
 
+/*
+ * Join the part of a device that @list ends with to the part before it, if
+ * both describe one device: a device whose IRQs do not fit one LOWER nest
+ * continues in the next.
+ */
+static int join_parts(struct dev_list *list)
+{
+	struct nictl_dev *prev, *last;
+	struct nictl_irq *irqs;
+
+	if (list->nr < 2)
+		return 0;
+	prev = &list->devs[list->nr - 2];
+	last = &list->devs[list->nr - 1];
+	if (prev->ifindex != last->ifindex)
+		return 0;
+	irqs = realloc(prev->irqs, (prev->nr_irqs + last->nr_irqs) * sizeof(*irqs));
+	if (!irqs && prev->nr_irqs + last->nr_irqs)
+		return -ENOMEM;
+	prev->irqs = irqs;
+	memcpy(&irqs[prev->nr_irqs], last->irqs, last->nr_irqs * sizeof(*irqs));
+	prev->nr_irqs += last->nr_irqs;
+	last->nr_irqs = 0;
+	dev_free(last);
+	list->nr--;
+	return 0;
+}
+
 /* A stacked device: its name, then each physical device beneath it. */
 static int append_lowers(struct dev_list *list, struct nlattr *head, int len,
 			 struct nlattr **tb)
@@ -393,7 +421,7 @@ static int append_lowers(struct dev_list *list, struct nlattr *head, int len,
 	list->stacked_ifindex = nla_get_u32(tb[NICTL_A_IFINDEX]);
 	nla_for_each_attr(attr, head, len, rem)
 		if (!err && nla_type(attr) == NICTL_A_LOWER)
-			err = append_dev(list, nla_data(attr), nla_len(attr));
+			err = append_dev(list, nla_data(attr), nla_len(attr)) ?: join_parts(list);
 	return err;
 }
 

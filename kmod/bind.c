@@ -139,40 +139,24 @@ static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, 
 
 /*
  * For each IRQ of @dev that another device's binding holds, whether that
- * device still serves it (1) or not (0), in a new array (kvfree it).
- * Finding out takes that device's instance lock unless the request holds
- * it already (another member of the stack). It is done before
- * cpus_read_lock, for every such IRQ: the plan that tells which of them
- * move needs the online CPUs.
+ * device still serves it, in a new array (kvfree it): nictl_dev_claims().
+ * It is found before cpus_read_lock, for every such IRQ: the plan that
+ * tells which of them move needs the online CPUs.
  * Context: rtnl and the instance locks of @stack held.
  */
 static int nictl_bind_owners(const struct nictl_stack *stack, const struct nictl_dev *dev,
 			     s8 **servesp)
 {
-	struct net_device *owner;
-	bool held;
-	unsigned int i;
 	s8 *serves;
 	int ret;
 
 	serves = kvcalloc(max(dev->n_irqs, 1U), sizeof(*serves), GFP_KERNEL);
 	if (!serves)
 		return -ENOMEM;
-	for (i = 0; i < dev->n_irqs; i++) {
-		owner = nictl_binding_owner(dev->irqs[i].irq);
-		if (!owner || owner == dev->netdev)
-			continue;
-		held = nictl_stack_holds(stack, owner);
-		if (!held)
-			nictl_netdev_lock_nested(owner);
-		ret = nictl_dev_serves(owner, dev->irqs[i].irq);
-		if (!held)
-			netdev_unlock(owner);
-		if (ret < 0) {
-			kvfree(serves);
-			return ret;
-		}
-		serves[i] = ret;
+	ret = nictl_dev_claims(dev, stack->netdev, stack->n, serves);
+	if (ret) {
+		kvfree(serves);
+		return ret;
 	}
 	*servesp = serves;
 	return 0;

@@ -61,23 +61,32 @@ static inline void nictl_dump_info(struct netlink_callback *cb, struct genl_info
 #ifndef NICTL_HAVE_NETDEV_DUMP
 /*
  * 6.6 added the devices' xarray by ifindex, which dumps resume from. Before
- * it, the device with the smallest ifindex from *@ifindex on is found by a
- * walk of the list (under rtnl): one walk per device a dump sends.
+ * it, a dump follows the namespace's ifindex hash (under rtnl), as
+ * rtnetlink's did: bucket by bucket, by ifindex within one. The cursor
+ * holds the bucket in its upper 32 bits and the ifindex to resume from in
+ * its lower ones, so the dump's ++ moves it past the device just sent, and
+ * finding the next device reads one bucket, never the whole list: a dump
+ * of N devices costs N times a bucket's length, not N times N.
  */
-static inline struct net_device *nictl_netdev_from(struct net *net, unsigned long *ifindex)
+static inline struct net_device *nictl_netdev_from(struct net *net, unsigned long *cursor)
 {
+	unsigned long h = *cursor >> 32, from = *cursor & U32_MAX;
 	struct net_device *dev, *found = NULL;
 
-	for_each_netdev(net, dev)
-		if (dev->ifindex >= *ifindex && (!found || dev->ifindex < found->ifindex))
-			found = dev;
-	if (found)
-		*ifindex = found->ifindex;
-	return found;
+	for (; h < NETDEV_HASHENTRIES; h++, from = 0) {
+		hlist_for_each_entry(dev, &net->dev_index_head[h], index_hlist)
+			if (dev->ifindex >= from && (!found || dev->ifindex < found->ifindex))
+				found = dev;
+		if (found) {
+			*cursor = h << 32 | found->ifindex;
+			return found;
+		}
+	}
+	return NULL;
 }
 
-#define for_each_netdev_dump(net, d, ifindex)					\
-	for (; ((d) = nictl_netdev_from((net), &(ifindex))); (ifindex)++)
+#define for_each_netdev_dump(net, d, cursor)					\
+	for (; ((d) = nictl_netdev_from((net), &(cursor))); (cursor)++)
 #endif /* NICTL_HAVE_NETDEV_DUMP */
 
 #ifdef NICTL_HAVE_NAPI_IRQ
@@ -244,6 +253,36 @@ DEFINE_LOCK_GUARD_1(msi_descs_lock, struct device, msi_lock_descs(_T->lock),
 #endif /* !NICTL_HAVE_MSI_DESCS_GUARD && NICTL_HAVE_MSI_DESC_ITER */
 
 /*
+ * ---- Kernels newer than 6.12 (port to 7.2): persistent NAPI config ----
+ *
+ * From 6.13 a driver may keep each NAPI's settings, its id among them, in
+ * the device's napi_config array (netif_napi_add_config()): a NAPI deleted
+ * (a reset, a channel change) and added again gets its id back. Before,
+ * a deleted NAPI's id was gone for good.
+ */
+#ifdef NICTL_HAVE_NAPI_CONFIG
+static inline unsigned int nictl_napi_configs(const struct net_device *dev)
+{
+	return dev->napi_config ? dev->num_napi_configs : 0;
+}
+
+static inline unsigned int nictl_napi_config_id(const struct net_device *dev, unsigned int i)
+{
+	return READ_ONCE(dev->napi_config[i].napi_id);
+}
+#else
+static inline unsigned int nictl_napi_configs(const struct net_device *dev)
+{
+	return 0;
+}
+
+static inline unsigned int nictl_napi_config_id(const struct net_device *dev, unsigned int i)
+{
+	return 0;
+}
+#endif /* NICTL_HAVE_NAPI_CONFIG */
+
+/*
  * ---- Kernels newer than 6.12 (port to 7.2): the netdev instance lock ----
  *
  * From 6.15 every driver's NAPI -> IRQ link (netif_napi_set_irq()) is written
@@ -286,8 +325,15 @@ static inline void nictl_netdev_lock_nested(struct net_device *dev)
 {
 	mutex_lock_nested(&dev->lock, SINGLE_DEPTH_NESTING);
 }
+
+/* One of many instance locks taken together under @nest (mutex_lock_nest_lock()). */
+#define nictl_netdev_lock_nest(dev, nest)	mutex_lock_nest_lock(&(dev)->lock, (nest))
 #else
 static inline void nictl_netdev_lock_nested(struct net_device *dev)
+{
+}
+
+static inline void nictl_netdev_lock_nest(struct net_device *dev, struct mutex *nest)
 {
 }
 #endif /* NICTL_HAVE_NETDEV_LOCK */

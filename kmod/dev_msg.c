@@ -203,32 +203,109 @@ static unsigned int nictl_put_irqs(struct sk_buff *skb, const struct nictl_dev *
 	return i;
 }
 
+/*
+ * A nest's length is a u16: a member whose IRQs would take more continues
+ * in the next %NICTL_A_LOWER nest, which repeats its attributes. The test
+ * build can make the parts smaller (fault_dump_items), as it does a dump's.
+ */
+static bool nictl_lower_part_full(size_t nest_len, unsigned int n_irqs)
+{
+	unsigned int max = nictl_fault_dump_items();
+
+	return nest_len > U16_MAX || (max && n_irqs > max);
+}
+
 /**
- * nictl_put_lower() - a %NICTL_A_LOWER nest describing all of a member
+ * nictl_lower_size() - room the %NICTL_A_LOWER nests of a member take
+ * @dev: the member
+ *
+ * Packs the IRQs' largest nests as nictl_put_lower() packs the real ones,
+ * which are no larger, so the real parts are no more.
+ *
+ * Return: the size.
+ */
+size_t nictl_lower_size(const struct nictl_dev *dev)
+{
+	size_t attrs = nictl_dev_attrs_size(dev), part = 0, size = 0, irq;
+	unsigned int i, in_part = 0;
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		irq = nictl_irq_nest_size(&dev->irqs[i]);
+		if (in_part && nictl_lower_part_full(nla_total_size(attrs + part + irq),
+						     in_part + 1)) {
+			size += nla_total_size(attrs + part);
+			part = 0;
+			in_part = 0;
+		}
+		part += irq;
+		in_part++;
+	}
+	return size + nla_total_size(attrs + part);
+}
+
+/*
+ * One %NICTL_A_LOWER nest of @dev with its IRQs from @from on, as many as
+ * fit the nest. Returns the first IRQ not written, or -EMSGSIZE (nothing
+ * added) when the message has no room for the nest and one IRQ.
+ */
+static int nictl_put_lower_part(struct sk_buff *skb, const struct nictl_dev *dev,
+				unsigned int from, struct cpumask *affinity,
+				struct cpumask *effective)
+{
+	struct nlattr *nest, *irq;
+	unsigned int i;
+
+	nest = nla_nest_start(skb, NICTL_A_LOWER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nictl_put_dev_attrs(skb, dev))
+		goto cancel;
+	for (i = from; i < dev->n_irqs; i++) {
+		irq = nictl_put_irq(skb, dev, &dev->irqs[i], affinity, effective);
+		if (!irq)
+			goto cancel;
+		nla_nest_end(skb, irq);
+		if (nictl_lower_part_full(skb_tail_pointer(skb) - (unsigned char *)nest,
+					  i - from + 1)) {
+			nla_nest_cancel(skb, irq);
+			break;
+		}
+	}
+	if (i == from && i < dev->n_irqs)
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return i;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/**
+ * nictl_put_lower() - the %NICTL_A_LOWER nests describing all of a member
  * @skb: the message
  * @dev: the member of a stacked device
+ *
+ * One nest, or consecutive nests with the member's ifindex that split its
+ * IRQs between them.
  *
  * Return: 0, -EMSGSIZE (nothing added) or -ENOMEM.
  */
 int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev)
 {
+	unsigned char *start = skb_tail_pointer(skb);
 	cpumask_var_t affinity, effective;
-	struct nlattr *nest;
-	int err = -ENOMEM;
+	int next = 0, err = -ENOMEM;
 
 	if (!alloc_cpumask_var(&affinity, GFP_KERNEL))
 		return -ENOMEM;
 	if (!alloc_cpumask_var(&effective, GFP_KERNEL))
 		goto free;
-	err = -EMSGSIZE;
-	nest = nla_nest_start(skb, NICTL_A_LOWER);
-	if (nest && !nictl_put_dev_attrs(skb, dev) &&
-	    nictl_put_irqs(skb, dev, 0, 0, affinity, effective) == dev->n_irqs) {
-		nla_nest_end(skb, nest);
-		err = 0;
-	} else if (nest) {
-		nla_nest_cancel(skb, nest);
-	}
+	do
+		next = nictl_put_lower_part(skb, dev, next, affinity, effective);
+	while (next >= 0 && next < dev->n_irqs);
+	err = next < 0 ? next : 0;
+	if (err)
+		nlmsg_trim(skb, start);
 	free_cpumask_var(effective);
 free:
 	free_cpumask_var(affinity);

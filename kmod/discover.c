@@ -19,19 +19,38 @@
 #include "fault.h"
 #include "nictl.h"
 
+/*
+ * Buses whose devices are parts of the PCI function above them and take
+ * their interrupts from its vectors: a virtio device of virtio-pci, an
+ * auxiliary device (an mlx5 sub-function, ice's RDMA part). A USB, SDIO or
+ * Thunderbolt device is not: the PCI function above it is its host
+ * controller, whose vectors serve every device on that bus.
+ */
+static bool nictl_part_of_function(const struct device *d)
+{
+	return d->bus && (!strcmp(d->bus->name, "virtio") || !strcmp(d->bus->name, "auxiliary"));
+}
+
 /**
  * nictl_pci_function() - the PCI function a device sits on
  * @netdev: the device
  *
- * Return: the nearest PCI device among its parents, or NULL.
+ * Return: its parent when that is a PCI function, or the PCI function that
+ * the parts of a function between them lead to; NULL for a device on
+ * another bus (a USB NIC behind its xHCI controller) or on none.
  */
 struct device *nictl_pci_function(const struct net_device *netdev)
 {
 	struct device *d;
 
-	for (d = netdev->dev.parent; d; d = d->parent)
+	if (nictl_fault_no_pci(netdev))
+		return NULL;
+	for (d = netdev->dev.parent; d; d = d->parent) {
 		if (dev_is_pci(d))
 			return d;
+		if (!nictl_part_of_function(d))
+			return NULL;
+	}
 	return NULL;
 }
 
@@ -295,61 +314,91 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 	return 0;
 }
 
-/*
- * Drop the claims other devices' bindings hold on @dev's IRQs where those
- * devices no longer serve the IRQ: their driver freed the vector (igb
- * re-requests its vectors when VFs are created) and the number went to @dev.
- * Such an IRQ is then nobody's, in this reply and from now on, and the old
- * holder's restore leaves it alone. Finding out discovers the holder, under
- * its own instance lock, so @dev's must not be held.
+/**
+ * nictl_dev_claims() - whether the devices whose bindings hold some of a
+ *	device's IRQs still serve them
+ * @dev: the device, discovered
+ * @held: devices whose instance locks the caller holds (a bind's members)
+ * @n_held: how many
+ * @serves: receives, per IRQ of @dev, 1 when another device's binding
+ *	holds it and that device still serves it, 0 when that claim is stale
+ *	(its driver freed the vector and the number went to @dev, as igb's
+ *	do when VFs are created), -1 when no other binding holds it
+ *
+ * Each holder is discovered once, under its instance lock, however many
+ * of the IRQs it holds. @dev's own lock must not be held unless in @held.
+ *
+ * Context: rtnl held.
+ * Return: 0 or -ENOMEM.
  */
-static int nictl_dev_drop_stale_claims(struct nictl_dev *dev)
+int nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held,
+		     unsigned int n_held, s8 *serves)
 {
-	struct nictl_qirq *q;
 	struct net_device *owner;
-	unsigned int i;
-	int serves;
+	struct nictl_dev other;
+	unsigned int i, k;
+	bool locked;
+	int err;
 
+	for (i = 0; i < dev->n_irqs; i++)
+		serves[i] = -1;
 	for (i = 0; i < dev->n_irqs; i++) {
-		q = &dev->irqs[i];
-		owner = q->owner_ifindex ? nictl_binding_owner(q->irq) : NULL;
-		if (!owner || owner == dev->netdev)
+		owner = nictl_binding_owner(dev->irqs[i].irq);
+		if (!owner || owner == dev->netdev || serves[i] >= 0)
 			continue;
-		netdev_lock(owner);
-		serves = nictl_dev_serves(owner, q->irq);
-		netdev_unlock(owner);
-		if (serves < 0)
-			return serves;
-		if (!serves) {
-			nictl_binding_forget_irq(owner, q->irq);
-			q->owner_ifindex = 0;
-		}
+		for (k = 0, locked = false; k < n_held && !locked; k++)
+			locked = held[k] == owner;
+		if (!locked)
+			nictl_netdev_lock_nested(owner);
+		err = nictl_dev_discover(owner, &other);
+		if (!locked)
+			netdev_unlock(owner);
+		if (err)
+			return err;
+		for (k = i; k < dev->n_irqs; k++)
+			if (nictl_binding_owner(dev->irqs[k].irq) == owner)
+				serves[k] = nictl_dev_has_irq(&other, dev->irqs[k].irq);
+		nictl_dev_release(&other);
 	}
 	return 0;
 }
 
 /**
  * nictl_dev_look() - discover a device for a reader that does not hold its
- *	instance lock, and settle stale claims on its IRQs
+ *	instance lock, with stale claims on its IRQs shown as nobody's
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
+ * @forget_stale: also drop the stale claims from their bindings (the
+ *	periodic check); a reader (DEV_GET) changes nothing
  *
  * Context: rtnl held; takes and drops the instance locks of @netdev and of
  * the devices whose bindings claim its IRQs.
  * Return: as nictl_dev_discover().
  */
-int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev)
+int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev, bool forget_stale)
 {
+	unsigned int i;
+	s8 *serves;
 	int err;
 
 	netdev_lock(netdev);
 	err = nictl_dev_discover(netdev, dev);
 	netdev_unlock(netdev);
-	if (!err) {
-		err = nictl_dev_drop_stale_claims(dev);
-		if (err)
-			nictl_dev_release(dev);
+	if (err)
+		return err;
+	serves = kvcalloc(max(dev->n_irqs, 1U), sizeof(*serves), GFP_KERNEL);
+	err = serves ? nictl_dev_claims(dev, NULL, 0, serves) : -ENOMEM;
+	for (i = 0; !err && i < dev->n_irqs; i++) {
+		if (serves[i])
+			continue;
+		if (forget_stale)
+			nictl_binding_forget_irq(nictl_binding_owner(dev->irqs[i].irq),
+						 dev->irqs[i].irq);
+		dev->irqs[i].owner_ifindex = 0;
 	}
+	kvfree(serves);
+	if (err)
+		nictl_dev_release(dev);
 	return err;
 }
 
@@ -368,23 +417,18 @@ void nictl_dev_release(struct nictl_dev *dev)
 }
 
 /**
- * nictl_dev_serves() - is an IRQ one of a device's queue IRQs now?
- * @netdev: the device
+ * nictl_dev_has_irq() - is an IRQ one of a discovered device's queue IRQs?
+ * @dev: the device
  * @irq: the IRQ
  *
- * Context: as nictl_dev_discover().
- * Return: 1 when it is, 0 when not, or -ENOMEM.
+ * Return: 1 when it is, else 0.
  */
-int nictl_dev_serves(struct net_device *netdev, unsigned int irq)
+int nictl_dev_has_irq(const struct nictl_dev *dev, unsigned int irq)
 {
-	struct nictl_dev dev;
 	unsigned int i;
-	int found = 0;
 
-	if (nictl_dev_discover(netdev, &dev))
-		return -ENOMEM;
-	for (i = 0; i < dev.n_irqs && !found; i++)
-		found = dev.irqs[i].irq == irq;
-	nictl_dev_release(&dev);
-	return found;
+	for (i = 0; i < dev->n_irqs; i++)
+		if (dev->irqs[i].irq == irq)
+			return 1;
+	return 0;
 }

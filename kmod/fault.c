@@ -204,3 +204,19 @@ bool nictl_fault_one_identity(void)
 {
 	return READ_ONCE(fault_one_identity);
 }
+
+static unsigned int fault_no_pci_ifindex;
+module_param(fault_no_pci_ifindex, uint, 0600);
+MODULE_PARM_DESC(fault_no_pci_ifindex,
+		 "test build only: this device has no PCI function (0: off)");
+
+/**
+ * nictl_fault_no_pci() - should a device look as if it had no PCI function?
+ * @netdev: the device
+ *
+ * Return: true when the knob names it.
+ */
+bool nictl_fault_no_pci(const struct net_device *netdev)
+{
+	return netdev->ifindex == READ_ONCE(fault_no_pci_ifindex);
+}

@@ -7,8 +7,10 @@
  * queue IRQs through one source only, to compare the two; hold a
  * stats operation until released, so the suite can prove that nothing else
  * waits for it; split NAPI_GET and DEV_GET dumps early; make the raw TSC
- * look trusted or unstable; and give every device one identity, so that
- * two devices claim one sticky binding. Production builds compile it away.
+ * look trusted or unstable; give every device one identity, so that
+ * two devices claim one sticky binding; and hide a device's PCI function,
+ * as a device whose IRQs only NAPI links name has none. Production builds
+ * compile it away.
  */
 #ifndef _NICTL_FAULT_H
 #define _NICTL_FAULT_H
@@ -16,6 +18,7 @@
 #include <linux/types.h>
 
 struct nictl_dev;
+struct net_device;
 
 /* fault_discovery_source: which of discovery's two sources to use. */
 enum nictl_fault_source {
@@ -36,6 +39,7 @@ unsigned int nictl_fault_dump_items(void);
 bool nictl_fault_tsc_trusted(void);
 bool nictl_fault_tsc_unstable(void);
 bool nictl_fault_one_identity(void);
+bool nictl_fault_no_pci(const struct net_device *netdev);
 #else
 #define NICTL_FAULT_EXTRA_IRQS	0
 
@@ -73,6 +77,11 @@ static inline bool nictl_fault_tsc_unstable(void)
 }
 
 static inline bool nictl_fault_one_identity(void)
+{
+	return false;
+}
+
+static inline bool nictl_fault_no_pci(const struct net_device *netdev)
 {
 	return false;
 }

@@ -124,7 +124,7 @@ struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nic
 	int err;
 
 	for (i = 0; i < stack->n; i++)
-		size += nla_total_size(nictl_dev_msg_size(&stack->dev[i]));	/* LOWER */
+		size += nictl_lower_size(&stack->dev[i]);
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		return ERR_PTR(-ENOMEM);
@@ -176,8 +176,10 @@ static u32 nictl_dev_irqs_hash(const struct nictl_dev *dev)
 }
 
 /*
- * cb->args[0]: the ifindex to resume at, so devices that come or go between
- * two parts of the dump shift nothing; cb->args[1]: the first IRQ of that
+ * cb->args[0]: the ifindex to resume at (before 6.6, compat.h's cursor), so
+ * devices that come or go between two parts of the dump shift nothing; the
+ * dump is a read: it moves nothing and drops no binding's claim, and each
+ * part holds rtnl for one message's devices. cb->args[1]: the first IRQ of that
  * device not yet sent, when a device with many queue IRQs did not fit one
  * message; cb->args[2]: the hash of its IRQs then; cb->args[3]: how often a
  * device's IRQs changed between two of its parts (ethtool -L), which would
@@ -203,7 +205,7 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	for_each_netdev_dump(net, netdev, ifindex) {
 		if (!netdev->dev.parent)
 			continue;
-		err = nictl_dev_look(netdev, &dev);
+		err = nictl_dev_look(netdev, &dev, false);
 		if (err)
 			break;
 		hash = nictl_dev_irqs_hash(&dev);

@@ -16,6 +16,9 @@
  * its binding with it: its IRQs are freed. Its sticky binding stays, for
  * the next device with its identity. Dropped under the bindings lock,
  * so the drift check, which holds only that lock, sees registered devices.
+ * A device moving to another namespace is unregistered from this one while
+ * it stays registered (NETREG_REGISTERED): its driver and IRQs stay, and so
+ * does its binding, to be restored in its new namespace.
  */
 static bool nictl_notifier_leaving;
 
@@ -33,7 +36,7 @@ static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, vo
 		nictl_watch_netdev(netdev, event);
 	if (event == NETDEV_CHANGEUPPER && !READ_ONCE(nictl_notifier_leaving))
 		nictl_watch_link(netdev, link->upper_dev, link->linking);
-	if (event == NETDEV_UNREGISTER) {
+	if (event == NETDEV_UNREGISTER && netdev->reg_state != NETREG_REGISTERED) {
 		nictl_bindings_lock();
 		nictl_binding_drop(netdev);
 		nictl_bindings_unlock();

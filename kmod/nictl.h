@@ -85,7 +85,6 @@ struct nictl_stack {
 struct nictl_stack *nictl_stack_one(struct net_device *netdev);
 struct nictl_stack *nictl_stack_of(struct net_device *netdev, struct netlink_ext_ack *extack);
 struct nictl_stack *nictl_request_stack(const struct genl_info *info);
-bool nictl_stack_holds(const struct nictl_stack *stack, const struct net_device *netdev);
 void nictl_stack_lock(struct nictl_stack *stack);
 void nictl_stack_unlock(struct nictl_stack *stack);
 int nictl_stack_discover(struct nictl_stack *stack, bool look);
@@ -102,11 +101,13 @@ struct device *nictl_pci_function(const struct net_device *netdev);
 unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned int max);
 void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev);
 int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
-int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev);
+int nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held,
+		     unsigned int n_held, s8 *serves);
+int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev, bool forget_stale);
 void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
 		       enum nictl_queue_kind kind);
 void nictl_dev_release(struct nictl_dev *dev);
-int nictl_dev_serves(struct net_device *netdev, unsigned int irq);
+int nictl_dev_has_irq(const struct nictl_dev *dev, unsigned int irq);
 
 /* irq.c */
 struct irq_data;
@@ -247,6 +248,7 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev);
 struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
 			     const struct nictl_qirq *q, struct cpumask *affinity,
 			     struct cpumask *effective);
+size_t nictl_lower_size(const struct nictl_dev *dev);
 int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev);
 int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);

@@ -7,6 +7,7 @@
  * bond's ports). Members are kept in ifindex order, each once, so their
  * instance locks are always taken in one order.
  */
+#include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
@@ -139,37 +140,28 @@ struct nictl_stack *nictl_request_stack(const struct genl_info *info)
 	return IS_ERR(netdev) ? ERR_CAST(netdev) : nictl_stack_of(netdev, info->extack);
 }
 
-/**
- * nictl_stack_holds() - is this device one of the members?
- * @stack: the members, or NULL (then none)
- * @netdev: the device
- *
- * Return: true when @netdev is among them.
+/*
+ * Held while a request holds its members' instance locks. Lockdep sees one
+ * class for all of them: taken under this mutex (its nest_lock), they
+ * count as one held lock, not as a recursion, and 64 members do not
+ * overflow its 48 held-lock slots. Every taker holds rtnl, so the mutex
+ * adds no wait.
  */
-bool nictl_stack_holds(const struct nictl_stack *stack, const struct net_device *netdev)
-{
-	unsigned int i;
-
-	for (i = 0; stack && i < stack->n; i++)
-		if (stack->netdev[i] == netdev)
-			return true;
-	return false;
-}
+static DEFINE_MUTEX(nictl_stack_mutex);
 
 /**
  * nictl_stack_lock() - take every member's instance lock, in ifindex order
  * @stack: the members
+ *
+ * Context: rtnl held.
  */
 void nictl_stack_lock(struct nictl_stack *stack)
 {
 	unsigned int i;
 
-	for (i = 0; i < stack->n; i++) {
-		if (i)
-			nictl_netdev_lock_nested(stack->netdev[i]);
-		else
-			netdev_lock(stack->netdev[i]);
-	}
+	mutex_lock(&nictl_stack_mutex);
+	for (i = 0; i < stack->n; i++)
+		nictl_netdev_lock_nest(stack->netdev[i], &nictl_stack_mutex);
 }
 
 /**
@@ -182,6 +174,7 @@ void nictl_stack_unlock(struct nictl_stack *stack)
 
 	while (i--)
 		netdev_unlock(stack->netdev[i]);
+	mutex_unlock(&nictl_stack_mutex);
 }
 
 /**
@@ -198,7 +191,7 @@ int nictl_stack_discover(struct nictl_stack *stack, bool look)
 	int err = 0;
 
 	for (i = 0; !err && i < stack->n; i++) {
-		err = look ? nictl_dev_look(stack->netdev[i], &stack->dev[i]) :
+		err = look ? nictl_dev_look(stack->netdev[i], &stack->dev[i], false) :
 			     nictl_dev_discover(stack->netdev[i], &stack->dev[i]);
 		if (!err)
 			stack->discovered = i + 1;

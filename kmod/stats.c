@@ -83,6 +83,27 @@ static unsigned int nictl_hist_bucket(u64 ns)
 	return us ? min_t(unsigned int, fls64(us), NICTL_HIST_BUCKETS - 1) : 0;
 }
 
+/*
+ * A write section of this CPU's counters. A reader spins while one is open
+ * on the CPU it reads. Softirqs and BH-off sections keep preemption off,
+ * except on PREEMPT_RT, where a reader of higher priority could preempt the
+ * writer on its own CPU and spin for ever: there the section turns
+ * preemption off itself.
+ */
+static void nictl_stats_write_begin(struct nictl_cpu_stats *s)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		preempt_disable();
+	raw_write_seqcount_begin(&s->seq);
+}
+
+static void nictl_stats_write_end(struct nictl_cpu_stats *s)
+{
+	raw_write_seqcount_end(&s->seq);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		preempt_enable();
+}
+
 static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 {
 	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
@@ -99,7 +120,7 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	acc = &s->vec[vec];
 	bucket = nictl_hist_bucket(ns);
 	/* Readers copy a vector whole: its count always equals its histogram's sum. */
-	raw_write_seqcount_begin(&s->seq);
+	nictl_stats_write_begin(s);
 	acc->count++;
 	acc->time_ns += ns;
 	if (ns > acc->max_ns)
@@ -109,7 +130,7 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	if (vec == NICTL_SOFTIRQ_NET_RX)
 		for (kind = 0; kind < __NICTL_POLL_MAX; kind++)
 			s->poll[kind].time_ns += s->poll_pending_ns[kind];
-	raw_write_seqcount_end(&s->seq);
+	nictl_stats_write_end(s);
 }
 
 /*
@@ -437,7 +458,7 @@ static long nictl_napi_rebuild(void *arg)
 	unsigned int i, n = 0;
 
 	local_bh_disable();
-	raw_write_seqcount_begin(&s->seq);
+	nictl_stats_write_begin(s);
 	for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
 		slot = &s->napi[i];
 		if (slot->napi_id && !bsearch(&slot->napi_id, r->dead, r->n_dead,
@@ -449,15 +470,25 @@ static long nictl_napi_rebuild(void *arg)
 		slot = nictl_napi_slot(s, r->keep[i].napi_id, true);
 		*slot = r->keep[i];
 	}
-	raw_write_seqcount_end(&s->seq);
+	nictl_stats_write_end(s);
 	local_bh_enable();
 	return 0;
 }
 
+static void nictl_napi_id_live(u32 id, const u32 *ids, bool *live, unsigned int n)
+{
+	u32 *found = bsearch(&id, ids, n, sizeof(*ids), nictl_u32_cmp);
+
+	if (found)
+		live[found - ids] = true;
+}
+
 /*
  * Of the ids in @ids (sorted, distinct), keep those of no NAPI of any
- * device of any namespace; return how many. The lists are walked under RCU,
- * as netif_napi_del() expects.
+ * device of any namespace, nor of any NAPI config (6.13+: a NAPI deleted
+ * for a reset gets its id back when it is added again, and keeps its
+ * counters); return how many. The lists are walked under RCU, as
+ * netif_napi_del() expects; a device's configs live as long as it does.
  */
 static unsigned int nictl_napi_ids_dead(u32 *ids, bool *live, unsigned int n)
 {
@@ -465,18 +496,15 @@ static unsigned int nictl_napi_ids_dead(u32 *ids, bool *live, unsigned int n)
 	struct net_device *netdev;
 	unsigned int i, n_dead = 0;
 	struct net *net;
-	u32 id, *found;
 
 	memset(live, 0, n * sizeof(*live));
 	rcu_read_lock();
 	for_each_net_rcu(net) {
 		for_each_netdev_rcu(net, netdev) {
-			list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list) {
-				id = READ_ONCE(napi->napi_id);
-				found = bsearch(&id, ids, n, sizeof(*ids), nictl_u32_cmp);
-				if (found)
-					live[found - ids] = true;
-			}
+			list_for_each_entry_rcu(napi, &netdev->napi_list, dev_list)
+				nictl_napi_id_live(READ_ONCE(napi->napi_id), ids, live, n);
+			for (i = 0; i < nictl_napi_configs(netdev); i++)
+				nictl_napi_id_live(nictl_napi_config_id(netdev, i), ids, live, n);
 		}
 	}
 	rcu_read_unlock();

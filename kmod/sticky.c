@@ -500,7 +500,10 @@ void nictl_sticky_learn(const struct nictl_dev *dev)
 	pci = nictl_pci_function(dev->netdev);
 	vectors = nictl_vectors(pci, &n);
 	slots = vectors ? kcalloc(dev->n_irqs, sizeof(*slots), GFP_KERNEL) : NULL;
-	for (i = 0; slots && i < dev->n_irqs; i++) {
+	/* No PCI function (IRQs found by their NAPI links alone), or no vector. */
+	if (!slots)
+		goto out;
+	for (i = 0; i < dev->n_irqs; i++) {
 		if (dev->irqs[i].plan_cpu < 0)
 			continue;
 		v = nictl_vector_of(vectors, n, dev->irqs[i].irq);

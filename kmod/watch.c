@@ -171,7 +171,7 @@ static void nictl_watch_look(struct net_device *netdev)
 
 	if (!nictl_watch_covers(netdev))
 		return;
-	err = nictl_dev_look(netdev, &dev);
+	err = nictl_dev_look(netdev, &dev, true);
 	if (err)
 		return;
 	nictl_snapshot_update(&dev);

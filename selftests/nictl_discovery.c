@@ -5,17 +5,20 @@
  * traffic those comparisons rely on to make IRQs fire: it reaches a NIC
  * that has just come up.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 
+#include "cpus.h"
 #include "env.h"
 #include "irqs.h"
 #include "main.h"
 #include "module.h"
 #include "netdev.h"
 #include "nictl.h"
+#include "run.h"
 #include "sys.h"
 #include "traffic.h"
 #include "verify.h"
@@ -330,6 +333,48 @@ TEST_F_TIMEOUT(family, dump_lists_bus_devices, 120)
 		EXPECT_EQ(0, access(path, F_OK)) TH_LOG("%s has no parent", devs->dev[i].ifname);
 	}
 	free(devs);
+}
+
+/*
+ * usb0, QEMU's usb-net behind a qemu-xhci controller, reaches that
+ * controller's PCI function only through the USB bus, whose devices all
+ * share the controller's vectors: it has no PCI function of its own, no
+ * queue IRQs, an identity by its MAC, and a bind is refused and moves
+ * nothing of the controller's.
+ */
+TEST_F_TIMEOUT(family, usb_nic_has_no_pci_function, 120)
+{
+	struct irq_snapshot *before = malloc(sizeof(*before));
+	struct nictl_dev *dev = malloc(sizeof(*dev));
+	struct run_result *r = malloc(sizeof(*r));
+	struct nictl_bind_args args = { .ifname = "usb0" };
+	struct nl_result res;
+	struct cpus one;
+
+	ASSERT_TRUE(before && dev && r);
+	ASSERT_EQ(0, access("/sys/class/net/usb0/device/driver", F_OK));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "usb0", dev, &res)) TH_LOG("%s", res.msg);
+	EXPECT_FALSE(dev->present & ATTR_BIT(NICTL_A_BUS_ADDR)) TH_LOG("bus %s", dev->bus_addr);
+	EXPECT_EQ(0, dev->n_irqs);
+	EXPECT_EQ(NICTL_IRQ_SOURCE_NONE, dev->source);
+
+	ASSERT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "show", "usb0", NULL }));
+	EXPECT_NE(NULL, strstr(r->out, "driver cdc_ether, bus -,")) TH_LOG("%s", r->out);
+
+	ASSERT_EQ(0, irq_snapshot_take(before));
+	ASSERT_EQ(0, cpus_parse(&one, "1"));
+	args.cpus = &one;
+	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, dev, &res), &res, ENOENT, true,
+			    before));
+	EXPECT_NE(NULL, strstr(res.msg, "usb0 has no queue IRQs")) TH_LOG("%s", res.msg);
+	EXPECT_EQ(1, run_ctl(r, false, NULL,
+			     (const char *const []){ "bind", "usb0", "--cpus", "1", "--sticky",
+						     NULL }));
+	EXPECT_NE(NULL, strstr(r->err, "has no queue IRQs")) TH_LOG("%s", r->err);
+	EXPECT_EQ(0, irq_snapshot_changes(before));
+	free(r);
+	free(dev);
+	free(before);
 }
 
 FIXTURE(traffic) {

@@ -271,6 +271,41 @@ TEST_F_TIMEOUT(netns, ctl_binds_and_restores, 300)
 }
 
 /*
+ * A bound device that moves to another namespace keeps its binding: the
+ * move unregisters it from one namespace and registers it in the other,
+ * with the same driver and IRQs. vnode0, bound in the namespace, comes
+ * back to the initial one still bound there, and a restore puts back every
+ * affinity it had before the bind.
+ */
+TEST_F_TIMEOUT(netns, a_bound_device_keeps_its_binding_across_namespaces, 300)
+{
+	struct irq_snapshot *before = malloc(sizeof(*before));
+
+	ASSERT_NE(NULL, before);
+	ASSERT_EQ(0, irq_snapshot_take(before));
+	ASSERT_EQ(0, CTL(self, "-n", NETNS, "bind", "vnode0", "--numa-local"))
+		TH_LOG("%s", self->run.err);
+	ASSERT_EQ(0, move_vnode0(false));
+	ASSERT_EQ(0, come_back(self->ifindex, "vnode0"));
+
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode0", &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_BOUND);
+	EXPECT_TRUE(masks_placed(&self->reply, &self->node0, true));
+	ASSERT_EQ(0, CTL(self, "restore", "vnode0")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(0, irq_snapshot_changes(before));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode0", &self->reply, &self->res));
+	EXPECT_TRUE(dev_unbound(&self->reply));
+
+	/* And into a namespace: bound in the initial one, restored in the other. */
+	ASSERT_EQ(0, CTL(self, "bind", "vnode0", "--numa-local")) TH_LOG("%s", self->run.err);
+	ASSERT_EQ(0, move_vnode0(true));
+	ASSERT_EQ(0, CTL(self, "-n", NETNS, "restore", "vnode0")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(0, irq_snapshot_changes(before));
+	free(before);
+}
+
+/*
  * With vnode1 renamed vnode0 in the initial namespace, each request finds
  * the vnode0 of the namespace it names, and a bind there leaves the other
  * alone.

@@ -331,6 +331,38 @@ TEST_F(shared, stale_claim_is_dropped_by_a_dump)
 }
 
 /*
+ * DEV_GET and its dump are reads: they show a stale claim as nobody's but
+ * leave it to the holder's binding. Once vnode0 serves the IRQ again, the
+ * next look shows it held by vnode0 once more.
+ */
+TEST_F(shared, a_look_drops_no_claim)
+{
+	uint32_t irq = self->vnode1.irqs[0].num;
+	const struct nictl_irq *q;
+	struct nictl_dev *dev = malloc(sizeof(*dev));
+	struct nictl_devs *devs = malloc(sizeof(*devs));
+
+	ASSERT_TRUE(dev && devs);
+	share_vnode1_irq(self, _metadata);
+	ASSERT_EQ(0, bind_cpus(self, "vnode0", &self->node0, 0)) TH_LOG("%s", self->res.msg);
+	ASSERT_EQ(0, nictl_set_param("fault_extra_ifindex", 0));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", dev, &self->res));
+	q = nictl_dev_irq(dev, irq);
+	ASSERT_NE(NULL, q);
+	EXPECT_EQ(0U, q->owner);
+	ASSERT_EQ(0, nictl_dev_dump(&self->env.nl, devs, &self->res)) TH_LOG("%s", self->res.msg);
+
+	ASSERT_EQ(0, nictl_set_param("fault_extra_ifindex", self->vnode0.ifindex));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", dev, &self->res));
+	q = nictl_dev_irq(dev, irq);
+	ASSERT_NE(NULL, q);
+	EXPECT_EQ(self->vnode0.ifindex, q->owner) TH_LOG("a read dropped vnode0's claim on IRQ %u",
+							 irq);
+	free(devs);
+	free(dev);
+}
+
+/*
  * A claim on an IRQ that no longer serves its holder (the driver freed it and
  * the number went to another device) does not block that device.
  */

@@ -376,6 +376,72 @@ TEST_F_TIMEOUT(bond, nictlctl_shows_binds_and_restores_the_bond, 300)
 	free(r);
 }
 
+/* The IRQs of port @i, as DEV_GET of the port itself lists them, equal @lower's. */
+static bool lower_is_port(struct nl_client *nl, const struct nictl_lower *lower)
+{
+	struct nictl_dev *port = malloc(sizeof(*port));
+	struct nl_result res;
+	unsigned int i;
+	bool ok;
+
+	ok = port && !nictl_dev_get(nl, lower->ifname, port, &res) &&
+	     port->n_irqs == lower->n_irqs;
+	for (i = 0; ok && i < lower->n_irqs; i++)
+		ok = port->irqs[i].num == lower->irq[i];
+	if (!ok)
+		fprintf(stderr, "# %s: the reply's %u IRQs are not the %u DEV_GET lists\n",
+			lower->ifname, lower->n_irqs, port ? port->n_irqs : 0);
+	free(port);
+	return ok;
+}
+
+/*
+ * A port whose IRQs do not fit one LOWER nest (its length is 16 bits: a
+ * few hundred IRQs) continues in the nests that follow. The test build's
+ * fault_dump_items=1 puts one IRQ in each, so both ports take several:
+ * BIND, DEV_GET and RESTORE replies carry every IRQ once, and nictlctl
+ * joins the parts into one device each.
+ */
+TEST_F_TIMEOUT(bond, ports_continue_in_the_next_lower_nest, 300)
+{
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+	unsigned int i, irqs;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, jq);
+	ASSERT_EQ(0, nictl_param_write("fault_dump_items", "1"));
+	ASSERT_EQ(0, bind_on(&self->env.nl, BOND, NUMA_LOCAL, &self->online, &self->reply,
+			     &self->res)) TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(describes_bond(&self->reply, BOND, NICTL_CMD_BIND));
+	for (i = 0, irqs = 0; i < self->reply.n_lowers; i++) {
+		EXPECT_TRUE(lower_is_port(&self->env.nl, &self->reply.lowers[i]));
+		irqs += self->reply.lowers[i].n_irqs;
+	}
+	EXPECT_EQ(irqs, self->reply.n_lower_parts);
+	EXPECT_TRUE(port_on_its_node(&self->env.nl, 0));
+	EXPECT_TRUE(port_on_its_node(&self->env.nl, 1));
+
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, BOND, &self->reply, &self->res));
+	EXPECT_TRUE(describes_bond(&self->reply, BOND, NICTL_CMD_DEV_GET));
+	EXPECT_EQ(irqs, self->reply.n_lower_parts);
+
+	ASSERT_EQ(0, CTL(r, "show", BOND));
+	EXPECT_NE(NULL, strstr(r->out, BOND " is stacked on 2 physical devices:")) TH_LOG("%s", r->out);
+	ASSERT_EQ(0, CTL(r, "show", BOND, "-j"));
+	ASSERT_EQ(0, run_jq(jq, r->out, "[.[] | .irqs | length] | add, length"));
+	snprintf(r->out, sizeof(r->out), "%u\n2\n", irqs);
+	EXPECT_STREQ(r->out, jq->out);
+
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, BOND, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(describes_bond(&self->reply, BOND, NICTL_CMD_RESTORE));
+	EXPECT_EQ(irqs, self->reply.n_lower_parts);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+	EXPECT_EQ(0, nictl_param_write("fault_dump_items", "0"));
+	free(jq);
+	free(r);
+}
+
 /*
  * A user without CAP_NET_ADMIN may look at the bond, as at any device, and
  * change nothing through it.

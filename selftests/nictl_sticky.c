@@ -485,6 +485,53 @@ TEST_F_TIMEOUT(sticky, plain_bind_drops_it, 600)
 	EXPECT_TRUE(reload_leaves_it_alone(&self->env.nl));
 }
 
+/*
+ * A device without a PCI function whose queue IRQs only its NAPI links
+ * name (the test build hides igb0's function and its names): a sticky bind
+ * keeps the request under the device's MAC, applies it and learns no
+ * vector layout, as there is no function to hold one. Where the kernel
+ * has no NAPI links (before 6.8) such a device has no queue IRQs, and the
+ * bind says so.
+ */
+TEST_F_TIMEOUT(sticky, a_device_without_pci_function_binds, 300)
+{
+	struct netdev_info igb0;
+	struct nictl_dev *dev = malloc(sizeof(*dev));
+	struct cpus two;
+	char mac[64], addr[32];
+
+	ASSERT_NE(NULL, dev);
+	ASSERT_EQ(0, netdev_info("igb0", &igb0));
+	ASSERT_EQ(0, nictl_set_param("fault_no_pci_ifindex", igb0.ifindex));
+	ASSERT_EQ(0, nictl_set_param("fault_discovery_source", 1));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "igb0", dev, &self->res));
+	EXPECT_FALSE(dev->present & ATTR_BIT(NICTL_A_BUS_ADDR)) TH_LOG("bus %s", dev->bus_addr);
+	ASSERT_EQ(0, cpus_parse(&two, "1-2"));
+	self->args.ifname = "igb0";
+	self->args.flags = NICTL_BIND_F_STICKY;
+	self->args.cpus = &two;
+	if (!dev->n_irqs) {
+		EXPECT_EQ(NICTL_IRQ_SOURCE_NONE, dev->source);
+		EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &self->args, &self->reply,
+					       &self->res), &self->res, ENOENT, true,
+				    &self->env.snap));
+		free(dev);
+		return;
+	}
+	EXPECT_EQ(NICTL_IRQ_SOURCE_NAPI, dev->source);
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &self->args, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_STICKY);
+	ASSERT_EQ(0, read_str("/sys/class/net/igb0/address", addr, sizeof(addr)));
+	snprintf(mac, sizeof(mac), "mac:%s", addr);
+	EXPECT_STREQ(mac, self->reply.sticky_id);
+	EXPECT_TRUE(dev_matches_proc(&self->reply));
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, "igb0", &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+	free(dev);
+}
+
 /* A dry run keeps nothing, and drops nothing either. */
 TEST_F_TIMEOUT(sticky, dry_run_keeps_nothing, 300)
 {

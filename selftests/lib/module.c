@@ -85,7 +85,7 @@ int nictl_faults_off(void)
 	static const char *const knobs[] = {
 		"fault_fail_nth", "fault_share_ifindex", "fault_extra_ifindex", "fault_extra_irq",
 		"fault_shared_irq", "fault_stall", "fault_dump_items", "fault_tsc_unstable",
-		"fault_discovery_source", "fault_one_identity",
+		"fault_discovery_source", "fault_one_identity", "fault_no_pci_ifindex",
 	};
 	unsigned int i;
 	int ret = 0;

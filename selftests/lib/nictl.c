@@ -231,7 +231,11 @@ static int lower_attr_cb(const struct nlattr *attr, void *data)
 	return nictl_dev_attr(attr, data);
 }
 
-/* A NICTL_A_LOWER nest, parsed as a device and kept in short. */
+/*
+ * A NICTL_A_LOWER nest, parsed as a device and kept in short; a nest with
+ * the ifindex of the one before continues it (a device whose IRQs did not
+ * fit one nest), and counts in dev->n_lower_parts.
+ */
 static int parse_lower(const struct nlattr *attr, struct nictl_dev *dev)
 {
 	struct nictl_lower *lower;
@@ -239,27 +243,34 @@ static int parse_lower(const struct nlattr *attr, struct nictl_dev *dev)
 	unsigned int i;
 	int ret = -EPROTO;
 
-	if (dev->n_lowers >= NICTL_MAX_LINKS)
-		return -EPROTO;
 	member = calloc(1, sizeof(*member));
 	if (!member)
 		return -ENOMEM;
-	if (mnl_attr_parse_nested(attr, lower_attr_cb, member) >= 0 &&
-	    (member->present & ATTR_BIT(NICTL_A_IFINDEX))) {
+	if (mnl_attr_parse_nested(attr, lower_attr_cb, member) < 0 ||
+	    !(member->present & ATTR_BIT(NICTL_A_IFINDEX)))
+		goto out;
+	lower = dev->n_lowers ? &dev->lowers[dev->n_lowers - 1] : NULL;
+	if (!lower || lower->ifindex != member->ifindex) {
+		if (dev->n_lowers >= NICTL_MAX_LINKS)
+			goto out;
 		lower = &dev->lowers[dev->n_lowers++];
 		lower->ifindex = member->ifindex;
 		memcpy(lower->ifname, member->ifname, IFNAMSIZ);
 		lower->dev_flags = member->dev_flags;
 		lower->numa_node = member->numa_node;
-		lower->n_irqs = member->n_irqs;
-		for (i = 0; i < member->n_irqs; i++) {
-			lower->irq[i] = member->irqs[i].num;
-			lower->target_cpu[i] =
-				member->irqs[i].present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU) ?
-				member->irqs[i].target_cpu : UINT32_MAX;
-		}
-		ret = 0;
+		lower->n_irqs = 0;
 	}
+	dev->n_lower_parts++;
+	if (lower->n_irqs + member->n_irqs > NICTL_MAX_IRQS)
+		goto out;
+	for (i = 0; i < member->n_irqs; i++, lower->n_irqs++) {
+		lower->irq[lower->n_irqs] = member->irqs[i].num;
+		lower->target_cpu[lower->n_irqs] =
+			member->irqs[i].present & ATTR_BIT(NICTL_A_IRQ_TARGET_CPU) ?
+			member->irqs[i].target_cpu : UINT32_MAX;
+	}
+	ret = 0;
+out:
 	free(member);
 	return ret;
 }

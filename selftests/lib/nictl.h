@@ -98,6 +98,7 @@ struct nictl_dev {
 	/* The NICTL_A_LOWER nests of a reply about a stacked device, in order. */
 	unsigned int n_lowers;
 	struct nictl_lower lowers[NICTL_MAX_LINKS];
+	unsigned int n_lower_parts;	/* LOWER nests: more when a device continues */
 };
 
 /* One softirq vector of a CPU (NICTL_A_SOFTIRQ). */

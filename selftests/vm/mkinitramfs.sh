@@ -4,8 +4,9 @@
 # guest on Debian kernel KREL: busybox-static with its applets, /init (from
 # guest-init.sh) and the modules the guest needs before it can reach the
 # host's root: virtio PCI (where modular), virtio_net, e1000e, igb and igbvf
-# (the igb profile's NIC and its VFs) and 9p, in load order, decompressed
-# because busybox insmod cannot read .ko.xz.
+# (the igb profile's NIC and its VFs), xHCI and the USB NIC drivers (usb0),
+# and 9p, in load order, decompressed because busybox insmod cannot read
+# .ko.xz.
 # OUT is rebuilt only when its inputs changed (their hash is kept in OUT.key).
 set -eu
 
@@ -13,7 +14,7 @@ HERE=$(cd "$(dirname "$0")" && pwd -P)
 BUSYBOX=/bin/busybox
 # What the guest must load; their dependencies come from modules.dep.
 # Built-in ones (6.12 builds in the virtio core and virtio_pci) are skipped.
-GUEST_MODULES="virtio_pci virtio_net e1000e igb igbvf 9pnet_virtio 9p"
+GUEST_MODULES="virtio_pci virtio_net e1000e igb igbvf xhci_pci cdc_ether rndis_host 9pnet_virtio 9p"
 
 die() {
 	echo "mkinitramfs: $*" >&2

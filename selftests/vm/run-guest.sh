@@ -20,6 +20,8 @@
 #           with; SR-IOV, VFs made in the guest; behind the node-1 expander.
 #           Debian 12's QEMU 7.2 does not emulate it, so this profile runs
 #           sid's QEMU 11 from the cache (qemu-sid.sh)
+#   usb0    usb-net on a qemu-xhci controller (cdc_ether): a NIC whose only
+#           PCI function above it is its host controller's
 # The taps sit on a bridge in a network namespace made for this run, so no
 # guest traffic can leave it.
 #
@@ -66,6 +68,7 @@ nics() {
 		echo "vnode0 52:54:00:4e:00:01 2 rp0a virtio-net-pci"
 		echo "e1k 52:54:00:4e:00:02 1 rp0b e1000e"
 		echo "igb0 52:54:00:4e:01:02 1 rp1b igb"
+		echo "usb0 52:54:00:4e:00:03 1 xhci.0 usb-net"
 		;;
 	big)
 		echo "bq64 52:54:00:4e:03:40 64 rp2 virtio-net-pci"
@@ -101,7 +104,8 @@ machine_args() {
 			-device pcie-root-port,id=rp0b,bus=pxb0,chassis=3 \
 			-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0 \
 			-device pcie-root-port,id=rp1,bus=pxb1,chassis=1 \
-			-device pcie-root-port,id=rp1b,bus=pxb1,chassis=4
+			-device pcie-root-port,id=rp1b,bus=pxb1,chassis=4 \
+			-device qemu-xhci,id=xhci,bus=pcie.0
 		;;
 	big)
 		printf '%s\n' -m 3584 -smp 80,maxcpus=96,sockets=4,cores=12,threads=2 \

@@ -274,7 +274,10 @@ enum nictl_cmd {
  *	%NICTL_CMD_DEV_GET, %NICTL_CMD_BIND or %NICTL_CMD_RESTORE request named
  *	(&enum nictl_dev_flags %NICTL_DEV_F_STACKED): it holds the attributes
  *	and %NICTL_A_IRQ nests a %NICTL_CMD_DEV_GET reply about that device
- *	would; one per such device, each once, in ifindex order
+ *	would; one per such device, in ifindex order. A device whose IRQs do
+ *	not fit one nest (its length is 16 bits) continues in the nests that
+ *	follow, each with all its attributes and the next of its IRQs: a
+ *	client joins consecutive nests with one %NICTL_A_IFINDEX
  * @NICTL_A_LINK: nest, &enum nictl_link_attr, the upper device of a
  *	%NICTL_EVENT_LINKED or %NICTL_EVENT_UNLINKED
  * @NICTL_A_KIND: string, the link kind of a stacked device ("bond", "vlan",
@@ -727,7 +730,9 @@ enum nictl_bind_flags {
  *	initial one)
  * @NICTL_EVENT_UNREGISTERED: a device is going away (driver unbind or
  *	unload, or a move out of its network namespace, which it names as
- *	%NICTL_EVENT_REGISTERED does); its binding is dropped
+ *	%NICTL_EVENT_REGISTERED does). Its binding is dropped when it goes
+ *	away; a device that moves keeps it, and a %NICTL_CMD_RESTORE in its
+ *	new namespace puts its original affinities back
  * @NICTL_EVENT_UP: the device was opened (drivers that request their IRQs
  *	at open have just done so)
  * @NICTL_EVENT_DOWN: the device was closed
