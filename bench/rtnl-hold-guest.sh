@@ -57,25 +57,10 @@ make_netdevs() {
 	ip -batch /tmp/links.batch
 }
 
-# Sum the rtnl hold times in trace file $1: each kretprobe line of
-# rtnl_lock() (the caller is printed "(caller+off/size [module] <-
-# rtnl_lock)") opens a hold of its task, the next rtnl_unlock() of that task
-# closes it. Prints "<holds> <us> <holds from nictl> <us from nictl>
-# <longest from nictl, us>".
+# The rtnl holds in trace file $1 (bench/rtnl-holds.awk): "<holds> <us>
+# <holds from nictl> <us from nictl> <longest from nictl, us>".
 holds() {
-	awk '
-		!match($0, /-[0-9]+ +\[/) { next }
-		{ pid = substr($0, RSTART + 1, RLENGTH - 1); sub(/ +\[/, "", pid) }
-		!match($0, / [0-9]+\.[0-9]+: /) { next }
-		{ t = substr($0, RSTART + 1, RLENGTH - 3) * 1e6 }
-		/ rtnl_locked: / { start[pid] = t; own[pid] = /\[nictl\]/; next }
-		/ rtnl_unlock: / && (pid in start) {
-			held = t - start[pid]
-			n++; us += held
-			if (own[pid]) { nn++; nus += held; if (held > max) max = held }
-			delete start[pid]
-		}
-		END { printf "%d %.0f %d %.0f %.0f\n", n, us, nn, nus, max }' "$1"
+	awk -f "$(dirname "$0")/rtnl-holds.awk" "$1"
 }
 
 # Move vnode1's first queue IRQ to CPU 0; ms until the daemon put it back.

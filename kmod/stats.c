@@ -78,7 +78,7 @@ static void nictl_softirq_entry(void *data, unsigned int vec_nr)
 
 static unsigned int nictl_hist_bucket(u64 ns)
 {
-	u64 us = ns / NSEC_PER_USEC;
+	u64 us = div_u64(ns, NSEC_PER_USEC);
 
 	return us ? min_t(unsigned int, fls64(us), NICTL_HIST_BUCKETS - 1) : 0;
 }

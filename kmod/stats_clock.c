@@ -11,6 +11,7 @@
 #include "stats_clock.h"
 
 struct nictl_stats_clock nictl_stats_clock __read_mostly;
+DEFINE_STATIC_KEY_FALSE(nictl_stats_raw_tsc);
 
 static bool nictl_tsc_constant(void)
 {
@@ -52,36 +53,37 @@ void nictl_stats_clock_init(void)
 		return;
 	clocks_calc_mult_shift(&nictl_stats_clock.mult, &nictl_stats_clock.shift,
 			       tsc_khz, NSEC_PER_MSEC, 600 * MSEC_PER_SEC);
-	nictl_stats_clock.raw_tsc = true;
+	static_branch_enable(&nictl_stats_raw_tsc);
 #endif
 }
 
 /**
  * nictl_stats_clock_untrusted() - is the raw TSC in use but no longer trusted?
  *
- * Cheap (two flag reads): called once a second, not per softirq.
+ * Cheap (a key and a flag read): called once a second, not per softirq.
  *
  * Return: true when the probes must move to local_clock().
  */
 bool nictl_stats_clock_untrusted(void)
 {
-	return READ_ONCE(nictl_stats_clock.raw_tsc) && nictl_tsc_unstable();
+	return static_key_enabled(&nictl_stats_raw_tsc) && nictl_tsc_unstable();
 }
 
 /**
  * nictl_stats_clock_fallback() - time softirqs with local_clock() from now on
  *
- * Context: no probe attached, so no run straddles the change.
+ * Context: no probe attached, so no run straddles the change; neither
+ * cpus_read_lock nor the jump label lock held.
  */
 void nictl_stats_clock_fallback(void)
 {
-	WRITE_ONCE(nictl_stats_clock.raw_tsc, false);
+	static_branch_disable(&nictl_stats_raw_tsc);
 	pr_warn("the TSC is marked unstable: softirqs are timed with local_clock() now\n");
 }
 
 static int nictl_stats_clock_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%s\n", READ_ONCE(nictl_stats_clock.raw_tsc) ? "tsc" :
+	return sysfs_emit(buf, "%s\n", static_key_enabled(&nictl_stats_raw_tsc) ? "tsc" :
 			  "local_clock");
 }
 

@@ -17,6 +17,7 @@
 #ifndef NICTL_STATS_CLOCK_H
 #define NICTL_STATS_CLOCK_H
 
+#include <linux/jump_label.h>
 #include <linux/math64.h>
 #include <linux/sched/clock.h>
 #include <linux/types.h>
@@ -25,22 +26,24 @@
 #endif
 
 /**
- * struct nictl_stats_clock - how the probes read time
- * @raw_tsc: read the TSC and scale the difference with @mult and @shift
+ * struct nictl_stats_clock - how the raw TSC's cycles become ns
  * @mult: ns = (tsc cycles * @mult) >> @shift
  * @shift: see @mult
- *
- * Chosen at load, before any probe is attached; @raw_tsc is cleared, never
- * set, later and only while no probe is attached (see
- * nictl_stats_clock_fallback()).
  */
 struct nictl_stats_clock {
-	bool raw_tsc;
 	u32 mult;
 	u32 shift;
 };
 
 extern struct nictl_stats_clock nictl_stats_clock;
+
+/*
+ * Read the TSC and scale the difference with nictl_stats_clock. A static
+ * key, so the choice costs the probes no load and no branch: enabled at
+ * load, before any probe is attached; disabled, never enabled, later and
+ * only while no probe is attached (nictl_stats_clock_fallback()).
+ */
+DECLARE_STATIC_KEY_FALSE(nictl_stats_raw_tsc);
 
 void nictl_stats_clock_init(void);
 bool nictl_stats_clock_untrusted(void);
@@ -50,7 +53,7 @@ void nictl_stats_clock_fallback(void);
 static __always_inline u64 nictl_stats_clock_read(void)
 {
 #ifdef CONFIG_X86_TSC
-	if (nictl_stats_clock.raw_tsc)
+	if (static_branch_likely(&nictl_stats_raw_tsc))
 		return rdtsc();
 #endif
 	return local_clock();
@@ -59,7 +62,7 @@ static __always_inline u64 nictl_stats_clock_read(void)
 /* The ns between two readings of one CPU. */
 static __always_inline u64 nictl_stats_clock_ns(u64 from, u64 to)
 {
-	if (nictl_stats_clock.raw_tsc)
+	if (static_branch_likely(&nictl_stats_raw_tsc))
 		return mul_u64_u32_shr(to - from, nictl_stats_clock.mult,
 				       nictl_stats_clock.shift);
 	return to - from;

@@ -81,10 +81,12 @@
  *	rings) appears once, with every queue it serves. In a dump, a device
  *	whose IRQs do not fit one message continues in the next message(s),
  *	which repeat the device attributes (same %NICTL_A_IFINDEX) and carry
- *	the following IRQs; a client appends them. A dump resumes by
- *	ifindex; when the device list, or the queue IRQs of a device split
- *	over messages, changed between two parts, the messages from then on
- *	carry NLM_F_DUMP_INTR and the client should dump again. IRQs of
+ *	the following IRQs; a client appends them. A dump is a read: it
+ *	changes no binding. It resumes by ifindex (in the order of the
+ *	kernel's ifindex hash before 6.6); when the device list, or the
+ *	queue IRQs of a device split over messages, changed between two
+ *	parts, the messages from then on carry NLM_F_DUMP_INTR and the
+ *	client should dump again. IRQs of
  *	queues beyond the active counts (after ethtool -L) are not reported.
  *	A do request about a stacked device (%NICTL_DEV_F_STACKED: a bond,
  *	team, bridge, VLAN or macvlan) replies with that device's
@@ -174,8 +176,10 @@
  *	carries. Events are sent only for devices, of any network namespace,
  *	that have a parent bus device (those a %NICTL_CMD_DEV_GET dump
  *	lists), and only while someone listens: they say what changed,
- *	%NICTL_CMD_DEV_GET says what is. All events are sent under rtnl, so they
- *	arrive in the order of their sequence numbers.
+ *	%NICTL_CMD_DEV_GET says what is. A sender holds the module's events
+ *	lock from taking its sequence number to the send, with rtnl (device
+ *	events, binds, restores) or without (drift), so events arrive in the
+ *	order of their sequence numbers; a gap means events were lost.
  * @__NICTL_CMD_MAX: one past the last command
  * @NICTL_CMD_MAX: the last command
  */
