@@ -56,7 +56,7 @@ void nictl_changes_free(struct nictl_change *changes, unsigned int n)
 static void nictl_rollback(struct nictl_change *changes, unsigned int n)
 {
 	while (n--)
-		if (irq_set_affinity(changes[n].irq, changes[n].saved))
+		if (nictl_irq_set_affinity(changes[n].irq, changes[n].saved))
 			pr_err("could not restore the affinity of IRQ %u (%s)\n",
 			       changes[n].irq, changes[n].name);
 }
@@ -96,7 +96,7 @@ int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 	for (i = 0; i < n; i++) {
 		err = nictl_fault_write(i + 1);
 		if (!err)
-			err = irq_set_affinity(changes[i].irq, changes[i].target);
+			err = nictl_irq_set_affinity(changes[i].irq, changes[i].target);
 		if (err) {
 			nictl_rollback(changes, i);
 			NL_SET_ERR_MSG_FMT(extack, "setting IRQ %u (%.24s) failed; all rolled back",

@@ -1,5 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Storage the compat header needs on kernels without formatted extack. */
+/* The buffers the compat header's formatted extack messages take turns in. */
+#include <linux/atomic.h>
+
 #include "nictl.h"
 
-char nictl_extack_buf[NICTL_EXTACK_LEN];
+static char nictl_extack_bufs[NICTL_EXTACK_BUFS][NICTL_EXTACK_LEN];
+static atomic_t nictl_extack_next = ATOMIC_INIT(0);
+
+/**
+ * nictl_extack_buf() - the next buffer of the ring
+ *
+ * Return: a buffer of %NICTL_EXTACK_LEN bytes whose last byte is NUL.
+ */
+char *nictl_extack_buf(void)
+{
+	unsigned int i = (unsigned int)atomic_inc_return(&nictl_extack_next) % NICTL_EXTACK_BUFS;
+
+	return nictl_extack_bufs[i];
+}

@@ -16,18 +16,23 @@
 /*
  * Formatted extack messages came in 6.2 with a buffer inside the extack.
  * Before that, the message must outlive the op until the ack is built, so
- * it goes to one module buffer whose last byte always stays NUL: concurrent
- * failing requests may mix their texts, but never read past the buffer.
+ * each goes to the next of a ring of module buffers, whose last byte always
+ * stays NUL: parallel failing requests get buffers of their own, and only
+ * %NICTL_EXTACK_BUFS failures between one op's message and its ack could
+ * reuse its buffer. None reads past a buffer.
  */
 #define NICTL_EXTACK_LEN	80
-extern char nictl_extack_buf[NICTL_EXTACK_LEN];
+#define NICTL_EXTACK_BUFS	64
+char *nictl_extack_buf(void);
 
 #define NL_SET_ERR_MSG_FMT(extack, fmt, args...) do {				\
 	struct netlink_ext_ack *__nictl_ea = (extack);				\
+	char *__nictl_buf;							\
 										\
 	if (__nictl_ea) {							\
-		snprintf(nictl_extack_buf, NICTL_EXTACK_LEN - 1, fmt, ##args);	\
-		__nictl_ea->_msg = nictl_extack_buf;				\
+		__nictl_buf = nictl_extack_buf();				\
+		snprintf(__nictl_buf, NICTL_EXTACK_LEN - 1, fmt, ##args);	\
+		__nictl_ea->_msg = __nictl_buf;					\
 	}									\
 } while (0)
 
@@ -182,6 +187,12 @@ static inline bool nictl_has_msi_descs(struct device *dev)
 
 /* The descriptor's MSI-X table entry (0 for MSI). */
 #define nictl_msi_desc_index(desc)	((desc)->msi_index)
+
+/* Hold @dev's MSI descriptor lock to the end of the scope. */
+#define nictl_msi_descs_guard(dev)	guard(msi_descs_lock)(dev)
+
+/* Each of @dev's MSI descriptors that has IRQs. */
+#define nictl_for_each_msi_desc(desc, dev)	msi_for_each_desc((desc), (dev), MSI_DESC_ASSOCIATED)
 #else
 /*
  * Before 6.1 a device's MSI descriptors are a plain list with no lock of
@@ -208,30 +219,31 @@ static inline struct msi_desc *nictl_msi_next(struct device *dev, struct msi_des
 	return NULL;
 }
 
-/*
- * Nothing to lock, and no scope-based cleanup (linux/cleanup.h) to build
- * the guard of later kernels from: the one guard nictl takes is a no-op.
- */
-#define guard(name)				nictl_noguard_##name
-#define nictl_noguard_msi_descs_lock(dev)	do { } while (0)
-/* The filter is 6.1's MSI_DESC_ASSOCIATED: descriptors with IRQs. */
-#define msi_for_each_desc(desc, dev, filter)					\
-	for ((desc) = nictl_msi_next((dev), NULL); (desc);			\
-	     (desc) = nictl_msi_next((dev), (desc)))
-
 /* The descriptor's MSI-X table entry (0 for MSI). */
 #define nictl_msi_desc_index(desc)	((desc)->msi_attrib.entry_nr)
+
+/* Nothing to lock: rtnl covers the list (above). */
+#define nictl_msi_descs_guard(dev)	do { } while (0)
+
+#define nictl_for_each_msi_desc(desc, dev)					\
+	for ((desc) = nictl_msi_next((dev), NULL); (desc);			\
+	     (desc) = nictl_msi_next((dev), (desc)))
 #endif /* NICTL_HAVE_MSI_DESC_ITER */
 
-#ifndef NICTL_HAVE_IRQ_SET_AFFINITY
+#include <linux/interrupt.h>
+
+#ifdef NICTL_HAVE_IRQ_SET_AFFINITY
+/* An IRQ's new affinity, as irq_set_affinity() sets it. */
+static inline int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask)
+{
+	return irq_set_affinity(irq, mask);
+}
+#else
 /*
  * Exported since 5.14; before, a static inline over the unexported
  * __irq_set_affinity(). kmod/compat_irq.c reaches it another way.
  */
-#include <linux/interrupt.h>
-
 int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask);
-#define irq_set_affinity(irq, mask)	nictl_irq_set_affinity((irq), (mask))
 #endif
 
 /* ---- end of kernels before 6.1 ---- */

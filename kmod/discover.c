@@ -187,13 +187,13 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigne
 		dev->irqs = kvcalloc(room, sizeof(*dev->irqs), GFP_KERNEL);
 		return dev->irqs ? 0 : -ENOMEM;
 	}
-	guard(msi_descs_lock)(pci);
-	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
+	nictl_msi_descs_guard(pci);
+	nictl_for_each_msi_desc(desc, pci)
 		n += desc->nvec_used;
 	dev->irqs = kvcalloc(n + room, sizeof(*dev->irqs), GFP_KERNEL);
 	if (!dev->irqs)
 		return -ENOMEM;
-	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
+	nictl_for_each_msi_desc(desc, pci)
 		for (i = 0; i < desc->nvec_used; i++)
 			nictl_add_msi_irq(dev, &id, desc->irq + i);
 	dev->n_irqs = nictl_qirqs_drop_contested(dev->irqs, dev->n_irqs);
@@ -219,8 +219,8 @@ unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned 
 
 	if (!nictl_has_msi_descs(pci))
 		return 0;
-	guard(msi_descs_lock)(pci);
-	msi_for_each_desc(desc, pci, MSI_DESC_ASSOCIATED)
+	nictl_msi_descs_guard(pci);
+	nictl_for_each_msi_desc(desc, pci)
 		for (i = 0; i < desc->nvec_used; i++, n++)
 			if (n < max)
 				irqs[n] = desc->irq + i;

@@ -133,7 +133,7 @@ static void nictl_early_place(struct nictl_early *e, unsigned int pos, unsigned 
 	if (!slot)
 		return;
 	target = nictl_early_target(e, slot);
-	if (irq_set_affinity(irq, target))
+	if (nictl_irq_set_affinity(irq, target))
 		return;
 	raw_spin_lock_irqsave(&e->lock, flags);
 	slot->irq = irq;
