@@ -10,7 +10,10 @@
  * restore goes out as the netlink port id of the request to everyone, as
  * genl_notify()-style notifications do; the pid and uid behind it only to
  * the audit group: which process of which user moves IRQs is not for every
- * user to see.
+ * user to see. Nor is a device in another network namespace, whose name,
+ * MAC and IRQs its namespace hides from the initial one's users: its
+ * events go to the audit group only. Each group numbers its own events, so
+ * a gap in either means events lost, never events withheld.
  */
 #include <linux/cred.h>
 #include <linux/mutex.h>
@@ -24,8 +27,8 @@
 static DEFINE_MUTEX(nictl_events_mutex);
 /* Off until the family is registered and again before it goes. */
 static bool nictl_events_on;
-/* The last sequence number given out; protected by nictl_events_mutex. */
-static u64 nictl_event_seq;
+/* The last sequence number each group was given; protected by nictl_events_mutex. */
+static u64 nictl_events_seq, nictl_audit_seq;
 
 /**
  * struct nictl_event_msg - an event being built
@@ -33,6 +36,9 @@ static u64 nictl_event_seq;
  * @hdr: its genetlink header
  * @affinity: scratch mask for nictl_put_irq()
  * @effective: scratch mask for nictl_put_irq()
+ * @seq_off: where in @skb the value of %NICTL_A_EVENT_SEQ is
+ * @events_seq: its number in the events group, 0 when that group gets none
+ * @audit_seq: its number in the audit group, 0 when that group gets none
  * @who: the audit group's copy adds @pid and @uid
  * @pid: the requester's thread-group id in the initial PID namespace
  * @uid: its uid in the initial user namespace
@@ -42,6 +48,9 @@ struct nictl_event_msg {
 	void *hdr;
 	cpumask_var_t affinity;
 	cpumask_var_t effective;
+	unsigned int seq_off;
+	u64 events_seq;
+	u64 audit_seq;
 	bool who;
 	u32 pid;
 	u32 uid;
@@ -53,18 +62,24 @@ static bool nictl_audit_listening(void)
 	return genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_AUDIT_ID);
 }
 
-/* The audit group's copy of a finished event: with who asked, when it says. */
+/* Number a finished copy of an event: @seq at ev->seq_off. */
+static void nictl_event_number(const struct nictl_event_msg *ev, struct sk_buff *skb, u64 seq)
+{
+	memcpy(skb->data + ev->seq_off, &seq, sizeof(seq));
+}
+
+/* The audit group's copy of a finished event: its number, who asked when it says. */
 static struct sk_buff *nictl_audit_msg(const struct nictl_event_msg *ev)
 {
 	struct sk_buff *skb;
 
-	if (!ev->who)
-		return skb_clone(ev->skb, GFP_KERNEL);
-	/* The room for both was reserved with the event's. */
+	/* The room for PID and UID was reserved with the event's. */
 	skb = skb_copy(ev->skb, GFP_KERNEL);
 	if (!skb)
 		return NULL;
-	if (nla_put_u32(skb, NICTL_A_PID, ev->pid) || nla_put_u32(skb, NICTL_A_UID, ev->uid)) {
+	nictl_event_number(ev, skb, ev->audit_seq);
+	if (ev->who && (nla_put_u32(skb, NICTL_A_PID, ev->pid) ||
+			nla_put_u32(skb, NICTL_A_UID, ev->uid))) {
 		nlmsg_free(skb);
 		return NULL;
 	}
@@ -77,7 +92,7 @@ static void nictl_event_audit(const struct nictl_event_msg *ev)
 {
 	struct sk_buff *skb;
 
-	if (!nictl_audit_listening())
+	if (!ev->audit_seq)
 		return;
 	skb = nictl_audit_msg(ev);
 	if (skb)
@@ -109,6 +124,11 @@ void nictl_events_enable(bool on)
 	mutex_unlock(&nictl_events_mutex);
 }
 
+static bool nictl_events_group_listening(void)
+{
+	return genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_EVENTS_ID);
+}
+
 /**
  * nictl_events_listening() - is any socket in the events or audit group?
  *
@@ -119,8 +139,7 @@ void nictl_events_enable(bool on)
 bool nictl_events_listening(void)
 {
 	return READ_ONCE(nictl_events_on) &&
-	       (genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_EVENTS_ID) ||
-		nictl_audit_listening());
+	       (nictl_events_group_listening() || nictl_audit_listening());
 }
 
 static void nictl_event_free(struct nictl_event_msg *ev)
@@ -132,21 +151,28 @@ static void nictl_event_free(struct nictl_event_msg *ev)
 
 /*
  * Start an event about @dev with room for @extra bytes of attributes of its
- * own; on success the events lock is held until nictl_event_finish(). A
- * sequence number is used up from the moment someone listens, so a message
+ * own; on success the events lock is held until nictl_event_finish(). Each
+ * group that will get the event, because someone listens there and may
+ * learn of the device, uses up a sequence number at once, so a message
  * that cannot be allocated shows as a gap.
  */
 static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
 			     const struct nictl_dev *dev, size_t extra)
 {
+	bool elsewhere = !net_eq(dev_net(dev->netdev), &init_net);
+	struct nlattr *seq;
 	int err = -ENOENT;
-	u64 seq;
 
 	mutex_lock(&nictl_events_mutex);
-	if (!nictl_events_listening())
-		goto unlock;
-	seq = ++nictl_event_seq;
 	memset(ev, 0, sizeof(*ev));
+	if (!READ_ONCE(nictl_events_on))
+		goto unlock;
+	if (!elsewhere && nictl_events_group_listening())
+		ev->events_seq = ++nictl_events_seq;
+	if (nictl_audit_listening())
+		ev->audit_seq = ++nictl_audit_seq;
+	if (!ev->events_seq && !ev->audit_seq)
+		goto unlock;
 	err = -ENOMEM;
 	ev->skb = genlmsg_new(nla_total_size(sizeof(u32)) +		/* EVENT */
 			      nla_total_size_64bit(sizeof(u64)) * 2 +	/* SEQ TIME_NS */
@@ -156,9 +182,14 @@ static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
 		goto free;
 	err = -EMSGSIZE;
 	ev->hdr = genlmsg_put(ev->skb, 0, 0, &nictl_family, 0, NICTL_CMD_EVENT);
-	if (!ev->hdr || nla_put_u32(ev->skb, NICTL_A_EVENT, type) ||
-	    nla_put_u64_64bit(ev->skb, NICTL_A_EVENT_SEQ, seq, NICTL_A_PAD) ||
-	    nla_put_u64_64bit(ev->skb, NICTL_A_EVENT_TIME_NS, ktime_get_ns(), NICTL_A_PAD) ||
+	if (!ev->hdr || nla_put_u32(ev->skb, NICTL_A_EVENT, type))
+		goto free;
+	/* Numbered per group as it is sent. */
+	seq = nla_reserve_64bit(ev->skb, NICTL_A_EVENT_SEQ, sizeof(u64), NICTL_A_PAD);
+	if (!seq)
+		goto free;
+	ev->seq_off = (unsigned char *)nla_data(seq) - ev->skb->data;
+	if (nla_put_u64_64bit(ev->skb, NICTL_A_EVENT_TIME_NS, ktime_get_ns(), NICTL_A_PAD) ||
 	    nictl_put_dev_attrs(ev->skb, dev))
 		goto free;
 	return 0;
@@ -178,8 +209,12 @@ static void nictl_event_finish(struct nictl_event_msg *ev, int err)
 		genlmsg_end(ev->skb, ev->hdr);
 		nictl_event_audit(ev);
 		/* A listener whose socket is full sees ENOBUFS and a sequence gap. */
-		genlmsg_multicast(&nictl_family, ev->skb, 0, NICTL_MCGRP_EVENTS_ID, GFP_KERNEL);
-		ev->skb = NULL;
+		if (ev->events_seq) {
+			nictl_event_number(ev, ev->skb, ev->events_seq);
+			genlmsg_multicast(&nictl_family, ev->skb, 0, NICTL_MCGRP_EVENTS_ID,
+					  GFP_KERNEL);
+			ev->skb = NULL;
+		}
 	}
 	nictl_event_free(ev);
 	mutex_unlock(&nictl_events_mutex);

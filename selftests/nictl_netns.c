@@ -405,18 +405,21 @@ TEST_F_TIMEOUT(netns, others_are_refused, 300)
 /*
  * Events: vnode0 leaving the namespace is unregistered with its id and
  * registered without one, coming in again the reverse; what happens to it
- * inside (a rename) is heard with the id.
+ * inside (a rename) is heard with the id. All of that in the audit group;
+ * the events group, open to every user, hears only vnode0's events in the
+ * initial namespace, numbered without a gap.
  */
 TEST_F_TIMEOUT(netns, events_carry_the_namespace, 300)
 {
 	struct nictl_event_msg *ev = malloc(sizeof(*ev));
-	struct nictl_listener l;
+	struct nictl_listener l, open;
 	int id;
 
 	ASSERT_NE(NULL, ev);
 	ASSERT_EQ(0, ns_get(self, self->fd, -1));
 	id = self->reply.netns_id;
-	ASSERT_EQ(0, nictl_listen(&l));
+	ASSERT_EQ(0, nictl_listen_group(&l, NICTL_MCGRP_AUDIT));
+	ASSERT_EQ(0, nictl_listen(&open));
 
 	ASSERT_EQ(0, SH("ip", "-n", NETNS, "link", "set", "vnode0", "down"));
 	ASSERT_EQ(0, SH("ip", "-n", NETNS, "link", "set", "vnode0", "name", "nsvnode0"));
@@ -441,6 +444,16 @@ TEST_F_TIMEOUT(netns, events_carry_the_namespace, 300)
 	EXPECT_EQ(id, ev->dev.netns_id);
 	EXPECT_EQ(0U, l.gaps);
 	nictl_unlisten(&l);
+
+	/* The open group: vnode0 registered in the initial namespace, then leaving it. */
+	EXPECT_EQ(1, nictl_wait_event(&open, NICTL_EVENT_REGISTERED, self->ifindex, NOW_MS, ev));
+	EXPECT_FALSE(ev->dev.present & ATTR_BIT(NICTL_A_NETNS_ID));
+	EXPECT_EQ(1, nictl_wait_event(&open, NICTL_EVENT_UNREGISTERED, self->ifindex, NOW_MS, ev));
+	EXPECT_FALSE(ev->dev.present & ATTR_BIT(NICTL_A_NETNS_ID));
+	EXPECT_EQ(0, nictl_wait_event(&open, NICTL_EVENT_REGISTERED, self->ifindex, 1000, ev))
+		TH_LOG("the events group heard of vnode0 in " NETNS);
+	EXPECT_EQ(0U, open.gaps);
+	nictl_unlisten(&open);
 	free(ev);
 }
 

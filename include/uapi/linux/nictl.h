@@ -42,14 +42,18 @@
  * Resolve its id with the family (CTRL_ATTR_MCAST_GROUPS) and join it with
  * NETLINK_ADD_MEMBERSHIP. Open to every user, like %NICTL_CMD_DEV_GET, so
  * its events name the requester of a bind or restore by netlink port id
- * only (%NICTL_A_PORTID), never by process or user.
+ * only (%NICTL_A_PORTID), never by process or user, and describe only
+ * devices of the initial network namespace: what happens to a device of
+ * another namespace goes to %NICTL_MCGRP_AUDIT alone, as describing it
+ * needs CAP_NET_ADMIN (%NICTL_A_NETNS_FD).
  */
 #define NICTL_MCGRP_EVENTS	"events"
 
 /**
- * NICTL_MCGRP_AUDIT - multicast group of the family that carries the same
- *	%NICTL_CMD_EVENT notifications as %NICTL_MCGRP_EVENTS, with the same
- *	sequence numbers, plus who asked: %NICTL_A_PID and %NICTL_A_UID in
+ * NICTL_MCGRP_AUDIT - multicast group of the family that carries the
+ *	%NICTL_CMD_EVENT notifications of %NICTL_MCGRP_EVENTS and those of
+ *	devices in other network namespaces, numbered in a sequence of its
+ *	own, plus who asked: %NICTL_A_PID and %NICTL_A_UID in
  *	%NICTL_EVENT_BOUND and %NICTL_EVENT_RESTORED
  *
  * Joining it needs CAP_NET_ADMIN in the initial user namespace (-EPERM
@@ -171,8 +175,9 @@
  *	has a hardware address), %NICTL_A_NUMA_NODE, %NICTL_A_RX_QUEUES,
  *	%NICTL_A_TX_QUEUES, %NICTL_A_DEV_FLAGS, %NICTL_A_SOURCE and, for a
  *	device outside the initial network namespace, %NICTL_A_NETNS_ID, as
- *	they are when the event is sent. Events go to %NICTL_MCGRP_EVENTS and, where it
- *	exists, to %NICTL_MCGRP_AUDIT. &enum nictl_event says what else each event
+ *	they are when the event is sent. Events go to %NICTL_MCGRP_EVENTS (of
+ *	devices in the initial network namespace) and, where it exists, to
+ *	%NICTL_MCGRP_AUDIT (of every device). &enum nictl_event says what else each event
  *	carries. Events are sent only for devices, of any network namespace,
  *	that have a parent bus device (those a %NICTL_CMD_DEV_GET dump
  *	lists), and only while someone listens: they say what changed,
@@ -229,10 +234,11 @@ enum nictl_cmd {
  *	attributed to an instance because its table was full
  * @NICTL_A_PAD: padding for 64-bit attributes
  * @NICTL_A_EVENT: u32, &enum nictl_event, what a %NICTL_CMD_EVENT reports
- * @NICTL_A_EVENT_SEQ: u64, sequence number of the event. One counter for
- *	the whole module, starting at 1 at load and incremented for every event
- *	the module sends (or fails to allocate), so a listener that sees a gap
- *	has missed events. Listeners that join later start wherever it is.
+ * @NICTL_A_EVENT_SEQ: u64, sequence number of the event in its group. One
+ *	counter per multicast group, starting at 1 at load and incremented for
+ *	every event the module sends to the group (or fails to allocate), so
+ *	a listener that sees a gap has missed events. Listeners that join
+ *	later start wherever it is.
  * @NICTL_A_EVENT_TIME_NS: u64, CLOCK_MONOTONIC time in ns when the module
  *	noticed the change
  * @NICTL_A_PERM_ADDR: binary, the permanent hardware (MAC) address,
