@@ -15,17 +15,27 @@
 #include "netdev.h"
 #include "sys.h"
 
-/* Walk up from @dev (a sysfs device directory) to the first PCI device. */
-static int find_pci_function(const char *dev, char *out, size_t len)
+/*
+ * Walk up from @dev (a sysfs device directory) to the first PCI device,
+ * into @out. *@own tells whether it is the device's own PCI function, as
+ * the module sees it (kmod/discover.c): reached through no bus but virtio
+ * and auxiliary, whose devices are parts of a function. A USB NIC's is its
+ * host controller's.
+ */
+static int find_pci_function(const char *dev, char *out, size_t len, bool *own)
 {
 	char path[PATH_MAX], link[PATH_MAX], subsys[64];
 
 	if (!realpath(dev, path))
 		return -errno;
+	*own = true;
 	while (strcmp(path, "/sys/devices") && strcmp(path, "/")) {
 		if (!pathf(link, sizeof(link), "%s/subsystem", path) &&
-		    !link_basename(link, subsys, sizeof(subsys)) && !strcmp(subsys, "pci"))
-			return pathf(out, len, "%s", path);
+		    !link_basename(link, subsys, sizeof(subsys))) {
+			if (!strcmp(subsys, "pci"))
+				return pathf(out, len, "%s", path);
+			*own &= !strcmp(subsys, "virtio") || !strcmp(subsys, "auxiliary");
+		}
 		*strrchr(path, '/') = '\0';
 	}
 	return -ENODEV;
@@ -50,6 +60,7 @@ static int count_entries(const char *dir, const char *prefix, unsigned int *n)
 int netdev_info(const char *ifname, struct netdev_info *info)
 {
 	char path[PATH_MAX], dev[PATH_MAX], real[PATH_MAX];
+	bool own = false;
 	long v;
 	int ret;
 
@@ -66,14 +77,17 @@ int netdev_info(const char *ifname, struct netdev_info *info)
 	info->up = v & IFF_UP;
 	snprintf(dev, sizeof(dev), "/sys/class/net/%s/device", ifname);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", ifname);
+	/* The node is the nearest PCI device's, the host controller's for USB. */
 	ret = link_basename(path, info->driver, sizeof(info->driver)) ?:
-	      find_pci_function(dev, info->pci_path, sizeof(info->pci_path)) ?:
-	      pathf(info->bus_addr, sizeof(info->bus_addr), "%s", basename(info->pci_path)) ?:
-	      pathf(path, sizeof(path), "%s/numa_node", info->pci_path) ?:
+	      find_pci_function(dev, real, sizeof(real), &own) ?:
+	      pathf(path, sizeof(path), "%s/numa_node", real) ?:
 	      read_long(path, &v);
 	if (ret)
 		return ret;
 	info->numa_node = v;
+	if (own && (pathf(info->pci_path, sizeof(info->pci_path), "%s", real) ||
+		    pathf(info->bus_addr, sizeof(info->bus_addr), "%s", basename(real))))
+		return -ENAMETOOLONG;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
 	ret = count_entries(path, "rx-", &info->rx_queues) ?:
 	      count_entries(path, "tx-", &info->tx_queues);

@@ -15,9 +15,9 @@
 struct netdev_info {
 	uint32_t ifindex;
 	char driver[64];	/* driver of the parent device */
-	char pci_path[256];	/* sysfs directory of the PCI function */
+	char pci_path[256];	/* sysfs directory of its PCI function, "" for none */
 	char bus_addr[64];	/* its name, "" when not on PCI */
-	int numa_node;		/* numa_node of the PCI function */
+	int numa_node;		/* numa_node of the nearest PCI device */
 	unsigned int rx_queues;
 	unsigned int tx_queues;
 	bool up;
