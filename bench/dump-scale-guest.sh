@@ -19,15 +19,15 @@ log() {
 	echo "dump-scale: $*"
 }
 
-# ip link $1 (add or del) the dummy netdevs dummy$2 to dummy$(($3 - 1)),
-# in one ip process.
+# ip link $1 (add or del) the dummy netdevs nd$2 to nd$(($3 - 1)), in one
+# ip process (the kernel loads the dummy module for the first add).
 dummies() {
 	i=$2
 	while [ "$i" -lt "$3" ]; do
 		if [ "$1" = add ]; then
-			echo "link add dummy$i type dummy"
+			echo "link add nd$i type dummy"
 		else
-			echo "link del dummy$i"
+			echo "link del nd$i"
 		fi
 		i=$((i + 1))
 	done >/tmp/dummies.batch
@@ -71,7 +71,6 @@ measure() {
 	rmmod nictl
 }
 
-modprobe dummy numdummies=0
 log "kernel $(uname -r), $(find /sys/class/net -mindepth 1 -maxdepth 1 | wc -l) netdevs to begin with"
 echo "r:nictlbench/rtnl_locked rtnl_lock" >>$T/kprobe_events
 echo "p:nictlbench/rtnl_unlock rtnl_unlock" >>$T/kprobe_events
