@@ -143,6 +143,7 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 #ifndef NICTL_HAVE_REQ_ATTR_CHECK
 /* Came with NL_SET_ERR_ATTR_MISS, so there is nothing to name either. */
 #define GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[attr])
+#define NL_REQ_ATTR_CHECK(extack, nest, tb, type)	(!(tb)[type])
 #endif
 
 #ifdef NICTL_HAVE_RESV_START_OP

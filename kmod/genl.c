@@ -27,9 +27,10 @@ static const struct nla_policy nictl_stats_set_policy[NICTL_A_STATS_ENABLED + 1]
 	[NICTL_A_STATS_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
+/* A CPU no bitmap can name is out of range, as the bitmap's own length is. */
 static const struct nla_policy nictl_queue_cpu_policy[NICTL_A_QUEUE_CPU_MAX + 1] = {
 	[NICTL_A_QUEUE_CPU_QUEUE] = { .type = NLA_U32 },
-	[NICTL_A_QUEUE_CPU_CPU] = { .type = NLA_U32 },
+	[NICTL_A_QUEUE_CPU_CPU] = NLA_POLICY_MAX(NLA_U32, NICTL_CPUMASK_MAX_BYTES * BITS_PER_BYTE - 1),
 };
 
 static const struct nla_policy nictl_bind_policy[NICTL_A_NETNS_ID + 1] = {

@@ -49,7 +49,8 @@ static int nictl_request_parse_places(const struct genl_info *info, struct nictl
 		err = nla_parse_nested(tb, NICTL_A_QUEUE_CPU_MAX, entry, NULL, info->extack);
 		if (err)
 			return err;
-		if (!tb[NICTL_A_QUEUE_CPU_QUEUE] || !tb[NICTL_A_QUEUE_CPU_CPU]) {
+		if (NL_REQ_ATTR_CHECK(info->extack, entry, tb, NICTL_A_QUEUE_CPU_QUEUE) ||
+		    NL_REQ_ATTR_CHECK(info->extack, entry, tb, NICTL_A_QUEUE_CPU_CPU)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, entry,
 					    "a queue-cpu entry needs a queue and a cpu");
 			return -EINVAL;

@@ -196,6 +196,23 @@ TEST_F_TIMEOUT(errors, unknown_queue_in_placement, 120)
 	EXPECT_TRUE(mentions_number(self->res.msg, 99)) TH_LOG("'%s'", self->res.msg);
 }
 
+/*
+ * A placement CPU past what any CPU bitmap can name is out of the
+ * attribute's range; one inside it that this machine lacks does not exist.
+ */
+TEST_F_TIMEOUT(errors, placement_cpu_range, 120)
+{
+	struct nictl_place place = { .queue = 0, .cpu = NICTL_CPUMASK_MAX_BYTES * 8 };
+	struct nictl_bind_args args = { .ifname = "vnode1", .n_place = 1, .place = &place };
+
+	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &self->reply, &self->res),
+			    &self->res, ERANGE, true, &self->env.snap));
+	place.cpu--;
+	EXPECT_TRUE(refused(nictl_bind(&self->env.nl, &args, &self->reply, &self->res),
+			    &self->res, EINVAL, true, &self->env.snap));
+	EXPECT_TRUE(mentions_number(self->res.msg, place.cpu)) TH_LOG("'%s'", self->res.msg);
+}
+
 TEST_F_TIMEOUT(errors, unknown_attribute, 120)
 {
 	const uint32_t value = 0;

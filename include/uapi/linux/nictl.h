@@ -9,7 +9,8 @@
  *  - Every request is strictly validated, with an extack message that names
  *    the attribute: unknown attributes, wrong types or lengths and unknown
  *    flags get -EINVAL; values outside an attribute's range (ifindex 0, a
- *    CPU bitmap longer than %NICTL_CPUMASK_MAX_BYTES) get -ERANGE.
+ *    CPU bitmap longer than %NICTL_CPUMASK_MAX_BYTES, a queue-cpu CPU no
+ *    such bitmap can name) get -ERANGE.
  *  - A CPU set travels as a bitmap in a binary attribute: CPU n is bit
  *    (n % 8) of byte (n / 8). Replies carry exactly DIV_ROUND_UP(nr_cpu_ids, 8)
  *    bytes; requests may be shorter (missing bytes are zero) or longer as
@@ -442,7 +443,9 @@ enum nictl_qref_attr {
  * @NICTL_A_QUEUE_CPU_UNSPEC: not an attribute
  * @NICTL_A_QUEUE_CPU_QUEUE: u32, queue index
  * @NICTL_A_QUEUE_CPU_CPU: u32, CPU for every IRQ of that queue, and for
- *	every IRQ linked to them by the queues they serve
+ *	every IRQ linked to them by the queues they serve; at most
+ *	%NICTL_CPUMASK_MAX_BYTES * 8 - 1 (-ERANGE), and a CPU this machine
+ *	has (-EINVAL)
  * @__NICTL_A_QUEUE_CPU_MAX: one past the last attribute
  * @NICTL_A_QUEUE_CPU_MAX: the last attribute
  */
