@@ -138,38 +138,25 @@ static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, 
 }
 
 /*
- * For each IRQ of @dev that another device's binding holds, whether that
- * device still serves it, in a new array (kvfree it): nictl_dev_claims().
- * It is found before cpus_read_lock, for every such IRQ: the plan that
- * tells which of them move needs the online CPUs.
+ * For each member, whether the devices whose bindings hold its IRQs still
+ * serve them (nictl_dev_claims()). Found before cpus_read_lock, for every
+ * such IRQ: the plan that tells which of them move needs the online CPUs.
  * Context: rtnl and the instance locks of @stack held.
  */
-static int nictl_bind_owners(const struct nictl_stack *stack, const struct nictl_dev *dev,
-			     s8 **servesp)
-{
-	s8 *serves;
-	int ret;
-
-	serves = kvcalloc(max(dev->n_irqs, 1U), sizeof(*serves), GFP_KERNEL);
-	if (!serves)
-		return -ENOMEM;
-	ret = nictl_dev_claims(dev, stack->netdev, stack->n, serves);
-	if (ret) {
-		kvfree(serves);
-		return ret;
-	}
-	*servesp = serves;
-	return 0;
-}
-
 static int nictl_stack_owners(struct nictl_stack *stack)
 {
 	unsigned int i;
-	int err = 0;
 
-	for (i = 0; !err && i < stack->n; i++)
-		err = nictl_bind_owners(stack, &stack->dev[i], &stack->serves[i]);
-	return err;
+	for (i = 0; i < stack->n; i++) {
+		stack->serves[i] = nictl_dev_claims(&stack->dev[i], stack->netdev, stack->n);
+		if (IS_ERR(stack->serves[i])) {
+			int err = PTR_ERR(stack->serves[i]);
+
+			stack->serves[i] = NULL;
+			return err;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -428,22 +415,19 @@ static void nictl_replay_failed(const struct nictl_dev *dev, int err,
 	nictl_event_sticky_failed(dev, err, why);
 }
 
-/**
- * nictl_bind_replay() - apply a sticky binding to its device
- * @netdev: the device
- * @req: the kept request, with an extack to fill
- * @id: the identity it is kept under
- * @twin: another device that holds it (then it is refused), or NULL
+/*
+ * Apply a sticky binding to its device: @req, the kept request with an
+ * extack to fill, kept under @id; @twin, another device that holds it
+ * (then it is refused), or NULL.
  *
  * Changes nothing when the binding is in force, and nothing while the
  * device is down without queue IRQs: drivers that request them at open
  * have not yet. Else applies it as a bind would, all or nothing, and sends
- * %NICTL_EVENT_STICKY_APPLIED, or %NICTL_EVENT_STICKY_FAILED.
- *
- * Context: rtnl and the device's instance lock held.
+ * %NICTL_EVENT_STICKY_APPLIED, or %NICTL_EVENT_STICKY_FAILED. rtnl and the
+ * device's instance lock held.
  */
-void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
-		       const char *id, const struct net_device *twin)
+static void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
+			      const char *id, const struct net_device *twin)
 {
 	struct nictl_stack *stack = nictl_stack_one(netdev);
 	struct nictl_dev *dev;
@@ -478,6 +462,33 @@ void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *re
 	}
 	nictl_stack_release(stack);
 	nictl_stack_free(stack);
+}
+
+/**
+ * nictl_bind_sticky() - apply a device's sticky binding, if it has one and
+ *	it is not in force
+ * @netdev: the device, whose queue IRQs may have appeared or changed
+ * @lock: take the device's instance lock (the caller does not hold it)
+ *
+ * Context: rtnl held; the notifier or the periodic check.
+ */
+void nictl_bind_sticky(struct net_device *netdev, bool lock)
+{
+	struct netlink_ext_ack extack = {};
+	const struct net_device *twin;
+	struct nictl_request *req;
+	const char *id;
+
+	req = nictl_sticky_request(netdev, &id, &twin);
+	if (!req)
+		return;
+	req->extack = &extack;
+	if (lock)
+		netdev_lock(netdev);
+	nictl_bind_replay(netdev, req, id, twin);
+	if (lock)
+		netdev_unlock(netdev);
+	req->extack = NULL;
 }
 
 /*

@@ -363,3 +363,64 @@ out:
 	free_cpumask_var(affinity);
 	return err;
 }
+
+/* A stacked device: itself, then one lower nest per member. */
+static int nictl_stacked_fill(struct sk_buff *msg, const struct genl_info *info,
+			      const struct nictl_stack *stack)
+{
+	unsigned int i;
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &nictl_family, 0,
+			  info->genlhdr->cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	err = nictl_put_stacked_attrs(msg, stack->upper);
+	for (i = 0; !err && i < stack->n; i++)
+		err = nictl_put_lower(msg, &stack->dev[i]);
+	if (err)
+		return err;
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+/**
+ * nictl_stack_reply() - build the reply describing the devices of a request
+ * @info: the request
+ * @stack: the device, or the members of the stacked device it named
+ *
+ * DEV_GET, BIND and RESTORE describe a device with the same attributes, so
+ * clients parse one shape, and a stacked device as itself with one
+ * %NICTL_A_LOWER nest of that shape per member; each reply carries its
+ * request's command, as generic netlink clients (YNL among them) expect.
+ *
+ * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
+ */
+struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack)
+{
+	size_t size = nictl_uppers_size() + nla_total_size(sizeof(u32)) * 2 +
+		      nla_total_size(IFNAMSIZ) * 2;		/* IFINDEX FLAGS IFNAME KIND */
+	unsigned int i, next = 0;
+	struct sk_buff *msg;
+	int err;
+
+	for (i = 0; i < stack->n; i++)
+		size += nictl_lower_size(&stack->dev[i]);
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg)
+		return ERR_PTR(-ENOMEM);
+	if (stack->upper) {
+		err = nictl_stacked_fill(msg, info, stack);
+	} else {
+		err = nictl_dev_fill(msg, &stack->dev[0], info->snd_portid, info->snd_seq, 0,
+				     info->genlhdr->cmd, NULL, &next);
+		if (!err && next < stack->dev[0].n_irqs)
+			err = -EMSGSIZE;
+	}
+	if (err) {
+		nlmsg_free(msg);
+		return ERR_PTR(err);
+	}
+	return msg;
+}

@@ -103,8 +103,8 @@ static void nictl_dev_add(struct nictl_dev *dev, unsigned int irq, unsigned int 
  * Reads the IRQ's name and flags as they are now; an IRQ without an action
  * is added with an empty name.
  */
-void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
-		       enum nictl_queue_kind kind)
+static void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
+			      enum nictl_queue_kind kind)
 {
 	char name[NICTL_IRQ_NAME_LEN] = "";
 	bool managed = false, shared = false;
@@ -273,11 +273,11 @@ void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev)
 	dev->driver = parent && parent->driver ? parent->driver->name : "";
 	dev->bus_addr = pci ? dev_name(pci) : NULL;
 	dev->node = nictl_numa_node(netdev);
-	dev->sticky_id = nictl_sticky_of(netdev);
 }
 
 /**
- * nictl_dev_discover() - describe a device and find its queue IRQs
+ * nictl_dev_scan() - describe a device and find its queue IRQs, without
+ *	what nictl holds of them (claims.c adds that)
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
  *
@@ -285,10 +285,10 @@ void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev)
  * device and its driver's IRQs stay put, and its NAPI links can be read.
  * Return: 0 or -ENOMEM. A device without queue IRQs is not an error.
  */
-int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
+int nictl_dev_scan(struct net_device *netdev, struct nictl_dev *dev)
 {
 	struct device *pci = nictl_pci_function(netdev);
-	unsigned int nq, n_named;
+	unsigned int nq, n_named, extra;
 	int err;
 
 	ASSERT_RTNL();
@@ -303,100 +303,11 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 		dev->source = nictl_irq_source(n_named, dev->n_irqs - n_named);
 	}
 	if (!err && dev->irqs) {
-		nictl_fault_discovery(dev);
+		extra = nictl_fault_discovery(dev);
+		if (extra)
+			nictl_dev_add_irq(dev, extra, 0, NICTL_QUEUE_KIND_COMBINED);
 		err = nictl_dev_merge(dev);
 	}
-	if (err) {
-		nictl_dev_release(dev);
-		return err;
-	}
-	nictl_binding_annotate(dev);
-	return 0;
-}
-
-/**
- * nictl_dev_claims() - whether the devices whose bindings hold some of a
- *	device's IRQs still serve them
- * @dev: the device, discovered
- * @held: devices whose instance locks the caller holds (a bind's members)
- * @n_held: how many
- * @serves: receives, per IRQ of @dev, 1 when another device's binding
- *	holds it and that device still serves it, 0 when that claim is stale
- *	(its driver freed the vector and the number went to @dev, as igb's
- *	do when VFs are created), -1 when no other binding holds it
- *
- * Each holder is discovered once, under its instance lock, however many
- * of the IRQs it holds. @dev's own lock must not be held unless in @held.
- *
- * Context: rtnl held.
- * Return: 0 or -ENOMEM.
- */
-int nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held,
-		     unsigned int n_held, s8 *serves)
-{
-	struct net_device *owner;
-	struct nictl_dev other;
-	unsigned int i, k;
-	bool locked;
-	int err;
-
-	for (i = 0; i < dev->n_irqs; i++)
-		serves[i] = -1;
-	for (i = 0; i < dev->n_irqs; i++) {
-		owner = nictl_binding_owner(dev->irqs[i].irq);
-		if (!owner || owner == dev->netdev || serves[i] >= 0)
-			continue;
-		for (k = 0, locked = false; k < n_held && !locked; k++)
-			locked = held[k] == owner;
-		if (!locked)
-			nictl_netdev_lock_nested(owner);
-		err = nictl_dev_discover(owner, &other);
-		if (!locked)
-			netdev_unlock(owner);
-		if (err)
-			return err;
-		for (k = i; k < dev->n_irqs; k++)
-			if (nictl_binding_owner(dev->irqs[k].irq) == owner)
-				serves[k] = nictl_dev_has_irq(&other, dev->irqs[k].irq);
-		nictl_dev_release(&other);
-	}
-	return 0;
-}
-
-/**
- * nictl_dev_look() - discover a device for a reader that does not hold its
- *	instance lock, with stale claims on its IRQs shown as nobody's
- * @netdev: the device
- * @dev: filled in; release with nictl_dev_release()
- * @forget_stale: also drop the stale claims from their bindings (the
- *	periodic check); a reader (DEV_GET) changes nothing
- *
- * Context: rtnl held; takes and drops the instance locks of @netdev and of
- * the devices whose bindings claim its IRQs.
- * Return: as nictl_dev_discover().
- */
-int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev, bool forget_stale)
-{
-	unsigned int i;
-	s8 *serves;
-	int err;
-
-	netdev_lock(netdev);
-	err = nictl_dev_discover(netdev, dev);
-	netdev_unlock(netdev);
-	if (err)
-		return err;
-	serves = kvcalloc(max(dev->n_irqs, 1U), sizeof(*serves), GFP_KERNEL);
-	err = serves ? nictl_dev_claims(dev, NULL, 0, serves) : -ENOMEM;
-	for (i = 0; !err && i < dev->n_irqs; i++) {
-		if (serves[i])
-			continue;
-		if (forget_stale)
-			nictl_binding_forget_irq(nictl_binding_owner(dev->irqs[i].irq),
-						 dev->irqs[i].irq);
-		dev->irqs[i].owner_ifindex = 0;
-	}
-	kvfree(serves);
 	if (err)
 		nictl_dev_release(dev);
 	return err;

@@ -65,10 +65,12 @@ static void nictl_fault_share(struct nictl_dev *dev)
  * nictl_fault_discovery() - make the queues of the devices the knobs name
  *	share IRQs, and an IRQ look shared with another handler, before
  *	discovery merges them
- * @dev: a device being discovered, with room for %NICTL_FAULT_EXTRA_IRQS
- *	more entries
+ * @dev: a device being discovered
+ *
+ * Return: an IRQ of another device that also serves @dev's queue 0 (as an
+ * SF's queue is served by its PF's), for discovery to add, or 0.
  */
-void nictl_fault_discovery(struct nictl_dev *dev)
+unsigned int nictl_fault_discovery(struct nictl_dev *dev)
 {
 	unsigned int ifindex = dev->netdev->ifindex;
 	unsigned int irq = READ_ONCE(fault_extra_irq), shared = READ_ONCE(fault_shared_irq);
@@ -76,11 +78,9 @@ void nictl_fault_discovery(struct nictl_dev *dev)
 
 	if (ifindex == READ_ONCE(fault_share_ifindex))
 		nictl_fault_share(dev);
-	/* Queue 0 is also served by another device's IRQ, as an SF is by its PF's. */
-	if (ifindex == READ_ONCE(fault_extra_ifindex) && irq)
-		nictl_dev_add_irq(dev, irq, 0, NICTL_QUEUE_KIND_COMBINED);
 	for (i = 0; shared && i < dev->n_irqs; i++)
 		dev->irqs[i].shared |= dev->irqs[i].irq == shared;
+	return ifindex == READ_ONCE(fault_extra_ifindex) ? irq : 0;
 }
 
 static unsigned int fault_discovery_source;

@@ -32,7 +32,7 @@ enum nictl_fault_source {
 #define NICTL_FAULT_EXTRA_IRQS	1
 
 int nictl_fault_write(unsigned int nth);
-void nictl_fault_discovery(struct nictl_dev *dev);
+unsigned int nictl_fault_discovery(struct nictl_dev *dev);
 enum nictl_fault_source nictl_fault_discovery_source(void);
 void nictl_fault_stall(void);
 unsigned int nictl_fault_dump_items(void);
@@ -48,8 +48,9 @@ static inline int nictl_fault_write(unsigned int nth)
 	return 0;
 }
 
-static inline void nictl_fault_discovery(struct nictl_dev *dev)
+static inline unsigned int nictl_fault_discovery(struct nictl_dev *dev)
 {
+	return 0;
 }
 
 static inline enum nictl_fault_source nictl_fault_discovery_source(void)

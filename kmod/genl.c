@@ -40,110 +40,6 @@ static const struct nla_policy nictl_bind_policy[NICTL_A_NETNS_ID + 1] = {
 	[NICTL_A_QUEUE_CPU] = NLA_POLICY_NESTED(nictl_queue_cpu_policy),
 };
 
-/**
- * nictl_netdev_lookup() - the device a request names
- * @info: the request, with %NICTL_A_IFINDEX and/or %NICTL_A_IFNAME, and in
- *	@info->user_ptr[0] the namespace to look in (nictl_netns_doit(),
- *	nictl_dump_net())
- *
- * Context: rtnl held.
- * Return: the device, or ERR_PTR(-ENODEV / -EINVAL) with extack set.
- */
-struct net_device *nictl_netdev_lookup(const struct genl_info *info)
-{
-	struct nlattr *ifindex = info->attrs[NICTL_A_IFINDEX];
-	struct nlattr *ifname = info->attrs[NICTL_A_IFNAME];
-	struct net *net = info->user_ptr[0];
-	struct net_device *netdev;
-
-	if (!ifindex && !ifname) {
-		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NICTL_A_IFINDEX);
-		NL_SET_ERR_MSG(info->extack, "a device is needed: ifindex or ifname");
-		return ERR_PTR(-EINVAL);
-	}
-	if (ifindex) {
-		netdev = __dev_get_by_index(net, nla_get_u32(ifindex));
-		if (!netdev) {
-			NL_SET_ERR_MSG_ATTR(info->extack, ifindex, "no device has this ifindex");
-			return ERR_PTR(-ENODEV);
-		}
-		if (ifname && nla_strcmp(ifname, netdev->name)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, ifname,
-					    "ifindex and ifname name different devices");
-			return ERR_PTR(-EINVAL);
-		}
-		return netdev;
-	}
-	netdev = __dev_get_by_name(net, nla_data(ifname));
-	if (!netdev) {
-		NL_SET_ERR_MSG_ATTR_FMT(info->extack, ifname, "no such device: %s",
-					(char *)nla_data(ifname));
-		return ERR_PTR(-ENODEV);
-	}
-	return netdev;
-}
-
-/* A stacked device: itself, then one lower nest per member. */
-static int nictl_stacked_fill(struct sk_buff *msg, const struct genl_info *info,
-			      const struct nictl_stack *stack)
-{
-	unsigned int i;
-	void *hdr;
-	int err;
-
-	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &nictl_family, 0,
-			  info->genlhdr->cmd);
-	if (!hdr)
-		return -EMSGSIZE;
-	err = nictl_put_stacked_attrs(msg, stack->upper);
-	for (i = 0; !err && i < stack->n; i++)
-		err = nictl_put_lower(msg, &stack->dev[i]);
-	if (err)
-		return err;
-	genlmsg_end(msg, hdr);
-	return 0;
-}
-
-/**
- * nictl_stack_reply() - build the reply describing the devices of a request
- * @info: the request
- * @stack: the device, or the members of the stacked device it named
- *
- * DEV_GET, BIND and RESTORE describe a device with the same attributes, so
- * clients parse one shape, and a stacked device as itself with one
- * %NICTL_A_LOWER nest of that shape per member; each reply carries its
- * request's command, as generic netlink clients (YNL among them) expect.
- *
- * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
- */
-struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack)
-{
-	size_t size = nictl_uppers_size() + nla_total_size(sizeof(u32)) * 2 +
-		      nla_total_size(IFNAMSIZ) * 2;		/* IFINDEX FLAGS IFNAME KIND */
-	unsigned int i, next = 0;
-	struct sk_buff *msg;
-	int err;
-
-	for (i = 0; i < stack->n; i++)
-		size += nictl_lower_size(&stack->dev[i]);
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		return ERR_PTR(-ENOMEM);
-	if (stack->upper) {
-		err = nictl_stacked_fill(msg, info, stack);
-	} else {
-		err = nictl_dev_fill(msg, &stack->dev[0], info->snd_portid, info->snd_seq, 0,
-				     info->genlhdr->cmd, NULL, &next);
-		if (!err && next < stack->dev[0].n_irqs)
-			err = -EMSGSIZE;
-	}
-	if (err) {
-		nlmsg_free(msg);
-		return ERR_PTR(err);
-	}
-	return msg;
-}
-
 static int nictl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg = NULL;
@@ -304,36 +200,6 @@ static const struct genl_ops nictl_ops[] = {
 	},
 };
 
-/*
- * "events" is open to every user, like DEV_GET: its events describe nothing
- * /proc hides. "audit" adds who asked for a bind or restore, which only an
- * administrator may learn.
- */
-static const struct genl_multicast_group nictl_mcgrps[] = {
-	[NICTL_MCGRP_EVENTS_ID] = { .name = NICTL_MCGRP_EVENTS },
-#ifdef NICTL_HAVE_MCAST_CAP
-	[NICTL_MCGRP_AUDIT_ID] = { .name = NICTL_MCGRP_AUDIT, .flags = GENL_MCAST_CAP_NET_ADMIN },
-#endif
-};
-
-struct genl_family nictl_family __ro_after_init = {
-	.name = NICTL_FAMILY_NAME,
-	.version = NICTL_FAMILY_VERSION,
-	.module = THIS_MODULE,
-	/*
-	 * No op needs genl_mutex, and none may hold it while it waits: a slow
-	 * dump or a tracepoint synchronisation would stall every other genl
-	 * family. Each op takes what it needs: rtnl (-> cpus_read_lock) for
-	 * devices and bindings, the stats mutex for accounting.
-	 */
-	.parallel_ops = true,
-	.ops = nictl_ops,
-	.n_ops = ARRAY_SIZE(nictl_ops),
-	.mcgrps = nictl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(nictl_mcgrps),
-	NICTL_GENL_FAMILY_COMPAT
-};
-
 /**
  * nictl_genl_register() - make the family reachable
  *
@@ -347,6 +213,9 @@ int nictl_genl_register(void)
 	pr_notice("no \"%s\" group: this kernel cannot keep a group to CAP_NET_ADMIN\n",
 		  NICTL_MCGRP_AUDIT);
 #endif
+	/* The family (family.c) is below every op; its ops are above them all. */
+	nictl_family.ops = nictl_ops;
+	nictl_family.n_ops = ARRAY_SIZE(nictl_ops);
 	return genl_register_family(&nictl_family);
 }
 

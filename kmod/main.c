@@ -64,7 +64,6 @@ static int __init nictl_init(void)
 		goto stop_stats;
 	nictl_events_enable(true);
 	nictl_watch_start();
-	nictl_early_init();
 	pr_info("version %s loaded\n", NICTL_VERSION);
 	return 0;
 
@@ -94,7 +93,6 @@ static void __exit nictl_exit(void)
 	nictl_snapshots_drop_all();
 	nictl_sticky_drop_all();
 	rtnl_unlock();
-	nictl_early_exit();
 }
 
 module_init(nictl_init);

@@ -225,3 +225,46 @@ struct net *nictl_dump_net(struct netlink_callback *cb, struct genl_info *info)
 		info->user_ptr[0] = net;
 	return net;
 }
+
+/**
+ * nictl_netdev_lookup() - the device a request names
+ * @info: the request, with %NICTL_A_IFINDEX and/or %NICTL_A_IFNAME, and in
+ *	@info->user_ptr[0] the namespace to look in (nictl_netns_doit(),
+ *	nictl_dump_net())
+ *
+ * Context: rtnl held.
+ * Return: the device, or ERR_PTR(-ENODEV / -EINVAL) with extack set.
+ */
+struct net_device *nictl_netdev_lookup(const struct genl_info *info)
+{
+	struct nlattr *ifindex = info->attrs[NICTL_A_IFINDEX];
+	struct nlattr *ifname = info->attrs[NICTL_A_IFNAME];
+	struct net *net = info->user_ptr[0];
+	struct net_device *netdev;
+
+	if (!ifindex && !ifname) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, NICTL_A_IFINDEX);
+		NL_SET_ERR_MSG(info->extack, "a device is needed: ifindex or ifname");
+		return ERR_PTR(-EINVAL);
+	}
+	if (ifindex) {
+		netdev = __dev_get_by_index(net, nla_get_u32(ifindex));
+		if (!netdev) {
+			NL_SET_ERR_MSG_ATTR(info->extack, ifindex, "no device has this ifindex");
+			return ERR_PTR(-ENODEV);
+		}
+		if (ifname && nla_strcmp(ifname, netdev->name)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, ifname,
+					    "ifindex and ifname name different devices");
+			return ERR_PTR(-EINVAL);
+		}
+		return netdev;
+	}
+	netdev = __dev_get_by_name(net, nla_data(ifname));
+	if (!netdev) {
+		NL_SET_ERR_MSG_ATTR_FMT(info->extack, ifname, "no such device: %s",
+					(char *)nla_data(ifname));
+		return ERR_PTR(-ENODEV);
+	}
+	return netdev;
+}

@@ -70,7 +70,7 @@ struct nictl_dev {
  * @discovered: entries of @dev filled in
  * @netdev: the devices, in ifindex order
  * @dev: their queue IRQs
- * @serves: per device, from nictl_bind_owners(), or NULL
+ * @serves: per device, from nictl_dev_claims(), or NULL
  */
 struct nictl_stack {
 	struct net_device *upper;
@@ -90,22 +90,12 @@ void nictl_stack_unlock(struct nictl_stack *stack);
 int nictl_stack_discover(struct nictl_stack *stack, bool look);
 void nictl_stack_release(struct nictl_stack *stack);
 void nictl_stack_free(struct nictl_stack *stack);
-size_t nictl_link_size(void);
-int nictl_put_link(struct sk_buff *skb, int attr, const struct net_device *netdev);
-size_t nictl_uppers_size(void);
-int nictl_put_uppers(struct sk_buff *skb, struct net_device *netdev);
-int nictl_put_stacked_attrs(struct sk_buff *skb, struct net_device *upper);
 
 /* discover.c */
 struct device *nictl_pci_function(const struct net_device *netdev);
 unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned int max);
 void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev);
-int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
-int nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held,
-		     unsigned int n_held, s8 *serves);
-int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev, bool forget_stale);
-void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
-		       enum nictl_queue_kind kind);
+int nictl_dev_scan(struct net_device *netdev, struct nictl_dev *dev);
 void nictl_dev_release(struct nictl_dev *dev);
 int nictl_dev_has_irq(const struct nictl_dev *dev, unsigned int irq);
 
@@ -201,7 +191,6 @@ void nictl_changes_free(struct nictl_change *changes, unsigned int n);
 int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 		struct netlink_ext_ack *extack);
 
-/* watch.c */
 /* Devices discovered again under rtnl in one period, at most. */
 #define NICTL_RECHECK_MAX	16
 
@@ -215,7 +204,27 @@ struct nictl_recheck {
 	int ifindex[NICTL_RECHECK_MAX];
 };
 
-bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex);
+/**
+ * nictl_recheck_add() - ask for a device to be discovered again under rtnl
+ * @recheck: the devices asked for this period
+ * @ifindex: the device
+ *
+ * Return: true when it is in @recheck, false when @recheck is full.
+ */
+static inline bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < recheck->n; i++)
+		if (recheck->ifindex[i] == ifindex)
+			return true;
+	if (recheck->n == NICTL_RECHECK_MAX)
+		return false;
+	recheck->ifindex[recheck->n++] = ifindex;
+	return true;
+}
+
+/* watch.c */
 void nictl_watch_netdev(struct net_device *netdev, unsigned long event);
 void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool linking);
 void nictl_watch_start(void);
@@ -239,6 +248,13 @@ void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found);
 void nictl_binding_drop(const struct net_device *netdev);
 void nictl_bindings_drop_all(void);
 
+/* link_msg.c */
+size_t nictl_link_size(void);
+int nictl_put_link(struct sk_buff *skb, int attr, const struct net_device *netdev);
+size_t nictl_uppers_size(void);
+int nictl_put_uppers(struct sk_buff *skb, struct net_device *netdev);
+int nictl_put_stacked_attrs(struct sk_buff *skb, struct net_device *upper);
+
 /* dev_msg.c */
 size_t nictl_irq_nest_size(const struct nictl_qirq *q);
 size_t nictl_irqs_size(const struct nictl_dev *dev);
@@ -252,14 +268,13 @@ size_t nictl_lower_size(const struct nictl_dev *dev);
 int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev);
 int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);
+struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack);
 
-/* genl.c */
+/* family.c */
 /* Index of the "events" and "audit" groups in the family's mcgrps[]. */
 #define NICTL_MCGRP_EVENTS_ID	0
 #define NICTL_MCGRP_AUDIT_ID	1
 extern struct genl_family nictl_family;
-struct net_device *nictl_netdev_lookup(const struct genl_info *info);
-struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack);
 
 /* netns.c */
 struct net *nictl_request_net(struct sk_buff *skb, const struct genl_info *info);
@@ -270,12 +285,14 @@ int nictl_put_netns_id(struct sk_buff *skb, const struct net_device *netdev);
 size_t nictl_netns_id_size(void);
 struct net **nictl_nets_get(unsigned int *n);
 void nictl_nets_put(struct net **nets, unsigned int n);
+struct net_device *nictl_netdev_lookup(const struct genl_info *info);
 
 /* bind.c */
 int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info);
-void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
-		       const char *id, const struct net_device *twin);
+void nictl_bind_sticky(struct net_device *netdev, bool lock);
+
+/* genl.c */
 int nictl_genl_register(void);
 void nictl_genl_unregister(void);
 
@@ -330,21 +347,17 @@ void nictl_snapshot_drop(const struct net_device *netdev);
 void nictl_snapshots_drop_all(void);
 bool nictl_snapshots_check(struct nictl_recheck *recheck);
 
+/* claims.c */
+int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev);
+s8 *nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held,
+		     unsigned int n_held);
+int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev, bool forget_stale);
+
 /* sticky.c */
 /* "mac:" and 32 bytes as "xx:", or "pci:", a PCI address and "/port4294967295". */
 #define NICTL_STICKY_ID_LEN	100
 
 struct nictl_sticky;
-
-/**
- * struct nictl_sticky_slot - where one vector of the device's PCI function goes
- * @vector: its position among the function's MSI/MSI-X vectors
- * @cpu: its CPU
- */
-struct nictl_sticky_slot {
-	unsigned int vector;
-	unsigned int cpu;
-};
 
 int nictl_sticky_id(const struct net_device *netdev, char *buf, size_t len);
 const char *nictl_sticky_of(const struct net_device *netdev);
@@ -356,39 +369,12 @@ bool nictl_sticky_drop(const struct net_device *netdev);
 void nictl_sticky_detach(const struct net_device *netdev);
 void nictl_sticky_drop_all(void);
 bool nictl_sticky_any(void);
-void nictl_sticky_apply(struct net_device *netdev, bool lock);
+struct nictl_request *nictl_sticky_request(const struct net_device *netdev, const char **id,
+					   const struct net_device **twin);
 void nictl_sticky_learn(const struct nictl_dev *dev);
 void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change *changes,
 			    unsigned int n);
 void nictl_sticky_preset(struct net_device *netdev);
 void nictl_sticky_undo_preset(const struct net_device *netdev);
-
-/* sticky_early.c: x86 only, where the vector_activate tracepoint is */
-struct nictl_early;
-#ifdef NICTL_HAVE_VECTOR_ACTIVATE
-void nictl_early_init(void);
-void nictl_early_exit(void);
-struct nictl_early *nictl_early_publish(const char *function, unsigned int n_vectors,
-					const struct nictl_sticky_slot *slots, unsigned int n);
-void nictl_early_unpublish(struct nictl_early *e);
-struct nictl_change *nictl_early_take(struct nictl_early *e, unsigned int *n);
-#else
-static inline void nictl_early_init(void) {}
-static inline void nictl_early_exit(void) {}
-static inline struct nictl_early *nictl_early_publish(const char *function,
-						      unsigned int n_vectors,
-						      const struct nictl_sticky_slot *slots,
-						      unsigned int n)
-{
-	return NULL;
-}
-
-static inline void nictl_early_unpublish(struct nictl_early *e) {}
-static inline struct nictl_change *nictl_early_take(struct nictl_early *e, unsigned int *n)
-{
-	*n = 0;
-	return NULL;
-}
-#endif
 
 #endif /* _NICTL_NICTL_H */

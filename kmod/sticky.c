@@ -19,6 +19,13 @@
  * placement by name. The pre-set keeps the masks it replaced, the driver's,
  * for the binding the confirmation makes: restore puts those back.
  *
+ * A driver that allocates and requests in one go (virtio_net at probe, igb
+ * inside ethtool -L) gives no such point: its IRQs are placed after the
+ * request, at registration or by the periodic check, and on x86 without
+ * interrupt remapping the first interrupt of each still lands on the CPU
+ * the kernel chose at allocation, one of the device's node. No hook runs
+ * between allocation and request without side effects in a probe.
+ *
  * Everything here runs under rtnl: binds, restores, the notifier and the
  * periodic check's applies all hold it, and so does DEV_GET, which reports
  * the identity. Only the count is read without it, by the periodic check,
@@ -32,6 +39,16 @@
 
 #include "fault.h"
 #include "nictl.h"
+
+/**
+ * struct nictl_sticky_slot - where one vector of the device's PCI function goes
+ * @vector: its position among the function's MSI/MSI-X vectors
+ * @cpu: its CPU
+ */
+struct nictl_sticky_slot {
+	unsigned int vector;
+	unsigned int cpu;
+};
 
 /**
  * struct nictl_sticky - one sticky binding
@@ -48,8 +65,6 @@
  * @preset: the writes of the last pre-set, each with the mask it replaced,
  *	until an apply takes those as the IRQs' originals
  * @n_preset: entries in @preset
- * @early: @slots as published for the early placement (sticky_early.c),
- *	with what it wrote since; NULL when it is off or nothing is learned
  */
 struct nictl_sticky {
 	struct list_head list;
@@ -61,7 +76,6 @@ struct nictl_sticky {
 	struct nictl_sticky_slot *slots;
 	struct nictl_change *preset;
 	unsigned int n_preset;
-	struct nictl_early *early;
 };
 
 static LIST_HEAD(nictl_stickies);
@@ -228,7 +242,6 @@ static void nictl_sticky_forget_preset(struct nictl_sticky *s)
 
 static void nictl_sticky_free(struct nictl_sticky *s)
 {
-	nictl_early_unpublish(s->early);
 	nictl_sticky_forget_preset(s);
 	kfree(s->slots);
 	nictl_request_free(&s->req);
@@ -361,48 +374,25 @@ static struct nictl_sticky *nictl_sticky_attach(const struct net_device *netdev,
 }
 
 /**
- * nictl_sticky_apply() - apply a device's sticky binding, if it has one and
- *	it is not in force
+ * nictl_sticky_request() - the request of a device's sticky binding, to
+ *	apply it
  * @netdev: the device, whose queue IRQs may have appeared or changed
- * @lock: take the device's instance lock (the caller does not hold it)
+ * @id: receives the identity it is kept under
+ * @twin: receives another device that holds it (it is then not for
+ *	@netdev to apply), or NULL
  *
- * Context: rtnl held; the notifier or the periodic check.
+ * Context: rtnl held, for as long as the request is used.
+ * Return: the request, or NULL when the device has no sticky binding.
  */
-void nictl_sticky_apply(struct net_device *netdev, bool lock)
+struct nictl_request *nictl_sticky_request(const struct net_device *netdev, const char **id,
+					   const struct net_device **twin)
 {
-	struct netlink_ext_ack extack = {};
-	const struct net_device *twin;
 	struct nictl_sticky *s;
 
 	ASSERT_RTNL();
-	s = nictl_sticky_attach(netdev, &twin);
-	if (!s)
-		return;
-	s->req.extack = &extack;
-	if (lock)
-		netdev_lock(netdev);
-	nictl_bind_replay(netdev, &s->req, s->id, twin);
-	if (lock)
-		netdev_unlock(netdev);
-	s->req.extack = NULL;
-}
-
-/*
- * What the early placement wrote since the last look becomes the pre-set:
- * the masks it replaced are the originals. A pre-set before it was of the
- * vectors these were allocated in place of, or of the same ones.
- */
-static void nictl_sticky_take_early(struct nictl_sticky *s)
-{
-	struct nictl_change *early;
-	unsigned int n;
-
-	early = nictl_early_take(s->early, &n);
-	if (!early)
-		return;
-	nictl_sticky_forget_preset(s);
-	s->preset = early;
-	s->n_preset = n;
+	s = nictl_sticky_attach(netdev, twin);
+	*id = s ? s->id : NULL;
+	return s ? &s->req : NULL;
 }
 
 /* Give each change of @to the saved mask of the change of @from with its IRQ. */
@@ -434,8 +424,6 @@ void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change
 {
 	struct nictl_sticky *s = nictl_sticky_by_dev(netdev);
 
-	if (s)
-		nictl_sticky_take_early(s);
 	if (!s || !s->n_preset)
 		return;
 	nictl_copy_saved(changes, n, s->preset, s->n_preset);
@@ -491,9 +479,6 @@ void nictl_sticky_learn(const struct nictl_dev *dev)
 
 	if (!s)
 		return;
-	nictl_sticky_take_early(s);
-	nictl_early_unpublish(s->early);
-	s->early = NULL;
 	kfree(s->slots);
 	s->slots = NULL;
 	s->n_slots = 0;
@@ -514,7 +499,6 @@ void nictl_sticky_learn(const struct nictl_dev *dev)
 	s->slots = slots;
 	s->n_slots = k;
 	s->n_vectors = n;
-	s->early = nictl_early_publish(dev_name(pci), n, slots, k);
 	slots = NULL;
 out:
 	kfree(slots);
@@ -534,7 +518,6 @@ static void nictl_sticky_preset_vectors(struct nictl_sticky *s, struct net_devic
 	char name[NICTL_IRQ_NAME_LEN];
 	int err;
 
-	nictl_sticky_take_early(s);
 	vectors = nictl_vectors(nictl_pci_function(netdev), &n);
 	changes = vectors && n == s->n_vectors ? nictl_changes_alloc(s->n_slots) : NULL;
 	for (i = 0; changes && i < s->n_slots; i++) {
@@ -573,7 +556,7 @@ out:
  *
  * Only for a device that nictl holds no binding for: a bound one keeps its
  * affinities across a close and open (free_irq() keeps them). Vectors
- * already requested are placed by nictl_sticky_apply() instead.
+ * already requested are placed by nictl_bind_sticky() instead.
  *
  * Context: rtnl held; the notifier at NETDEV_REGISTER and NETDEV_PRE_UP.
  */
@@ -589,8 +572,7 @@ void nictl_sticky_preset(struct net_device *netdev)
 }
 
 /**
- * nictl_sticky_undo_preset() - give the vectors a pre-set (or the early
- *	placement) wrote the masks they had before, when no apply followed it
+ * nictl_sticky_undo_preset() - give the vectors a pre-set wrote the masks they had before, when no apply followed it
  * @netdev: the device, whose sticky binding is being dropped or failed
  *
  * Context: rtnl and cpus_read_lock held.
@@ -600,8 +582,6 @@ void nictl_sticky_undo_preset(const struct net_device *netdev)
 	struct nictl_sticky *s = nictl_sticky_by_dev(netdev);
 	unsigned int i;
 
-	if (s)
-		nictl_sticky_take_early(s);
 	for (i = 0; s && i < s->n_preset; i++)
 		cpumask_copy(s->preset[i].target, s->preset[i].saved);
 	if (s && s->n_preset && nictl_apply(s->preset, s->n_preset, false, NULL))

@@ -104,7 +104,7 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 	if (type == NICTL_EVENT_UNREGISTERED)
 		nictl_snapshot_drop(netdev);
 	else if (type != NICTL_EVENT_DOWN && type != NICTL_EVENT_RENAMED)
-		nictl_sticky_apply(netdev, unlocked);
+		nictl_bind_sticky(netdev, unlocked);
 }
 
 /**
@@ -135,29 +135,10 @@ void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool l
 		if (!nictl_watch_covers(stack->netdev[i]))
 			continue;
 		nictl_dev_init(stack->netdev[i], &dev);
+		dev.sticky_id = nictl_sticky_of(stack->netdev[i]);
 		nictl_event_link(type, &dev, upper);
 	}
 	nictl_stack_free(stack);
-}
-
-/**
- * nictl_recheck_add() - ask for a device to be discovered again under rtnl
- * @recheck: the devices asked for this period
- * @ifindex: the device
- *
- * Return: true when it is in @recheck, false when @recheck is full.
- */
-bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex)
-{
-	unsigned int i;
-
-	for (i = 0; i < recheck->n; i++)
-		if (recheck->ifindex[i] == ifindex)
-			return true;
-	if (recheck->n == NICTL_RECHECK_MAX)
-		return false;
-	recheck->ifindex[recheck->n++] = ifindex;
-	return true;
 }
 
 /*
@@ -176,7 +157,7 @@ static void nictl_watch_look(struct net_device *netdev)
 		return;
 	nictl_snapshot_update(&dev);
 	nictl_dev_release(&dev);
-	nictl_sticky_apply(netdev, true);
+	nictl_bind_sticky(netdev, true);
 }
 
 static void nictl_watch_check(void)

@@ -498,6 +498,7 @@ TEST_F_TIMEOUT(bond, daemon_governs_the_ports_through_the_bond, 600)
 #define MACVLAN	"nictlmv0"
 #define MIXED	"nictlbond1"
 #define DUMMY	"nictldummy0"
+#define TRIPLE	"nictlbond2"
 
 FIXTURE(stack) {
 	struct test_env env;
@@ -515,13 +516,15 @@ FIXTURE_SETUP(stack)
 /* Whatever a test made goes; a port the mixed bond took comes back up. */
 FIXTURE_TEARDOWN(stack)
 {
-	const char *const made[] = { MACVLAN, MIXED, DUMMY };
+	const char *const made[] = { MACVLAN, MIXED, DUMMY, TRIPLE };
+	const char *const nics[] = { "vnode0", "vnode1", "igb0" };
 	unsigned int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < ARRAY_SIZE(made); i++)
 		if (if_nametoindex(made[i]))
 			EXPECT_EQ(0, SH("ip", "link", "del", made[i]));
-	EXPECT_EQ(0, SH("ip", "link", "set", "vnode0", "up"));
+	for (i = 0; i < ARRAY_SIZE(nics); i++)
+		EXPECT_EQ(0, SH("ip", "link", "set", nics[i], "up"));
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
@@ -544,6 +547,36 @@ TEST_F_TIMEOUT(stack, macvlan_binds_its_nic, 300)
 	EXPECT_TRUE(has_upper(&port, MACVLAN));
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, MACVLAN, &self->reply, &self->res))
 		TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+/*
+ * A bond of three NICs binds and restores as one transaction: the bind
+ * holds three instance locks at once, each taken under the stack mutex
+ * (lockdep's nest lock), which the debug kernel checks.
+ */
+TEST_F_TIMEOUT(stack, bond_of_three_binds_and_restores_whole, 300)
+{
+	const char *const three[] = { "vnode0", "vnode1", "igb0" };
+	struct nictl_dev port;
+	unsigned int i;
+
+	ASSERT_EQ(0, SH("ip", "link", "add", TRIPLE, "type", "bond", "mode", "active-backup"));
+	for (i = 0; i < ARRAY_SIZE(three); i++)
+		ASSERT_EQ(0, enslave(three[i], TRIPLE));
+	ASSERT_EQ(0, SH("ip", "link", "set", TRIPLE, "up"));
+	ASSERT_EQ(0, bind_on(&self->env.nl, TRIPLE, 0, &self->online, &self->reply, &self->res));
+	EXPECT_EQ(ARRAY_SIZE(three), self->reply.n_lowers);
+	for (i = 0; i < ARRAY_SIZE(three); i++) {
+		EXPECT_TRUE(has_lower(&self->reply, three[i])) TH_LOG("%s", three[i]);
+		ASSERT_EQ(0, nictl_dev_get(&self->env.nl, three[i], &port, &self->res));
+		EXPECT_TRUE(port.dev_flags & NICTL_DEV_F_BOUND) TH_LOG("%s", three[i]);
+		EXPECT_TRUE(has_upper(&port, TRIPLE)) TH_LOG("%s", three[i]);
+		EXPECT_TRUE(dev_matches_proc(&port)) TH_LOG("%s", three[i]);
+	}
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, TRIPLE, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(ARRAY_SIZE(three), self->reply.n_lowers);
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
 }
 

@@ -855,8 +855,8 @@ static const struct binder igb0_binder = { "igb0", &igb0_sticky, 1, NULL, -1 };
  * A sticky binding the module cannot apply, every cycle: igb0 bound stickily
  * on CPUs 3 and 6, then, under the CPU-cycle lock, CPU 6 taken away and
  * igb0's channel count changed. igb allocates new vectors inside ethtool -L:
- * the early placement skips a layout with a CPU offline, the module's apply
- * fails (sticky-failed) and igb0 keeps what its driver gave it. Then CPU 6
+ * the module's apply fails (sticky-failed) and igb0 keeps what its driver
+ * gave it. Then CPU 6
  * comes back, and settles as the hotplug worker's CPUs do.
  */
 static void run_sticky_breaker(void)
