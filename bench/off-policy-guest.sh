@@ -11,7 +11,11 @@
 #                   each round)
 #   daemon          `nictlctl daemon`, a rule for the NIC with sticky = no
 #   sticky          `nictlctl bind --sticky`, no daemon
-#   sticky-noearly  the same with nictl.ko loaded with sticky_early=0
+# and once more held away from its node:
+#   sticky-far      `nictlctl bind --cpus <the other node's CPUs> --sticky`:
+#                   what the kernel picks at allocation (a CPU of the NIC's
+#                   node) is off this policy, so every interrupt before the
+#                   module's apply counts
 # build/bench/off-policy counts each queue IRQ's interrupts per CPU in
 # /proc/interrupts from before the event until the IRQs have been back on
 # their placement for 2 s (or 8 s after the event, when they never are).
@@ -30,13 +34,13 @@ set -eu
 ROUNDS=${NICTL_BENCH_ROUNDS:-5}
 PPS=${NICTL_BENCH_PPS:-1000}
 NICS=${NICTL_BENCH_NICS:-vnode1 igb0}
+MODES=${NICTL_BENCH_MODES:-none daemon sticky sticky-far}
 SENDER=vnode0
 HELPER=$NICTL_BUILD/bench/off-policy
 FLOOD=$NICTL_BUILD/bench/bcast-flood
 CONF=/tmp/off-policy.conf
 NAPI=/sys/kernel/tracing/events/napi/napi_poll
 NAPI_HIST='hist:keys=common_cpu,dev_name:vals=hitcount,work:size=2048'
-EARLY=/sys/module/nictl/parameters/sticky_early
 WAIT_S=60
 
 log() {
@@ -180,14 +184,16 @@ cells() {
 	done
 }
 
-# The NIC's facts: $bdf, $driver, $policy (its node's CPUs), $queues, $opts.
+# The NIC's facts: $bdf, $driver, $node, $policy (its node's CPUs), $queues, $opts.
 use_nic() {
 	nic=$1
 	pci=$(pci_of "$nic")
 	bdf=${pci##*/}
 	driver=$(basename "$(readlink "$pci/driver")")
-	policy=$(cat "/sys/devices/system/node/node$(cat "$pci/numa_node")/cpulist")
+	node=$(cat "$pci/numa_node")
+	policy=$(cat "/sys/devices/system/node/node$node/cpulist")
 	queues=$(combined "$nic")
+	placement=
 	opts=--numa-local
 	# igb0 has a queue pair per vCPU (8) and node 1 two cores: they share.
 	[ "$nic" != igb0 ] || opts="$opts --allow-siblings"
@@ -206,6 +212,8 @@ run_daemon() {
 	mode=daemon
 	siblings=no
 	case $opts in *--allow-siblings*) siblings=yes ;; esac
+	# What a plain bind places, when run_none did not find it.
+	[ -n "$placement" ] || { bind_once; placement=$(placement_now); }
 	cat >$CONF <<EOF
 [rule bench]
 match-mac = $(cat "/sys/class/net/$nic/address")
@@ -227,17 +235,29 @@ EOF
 run_sticky() {
 	mode=$1
 	bind_once --sticky
+	[ -n "$placement" ] || placement=$(placement_now)
 	in_force || fail "$nic: placement $(placement_now) after bind --sticky, want $placement"
 	cells
 	"$NICTL_CTL" restore "$nic" >/dev/null
 }
 
+# The same, with the policy the other node's CPUs.
+run_sticky_far() {
+	policy=$(cat "/sys/devices/system/node/node$((1 - node))/cpulist")
+	opts="--cpus $policy"
+	# igb0's 8 queue pairs on the other node's two cores share them too.
+	[ "$nic" != igb0 ] || opts="$opts --allow-siblings"
+	bind_once --sticky
+	placement=$(placement_now)
+	log "$nic: held on CPUs $policy, placement $placement"
+	cells
+	"$NICTL_CTL" restore "$nic" >/dev/null
+}
+
 insmod "$NICTL_KO"
-early=yes
-[ -e $EARLY ] || early=no
 packets=yes
 echo "$NAPI_HIST" >"$NAPI/trigger" 2>/dev/null || packets=no
-log "kernel $(uname -r), sticky_early: $early, watch_period_ms" \
+log "kernel $(uname -r), watch_period_ms" \
 	"$(cat /sys/module/nictl/parameters/watch_period_ms), $PPS frames/s out of $SENDER," \
 	"packets counted: $packets"
 
@@ -247,28 +267,25 @@ flood=$!
 # Nothing may keep the results folder busy when the guest powers off.
 trap 'kill $flood $daemon 2>/dev/null || true' EXIT
 
+# Whether mode $1 is one of $MODES.
+wanted() {
+	case " $MODES " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 for name in $NICS; do
 	use_nic "$name"
-	run_none
-	run_daemon
-	run_sticky sticky
+	# sticky-far changes $policy and $opts: last.
+	for mode in none daemon sticky sticky-far; do
+		if wanted $mode; then
+			case $mode in
+			none) run_none ;;
+			daemon) run_daemon ;;
+			sticky) run_sticky sticky ;;
+			sticky-far) run_sticky_far ;;
+			esac
+		fi
+	done
 done
-
-if [ $early = yes ]; then
-	rmmod nictl
-	insmod "$NICTL_KO" sticky_early=0
-	for name in $NICS; do
-		use_nic "$name"
-		bind_once
-		placement=$(placement_now)
-		run_sticky sticky-noearly
-	done
-else
-	for name in $NICS; do
-		for event in reload channels; do
-			echo "NA $name $event sticky-noearly module has no sticky_early"
-		done
-	done
-fi
 kill $flood
 cp /tmp/rounds-*.txt /tmp/daemon-*.log "$NICTL_RESULTS/" 2>/dev/null || true

@@ -7,17 +7,19 @@
 # bind) and have their channels changed (ethtool -L combined 1, then back),
 # NICTL_BENCH_ROUNDS times each, while kept numa-local by: nothing after
 # one `nictlctl bind`; `nictlctl daemon` (rule with sticky = no); a sticky
-# binding; a sticky binding with the module's sticky_early=0. Counted from
+# binding; and a sticky binding to the other node's CPUs. Counted from
 # /proc/interrupts per queue IRQ, from before the event until 2 s after
 # the IRQs are back on their placement (8 s after the event if never):
-# interrupts on CPUs off node 1, and off the IRQ's own target CPU; from the
-# kernel's napi:napi_poll tracepoint, packets polled on CPUs off node 1.
+# interrupts on CPUs off the policy (node 1; node 0 for the last), and off
+# the IRQ's own target CPU; from the kernel's napi:napi_poll tracepoint,
+# packets polled on CPUs off the policy.
 # Counts, not times, are the result: TCG distorts the guest's clock. See
 # docs/benchmarks.md.
 #
 # Usage: bench/off-policy.sh [KREL] (default: the newest suite kernel)
 # Environment: NICTL_BENCH_ROUNDS (default 5), NICTL_BENCH_PPS (frames/s,
-# default 1000), NICTL_BUILD (the build tree, default build/). Needs root,
+# default 1000), NICTL_BENCH_MODES (default "none daemon sticky
+# sticky-far"), NICTL_BUILD (the build tree, default build/). Needs root,
 # like the guest runner.
 set -euo pipefail
 
@@ -36,7 +38,8 @@ cc -O2 -Wall -Wextra -Werror -o "$build/bench/bcast-flood" "$top/bench/bcast-flo
 status=0
 NICTL_BUILD=$build NICTL_VM_QUIET=1 NICTL_VM_TIMEOUT=${NICTL_VM_TIMEOUT:-2400} \
 	"$top/selftests/vm/run-guest.sh" "$krel" "$out" \
-	env NICTL_BENCH_ROUNDS="$rounds" NICTL_BENCH_PPS="$pps" bench/off-policy-guest.sh \
+	env NICTL_BENCH_ROUNDS="$rounds" NICTL_BENCH_PPS="$pps" \
+	NICTL_BENCH_MODES="${NICTL_BENCH_MODES:-none daemon sticky sticky-far}" bench/off-policy-guest.sh \
 	>/dev/null || status=$?
 
 lines() {
@@ -52,7 +55,7 @@ lines off-policy: | sed 's/^off-policy: //'
 echo
 echo "$rounds rounds per row; each cell: sum over the rounds (largest round)"
 echo
-echo "| NIC | event | kept by | queue IRQ interrupts | off policy (CPUs off node 1) |" \
+echo "| NIC | event | kept by | queue IRQ interrupts | off policy (CPUs off the policy's node) |" \
 	"not on the IRQ's target CPU | packets | packets off policy | rounds back on policy |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 # One row per NIC, event and mode, in the order the guest ran them.
