@@ -116,9 +116,11 @@ measure() {
 	echo "RESULT $name $SECONDS_MEASURED $(holds /tmp/trace-"$name".txt) $repaired"
 }
 
-modprobe 8021q
-modprobe macvlan
-modprobe veth
+# The guest's modprobe wrapper (guest-init.sh) finds the kernel's modules
+# in the cache, where the host may have no /lib/modules at all.
+/run/nictl-modprobe 8021q
+/run/nictl-modprobe macvlan
+/run/nictl-modprobe veth
 make_netdevs
 parents=0
 for dev in /sys/class/net/*; do

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * All-or-nothing affinity changes: validate every IRQ, save every mask in
- * force, write them in order, and on the first failing write put every
- * earlier one back. Callers hold rtnl and cpus_read_lock, so neither the
- * device's IRQs nor the online CPUs change in between.
+ * force, write in order, and on the first failed write put every earlier one
+ * back. Callers hold rtnl and cpus_read_lock, so IRQs and CPUs hold still.
  */
 #include <linux/interrupt.h>
 #include <linux/slab.h>
@@ -11,12 +10,6 @@
 #include "fault.h"
 #include "nictl.h"
 
-/**
- * nictl_changes_alloc() - allocate @n changes with their masks
- * @n: how many
- *
- * Return: the array, or NULL.
- */
 struct nictl_change *nictl_changes_alloc(unsigned int n)
 {
 	struct nictl_change *changes;
@@ -35,11 +28,6 @@ struct nictl_change *nictl_changes_alloc(unsigned int n)
 	return changes;
 }
 
-/**
- * nictl_changes_free() - free what nictl_changes_alloc() returned
- * @changes: the array, or NULL
- * @n: its length
- */
 void nictl_changes_free(struct nictl_change *changes, unsigned int n)
 {
 	unsigned int i;
@@ -68,8 +56,8 @@ static void nictl_rollback(struct nictl_change *changes, unsigned int n)
  * @dry_run: validate only
  * @extack: names the IRQ that could not be set
  *
- * Return: 0, a validation error (see nictl_irq_check_settable()) or the
- * error of the failing write, after every earlier write was undone.
+ * Return: 0, a validation error (nictl_irq_check_settable()), or the failed
+ * write's error after every earlier write was undone.
  */
 int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 		struct netlink_ext_ack *extack)

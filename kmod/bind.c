@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BIND and RESTORE. Both run the same path: look the device up and find
- * its queue IRQs, decide the target of every IRQ, validate all of them,
- * apply all or none, record the binding, tell the event listeners who
- * changed what, and reply with the resulting map.
- * Lock order: rtnl -> the device's instance lock (6.15+: an ops-locked
- * driver changes its queues under it, perhaps without rtnl; a holder's
- * nested) -> cpus_read_lock -> bindings lock (from the first affinity
- * write to the binding's commit or drop). The instance lock ranks above
- * cpus_read_lock: ops-locked drivers set XPS, which takes it, under theirs.
+ * BIND and RESTORE, one path: find the device's queue IRQs, plan each one's
+ * target, validate all, apply all or none, record the binding, tell the
+ * listeners who changed what, reply with the new map. Lock order: rtnl ->
+ * instance lock (6.15+: ops-locked drivers change queues under it, perhaps
+ * without rtnl; a holder's nested) -> cpus_read_lock (ops-locked drivers set
+ * XPS, which takes it, under theirs) -> bindings lock (first affinity write
+ * to the binding's commit or drop).
  */
 #include <linux/cpu.h>
 #include <linux/rtnetlink.h>
@@ -73,10 +71,9 @@ static int nictl_bind_plan(struct nictl_stack *stack, const struct nictl_request
 }
 
 /*
- * Is the plan what the device has: every IRQ it moves held by the device's
- * binding with that target, and with that affinity? Then a sticky binding
- * has nothing to do. A driver that rewrote its affinities on a queue change
- * (virtio_net does) is not left so.
+ * Is the plan in force (every IRQ it moves bound by this device to that
+ * target, with that affinity)? Then a sticky binding has nothing to do. A
+ * driver that rewrote affinities on a queue change (virtio_net) fails this.
  */
 static int nictl_plan_in_force(const struct nictl_dev *dev)
 {
@@ -100,12 +97,11 @@ static int nictl_plan_in_force(const struct nictl_dev *dev)
 }
 
 /*
- * Every IRQ the plan moves must be the device's to move: not shared with
- * another handler (unless allowed) and not held by another device's binding
- * (unless taken over). A claim on an IRQ that no longer serves its holder
- * (its driver freed it; the number may serve this device now) is stale and
- * goes, except in a dry run, which changes nothing. @serves: from
- * nictl_bind_owners().
+ * Every IRQ the plan moves must be the device's to move: not shared (unless
+ * allowed), not held by another device's binding (unless taken over). A
+ * claim on an IRQ that no longer serves its holder (freed; the number may
+ * serve this device now) is stale and goes, except in a dry run. @serves:
+ * from nictl_stack_owners().
  */
 static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, u32 flags,
 				 struct netlink_ext_ack *extack)
@@ -138,10 +134,10 @@ static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, 
 }
 
 /*
- * For each member, whether the devices whose bindings hold its IRQs still
- * serve them (nictl_dev_claims()). Found before cpus_read_lock, for every
- * such IRQ: the plan that tells which of them move needs the online CPUs.
- * Context: rtnl and the instance locks of @stack held.
+ * Per member, whether the devices whose bindings hold its IRQs still serve
+ * them (nictl_dev_claims()). That takes their instance locks, so it runs
+ * before cpus_read_lock, for every IRQ: which ones move is planned under it.
+ * Context: rtnl and @stack's instance locks held.
  */
 static int nictl_stack_owners(struct nictl_stack *stack)
 {
@@ -160,10 +156,9 @@ static int nictl_stack_owners(struct nictl_stack *stack)
 }
 
 /*
- * A request keeps its sticky binding or, without %NICTL_BIND_F_STICKY,
- * drops the one the device had: the last bind says what the device should
- * have. What a bind could not keep (no identity, a twin, sticky_max) was
- * refused before any write.
+ * The last bind says what the device should have: keep its sticky binding,
+ * or without %NICTL_BIND_F_STICKY drop the old one. What could not be kept
+ * (no identity, a twin, sticky_max) was refused before any write.
  */
 static void nictl_bind_keep(const struct nictl_dev *dev, struct nictl_sticky **sticky)
 {
@@ -188,10 +183,7 @@ struct nictl_member_txn {
 	unsigned int n;
 };
 
-/*
- * A member of a stacked device keeps, as its sticky binding, the part of
- * the CPU set it was given: its own node's, with --numa-local.
- */
+/* A member's sticky binding: its part of the set (--numa-local: its node's). */
 static struct nictl_sticky *nictl_member_sticky(const struct nictl_stack *stack,
 						const struct nictl_dev *dev,
 						const struct nictl_request *req)
@@ -210,7 +202,7 @@ static struct nictl_sticky *nictl_member_sticky(const struct nictl_stack *stack,
 	return sticky;
 }
 
-/* Everything that can fail before the first write: sticky bindings, bindings, the changes. */
+/* What can fail, before the first write: sticky bindings, bindings, changes. */
 static int nictl_bind_prepare(const struct nictl_stack *stack, const struct nictl_request *req,
 			      bool keep, struct nictl_member_txn *txn,
 			      struct nictl_change **changesp, unsigned int *np)
@@ -279,12 +271,11 @@ static void nictl_bind_done(struct nictl_stack *stack, const struct nictl_reques
 }
 
 /*
- * Under rtnl, the instance locks and cpus_read_lock: from the plan to the
- * events. Every device of @stack is planned and checked before any write,
- * and one nictl_apply() writes them all: a failure on the last device puts
- * the first back. @replay is NULL for a request, and the identity of the
- * sticky binding for the module's own apply of one (a device alone), which
- * changes nothing when the plan is in force already.
+ * Under rtnl, the instance locks and cpus_read_lock: plan and check every
+ * device, then one nictl_apply() for all (a failure on the last device puts
+ * the first back), commit, events. @replay: NULL for a request, else the
+ * sticky binding's id for the module's own apply (one device), a no-op when
+ * the plan is in force.
  */
 static int nictl_bind_locked(struct nictl_stack *stack, const struct nictl_request *req,
 			     const char *replay)
@@ -333,9 +324,8 @@ out:
 }
 
 /*
- * The frame of BIND and RESTORE, under rtnl: the devices the request
- * names, their instance locks and queue IRQs, then @act (which takes
- * cpus_read_lock for what it checks and writes), then the reply.
+ * BIND and RESTORE under rtnl: the named devices, their instance locks and
+ * queue IRQs, then @act (which takes cpus_read_lock), then the reply.
  */
 static int nictl_stack_do(struct genl_info *info, const struct nictl_request *req,
 			  int (*act)(struct genl_info *info, const struct nictl_request *req,
@@ -363,7 +353,7 @@ static int nictl_stack_do(struct genl_info *info, const struct nictl_request *re
 	return err;
 }
 
-/* Who else claims the IRQs takes their locks, so it comes before cpus_read_lock. */
+/* BIND: who else holds the IRQs, then plan and apply under cpus_read_lock. */
 static int nictl_bind_act(struct genl_info *info, const struct nictl_request *req,
 			  struct nictl_stack *stack)
 {
@@ -401,10 +391,7 @@ int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 	return err ?: genlmsg_reply(msg, info);
 }
 
-/*
- * A sticky binding was not applied: the kernel log says so whether or not
- * anyone listens, rate-limited as a flapping device would repeat it.
- */
+/* Logged whether or not anyone listens; rate-limited for flapping devices. */
 static void nictl_replay_failed(const struct nictl_dev *dev, int err,
 				const struct netlink_ext_ack *extack)
 {
@@ -416,15 +403,11 @@ static void nictl_replay_failed(const struct nictl_dev *dev, int err,
 }
 
 /*
- * Apply a sticky binding to its device: @req, the kept request with an
- * extack to fill, kept under @id; @twin, another device that holds it
- * (then it is refused), or NULL.
- *
- * Changes nothing when the binding is in force, and nothing while the
- * device is down without queue IRQs: drivers that request them at open
- * have not yet. Else applies it as a bind would, all or nothing, and sends
- * %NICTL_EVENT_STICKY_APPLIED, or %NICTL_EVENT_STICKY_FAILED. rtnl and the
- * device's instance lock held.
+ * Apply sticky binding @id (@req, with an extack to fill) to its device,
+ * refused if @twin, another device, holds it. A no-op when it is in force,
+ * or while the device is down without queue IRQs (drivers that request them
+ * at open have not yet); else all or nothing as a bind, then
+ * %NICTL_EVENT_STICKY_APPLIED or _FAILED. rtnl and the instance lock held.
  */
 static void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
 			      const char *id, const struct net_device *twin)
@@ -454,7 +437,7 @@ static void nictl_bind_replay(struct net_device *netdev, const struct nictl_requ
 		}
 	}
 	if (err) {
-		/* What a pre-set wrote goes back: the driver's placement stays whole. */
+		/* Undo any pre-set: the driver's placement stays whole. */
 		cpus_read_lock();
 		nictl_sticky_undo_preset(netdev);
 		cpus_read_unlock();
@@ -465,8 +448,7 @@ static void nictl_bind_replay(struct net_device *netdev, const struct nictl_requ
 }
 
 /**
- * nictl_bind_sticky() - apply a device's sticky binding, if it has one and
- *	it is not in force
+ * nictl_bind_sticky() - apply a device's sticky binding if it is not in force
  * @netdev: the device, whose queue IRQs may have appeared or changed
  * @lock: take the device's instance lock (the caller does not hold it)
  *
@@ -492,11 +474,10 @@ void nictl_bind_sticky(struct net_device *netdev, bool lock)
 }
 
 /*
- * What a restore puts back on one device: its binding's changes, or, for a
- * device with a sticky binding alone (it has not opened since a reload,
- * say), nothing; nictl_restore_done() drops the sticky binding. @b: the
- * binding, NULL for none. Returns 1 when the device has something to
- * restore, 0 when not, or an errno.
+ * What a restore puts back on one device: its binding's (@b, or NULL)
+ * changes; nothing for one with only a sticky binding (not opened since a
+ * reload, say), which nictl_restore_done() drops. Returns 1 when there is
+ * something to restore, 0 when not, or an errno.
  */
 static int nictl_restore_member(struct nictl_dev *dev, struct nictl_binding *b,
 				struct nictl_change **changes, unsigned int *n,
@@ -537,9 +518,8 @@ static struct nictl_change *nictl_restore_join(struct nictl_change **each, const
 }
 
 /*
- * After the writes: each device's sticky binding goes, with what it
- * pre-set on a device it has not bound yet, and each device restored
- * tells the listeners.
+ * After the writes: drop each sticky binding, with what it pre-set on a
+ * device it has not bound yet, and tell the listeners of each restore.
  */
 static void nictl_restore_done(struct nictl_stack *stack, struct nictl_binding **b,
 			       struct nictl_change *all, const unsigned int *n, u32 portid)
@@ -561,8 +541,8 @@ static void nictl_restore_done(struct nictl_stack *stack, struct nictl_binding *
 }
 
 /*
- * Under rtnl, the instance locks and cpus_read_lock: every device's
- * affinities back in one apply, then their bindings dropped.
+ * Under rtnl, the instance locks and cpus_read_lock: all devices' affinities
+ * back in one apply, then their bindings dropped.
  */
 static int nictl_restore_locked(struct genl_info *info, struct nictl_stack *stack)
 {

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What nictl holds of a discovered device: the binding that claims each of
- * its queue IRQs, its sticky identity, and whether the devices whose
- * bindings claim its IRQs still serve them. Discovery (discover.c) only
- * finds the IRQs; this layer, above the bindings (state.c) and the sticky
- * bindings (sticky.c), says whose they are.
+ * Which binding claims each of a discovered device's queue IRQs, its sticky
+ * identity, and whether the claiming devices still serve those IRQs: the
+ * layer above discover.c, state.c (bindings) and sticky.c.
  */
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -38,8 +36,8 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
  * @held: devices whose instance locks the caller holds (a bind's members)
  * @n_held: how many
  *
- * Each holder is discovered once, under its instance lock, however many
- * of the IRQs it holds. @dev's own lock must not be held unless in @held.
+ * Each holder is discovered once, under its instance lock. @dev's own lock
+ * must not be held unless in @held.
  *
  * Context: rtnl held.
  * Return: a new array (kvfree it) with, per IRQ of @dev, 1 when another

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one place where kernel differences are bridged. The sources are
- * written against the newest API; Kbuild greps the target kernel's headers
- * and defines NICTL_HAVE_* for what is there, and this file fills the gaps
- * on older kernels. It is force-included into every source file.
+ * The one place where kernel differences are bridged. Sources are written
+ * against the newest API; Kbuild greps the target kernel's headers and
+ * defines NICTL_HAVE_* for what is there, and this file, force-included into
+ * every source file, fills the gaps on older kernels.
  */
 #ifndef _NICTL_COMPAT_H
 #define _NICTL_COMPAT_H
@@ -14,12 +14,11 @@
 
 #ifndef NICTL_HAVE_EXTACK_FMT
 /*
- * Formatted extack messages came in 6.2 with a buffer inside the extack.
- * Before that, the message must outlive the op until the ack is built, so
- * each goes to the next of a ring of module buffers, whose last byte always
- * stays NUL: parallel failing requests get buffers of their own, and only
- * %NICTL_EXTACK_BUFS failures between one op's message and its ack could
- * reuse its buffer. None reads past a buffer.
+ * Formatted extack messages came in 6.2, with a buffer inside the extack.
+ * Before, the message must outlive the op until the ack is built: each goes
+ * to the next buffer of a ring (compat.c) whose last byte stays NUL, so only
+ * %NICTL_EXTACK_BUFS failures between an op's message and its ack could
+ * reuse its buffer, and none reads past one.
  */
 #define NICTL_EXTACK_LEN	80
 #define NICTL_EXTACK_BUFS	64
@@ -65,13 +64,12 @@ static inline void nictl_dump_info(struct netlink_callback *cb, struct genl_info
 
 #ifndef NICTL_HAVE_NETDEV_DUMP
 /*
- * 6.6 added the devices' xarray by ifindex, which dumps resume from. Before
- * it, a dump follows the namespace's ifindex hash (under rtnl), as
- * rtnetlink's did: bucket by bucket, by ifindex within one. The cursor
- * holds the bucket in its upper 32 bits and the ifindex to resume from in
- * its lower ones, so the dump's ++ moves it past the device just sent, and
- * finding the next device reads one bucket, never the whole list: a dump
- * of N devices costs N times a bucket's length, not N times N.
+ * 6.6 added the devices' xarray by ifindex that dumps resume from. Before,
+ * a dump walks the netns's ifindex hash (under rtnl), as rtnetlink's did:
+ * bucket by bucket, by ifindex within one. The cursor holds the bucket in
+ * its upper 32 bits and the ifindex to resume from in the lower, so the
+ * dump's ++ steps past the device just sent, and each step reads one bucket:
+ * N devices cost N bucket lengths, not N squared.
  */
 static inline struct net_device *nictl_netdev_from(struct net *net, unsigned long *cursor)
 {
@@ -133,10 +131,7 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 /* ---- Kernels before 6.1, down to 5.10 (Debian bullseye's 5.10.0-32) ---- */
 
 #ifndef NICTL_HAVE_ATTR_MISS
-/*
- * 6.0 names a missing attribute in the ack (NLMSGERR_ATTR_MISS_TYPE). An
- * older ack cannot; every caller also sets a message that names it.
- */
+/* NLMSGERR_ATTR_MISS_TYPE came in 6.0; callers' messages name it too. */
 #define NL_SET_ERR_ATTR_MISS(extack, nest, type)	do { } while (0)
 #endif
 
@@ -152,9 +147,9 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 #else
 /*
  * From 6.1 (resv_start_op left at 0) an op without a policy rejects every
- * attribute. Before it, such an op parsed none and took any; there it falls
- * back to the family's policy, so the family gets the reject-all policy
- * 6.1 gives the op. 6.1's check of the header is kmod/compat_genl.c's.
+ * attribute; before, it took any, falling back to the family's policy, so
+ * the family gets 6.1's reject-all policy. compat_genl.c does 6.1's header
+ * check.
  */
 int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
 int nictl_genl_dump_start(struct netlink_callback *cb);
@@ -169,11 +164,10 @@ int nictl_genl_dump_start(struct netlink_callback *cb);
 
 #if !defined(NICTL_HAVE_MCAST_CAP) && defined(NICTL_HAVE_MCAST_UNS_ADMIN)
 /*
- * The first form of the multicast group check (6.7-rc5, in the stable
- * kernels since, Debian's 5.10.223 among them): genl_bind() refuses a
- * group flagged GENL_UNS_ADMIN_PERM to a socket without CAP_NET_ADMIN in
- * its netns's user namespace, as later kernels do for
- * GENL_MCAST_CAP_NET_ADMIN.
+ * The first form of the multicast group check (6.7-rc5, backported to stable,
+ * Debian's 5.10.223 too): genl_bind() refuses a GENL_UNS_ADMIN_PERM group to
+ * a socket without CAP_NET_ADMIN in its netns's user namespace, as later
+ * kernels do for GENL_MCAST_CAP_NET_ADMIN.
  */
 #define GENL_MCAST_CAP_NET_ADMIN	GENL_UNS_ADMIN_PERM
 #define NICTL_HAVE_MCAST_CAP
@@ -189,17 +183,16 @@ static inline bool nictl_has_msi_descs(struct device *dev)
 /* The descriptor's MSI-X table entry (0 for MSI). */
 #define nictl_msi_desc_index(desc)	((desc)->msi_index)
 
-/* Hold @dev's MSI descriptor lock to the end of the scope. */
 #define nictl_msi_descs_guard(dev)	guard(msi_descs_lock)(dev)
 
 /* Each of @dev's MSI descriptors that has IRQs. */
 #define nictl_for_each_msi_desc(desc, dev)	msi_for_each_desc((desc), (dev), MSI_DESC_ASSOCIATED)
 #else
 /*
- * Before 6.1 a device's MSI descriptors are a plain list with no lock of
- * its own: its driver changes it when it enables or disables MSI. Drivers
- * do that at probe and remove, around their netdev's registration, or under
- * rtnl (ethtool -L, resets); callers hold rtnl with the netdev registered.
+ * Before 6.1 a device's MSI descriptors are a plain list without a lock. Its
+ * driver changes it when enabling or disabling MSI: at probe and remove,
+ * around netdev registration, or under rtnl (ethtool -L, resets). Callers
+ * hold rtnl with the netdev registered.
  */
 #include <linux/msi.h>
 
@@ -220,10 +213,9 @@ static inline struct msi_desc *nictl_msi_next(struct device *dev, struct msi_des
 	return NULL;
 }
 
-/* The descriptor's MSI-X table entry (0 for MSI). */
 #define nictl_msi_desc_index(desc)	((desc)->msi_attrib.entry_nr)
 
-/* Nothing to lock: rtnl covers the list (above). */
+/* Nothing to lock: rtnl covers the list. */
 #define nictl_msi_descs_guard(dev)	do { } while (0)
 
 #define nictl_for_each_msi_desc(desc, dev)					\
@@ -234,32 +226,28 @@ static inline struct msi_desc *nictl_msi_next(struct device *dev, struct msi_des
 #include <linux/interrupt.h>
 
 #ifdef NICTL_HAVE_IRQ_SET_AFFINITY
-/* An IRQ's new affinity, as irq_set_affinity() sets it. */
 static inline int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask)
 {
 	return irq_set_affinity(irq, mask);
 }
 #else
 /*
- * Exported since 5.14; before, a static inline over the unexported
- * __irq_set_affinity(). kmod/compat_irq.c reaches it another way.
+ * irq_set_affinity() is exported since 5.14; before, it is an inline over
+ * the unexported __irq_set_affinity(), which compat_irq.c reaches otherwise.
  */
 int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask);
 #endif
 
 /* ---- end of kernels before 6.1 ---- */
 
-/*
- * ---- Kernels newer than 6.12 (port to 7.2): MSI descriptor lock ----
- */
+/* ---- Kernels newer than 6.12 (port to 7.2): MSI descriptor lock ---- */
 #if !defined(NICTL_HAVE_MSI_DESCS_GUARD) && defined(NICTL_HAVE_MSI_DESC_ITER)
 #include <linux/cleanup.h>
 #include <linux/msi.h>
 
 /*
- * msi_lock_descs()/msi_unlock_descs() gave way to a guard; the same guard,
- * made of the older pair, where the kernel has only those (before 6.1 it
- * has neither: see above).
+ * msi_lock_descs()/msi_unlock_descs() gave way to a guard: build it from the
+ * pair where the kernel has only that (before 6.1 it has neither).
  */
 DEFINE_LOCK_GUARD_1(msi_descs_lock, struct device, msi_lock_descs(_T->lock),
 		    msi_unlock_descs(_T->lock));
@@ -268,10 +256,9 @@ DEFINE_LOCK_GUARD_1(msi_descs_lock, struct device, msi_lock_descs(_T->lock),
 /*
  * ---- Kernels newer than 6.12 (port to 7.2): persistent NAPI config ----
  *
- * From 6.13 a driver may keep each NAPI's settings, its id among them, in
- * the device's napi_config array (netif_napi_add_config()): a NAPI deleted
- * (a reset, a channel change) and added again gets its id back. Before,
- * a deleted NAPI's id was gone for good.
+ * From 6.13 a driver may keep each NAPI's settings, id included, in the
+ * device's napi_config array (netif_napi_add_config()): a NAPI deleted (reset,
+ * channel change) and added again gets its old id back.
  */
 #ifdef NICTL_HAVE_NAPI_CONFIG
 static inline unsigned int nictl_napi_configs(const struct net_device *dev)
@@ -298,13 +285,12 @@ static inline unsigned int nictl_napi_config_id(const struct net_device *dev, un
 /*
  * ---- Kernels newer than 6.12 (port to 7.2): the netdev instance lock ----
  *
- * From 6.15 every driver's NAPI -> IRQ link (netif_napi_set_irq()) is written
- * under the device's instance lock, and so are the queue -> NAPI links
- * (netif_queue_set_napi()) of an "ops locked" driver (one with the queue or
- * shaper API, or request_ops_lock), whose ndos and ethtool ops, ethtool -L
- * among them, run under that lock, perhaps without rtnl. So nictl holds
- * rtnl, then the instance lock while it works on a device, as netdev-genl
- * does. Before, rtnl covered all of it: then there is nothing to take.
+ * From 6.15 every NAPI -> IRQ link (netif_napi_set_irq()) is written under
+ * the device's instance lock, and so are the queue -> NAPI links of an "ops
+ * locked" driver (queue or shaper API, or request_ops_lock), whose ndos and
+ * ethtool ops (ethtool -L too) run under it, perhaps without rtnl. So nictl
+ * takes rtnl, then the instance lock of the device it works on, as
+ * netdev-genl does. Before, rtnl covered it all.
  */
 #if __has_include(<net/netdev_lock.h>)
 #include <net/netdev_lock.h>
@@ -330,16 +316,16 @@ static inline bool netdev_need_ops_lock(const struct net_device *dev)
 
 #ifdef NICTL_HAVE_NETDEV_LOCK
 /*
- * A second device's instance lock while one is held. Under rtnl any order
- * is safe (the kernel's netdev_lock_cmp_fn() says so, for the drivers that
- * set it); lockdep, which sees one class, must be told that they nest.
+ * A second device's instance lock while one is held: under rtnl any order is
+ * safe (as netdev_lock_cmp_fn() says for drivers that set it), but lockdep
+ * sees one class and must be told they nest.
  */
 static inline void nictl_netdev_lock_nested(struct net_device *dev)
 {
 	mutex_lock_nested(&dev->lock, SINGLE_DEPTH_NESTING);
 }
 
-/* One of many instance locks taken together under @nest (mutex_lock_nest_lock()). */
+/* One of several instance locks taken together under @nest. */
 #define nictl_netdev_lock_nest(dev, nest)	mutex_lock_nest_lock(&(dev)->lock, (nest))
 #else
 static inline void nictl_netdev_lock_nested(struct net_device *dev)

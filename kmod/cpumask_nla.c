@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU sets on the wire: bit (n % 8) of byte (n / 8) is CPU n, so the format
- * does not depend on the word size or byte order of either side.
+ * CPU sets on the wire: CPU n is bit n % 8 of byte n / 8, whatever the word
+ * size or byte order of either side.
  */
 #include <net/netlink.h>
 
@@ -12,24 +12,11 @@ static unsigned int nictl_cpumask_bytes(void)
 	return DIV_ROUND_UP(nr_cpu_ids, BITS_PER_BYTE);
 }
 
-/**
- * nictl_nla_cpumask_size() - room a CPU-set attribute takes in a message
- *
- * Return: the attribute's total size.
- */
 size_t nictl_nla_cpumask_size(void)
 {
 	return nla_total_size(nictl_cpumask_bytes());
 }
 
-/**
- * nictl_nla_put_cpumask() - add a CPU set to a message
- * @skb: the message
- * @attrtype: attribute type
- * @mask: the CPUs
- *
- * Return: 0 or -EMSGSIZE.
- */
 int nictl_nla_put_cpumask(struct sk_buff *skb, int attrtype, const struct cpumask *mask)
 {
 	unsigned int len = nictl_cpumask_bytes(), cpu;

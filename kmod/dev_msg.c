@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The message that describes a device, in DEV_GET, BIND and RESTORE replies
- * (each with its own command) and in events: the device, then one nest per
- * queue IRQ with its masks as they are now.
+ * The message describing a device, in DEV_GET, BIND and RESTORE replies and
+ * in events: the device, then one nest per queue IRQ with its current masks.
  */
 #include <net/genetlink.h>
 
@@ -27,12 +26,6 @@ size_t nictl_irq_nest_size(const struct nictl_qirq *q)
 			    nla_total_size(sizeof(u32)) * 2);	/* QUEUE KIND */
 }
 
-/**
- * nictl_irqs_size() - room the nests of all of a device's IRQs take
- * @dev: the device
- *
- * Return: the size.
- */
 size_t nictl_irqs_size(const struct nictl_dev *dev)
 {
 	size_t size = 0;
@@ -43,12 +36,6 @@ size_t nictl_irqs_size(const struct nictl_dev *dev)
 	return size;
 }
 
-/**
- * nictl_dev_attrs_size() - room the attributes of nictl_put_dev_attrs() take
- * @dev: the device
- *
- * Return: the size.
- */
 size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
 {
 	return nla_total_size(sizeof(u32)) * 6 +		/* IFINDEX NODE RXQ TXQ FLAGS SOURCE */
@@ -60,24 +47,11 @@ size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
 	       nictl_uppers_size() + nictl_netns_id_size();
 }
 
-/**
- * nictl_dev_msg_size() - payload size of a message describing all of @dev
- * @dev: the device
- *
- * Return: the size to pass to genlmsg_new().
- */
 size_t nictl_dev_msg_size(const struct nictl_dev *dev)
 {
 	return nictl_dev_attrs_size(dev) + nictl_irqs_size(dev);
 }
 
-/**
- * nictl_put_dev_attrs() - add the attributes that describe a device
- * @skb: the message
- * @dev: the device
- *
- * Return: 0 or -EMSGSIZE.
- */
 int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 {
 	const struct net_device *netdev = dev->netdev;
@@ -85,7 +59,7 @@ int nictl_put_dev_attrs(struct sk_buff *skb, const struct nictl_dev *dev)
 		    (READ_ONCE(netdev->flags) & IFF_UP ? NICTL_DEV_F_UP : 0) |
 		    (dev->sticky_id ? NICTL_DEV_F_STICKY : 0);
 
-	/* Without rtnl (a drift event) the changing fields are read once each. */
+	/* Without rtnl (drift events) changing fields are read once each. */
 	if (nla_put_u32(skb, NICTL_A_IFINDEX, netdev->ifindex) ||
 	    nla_put_string(skb, NICTL_A_IFNAME, dev->ifname) ||
 	    nla_put_string(skb, NICTL_A_DRIVER, dev->driver) ||
@@ -121,7 +95,7 @@ static int nictl_put_qrefs(struct sk_buff *skb, const struct nictl_dev *dev,
 	return 0;
 }
 
-/* What nictl knows of an IRQ beyond the kernel's own: who holds it, its drifts. */
+/* What nictl adds to the kernel's view of an IRQ: its holder, its drifts. */
 static int nictl_put_irq_binding(struct sk_buff *skb, const struct nictl_qirq *q)
 {
 	if ((q->target_cpu >= 0 && nla_put_u32(skb, NICTL_A_IRQ_TARGET_CPU, q->target_cpu)) ||
@@ -136,7 +110,7 @@ static int nictl_put_irq_binding(struct sk_buff *skb, const struct nictl_qirq *q
 }
 
 /**
- * nictl_put_irq() - open a %NICTL_A_IRQ nest describing a queue IRQ as it is now
+ * nictl_put_irq() - open a %NICTL_A_IRQ nest describing a queue IRQ's state
  * @skb: the message
  * @dev: its device
  * @q: the IRQ
@@ -181,10 +155,7 @@ struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
 	return nest;
 }
 
-/*
- * The nests of @dev's IRQs from @from on, @max of them at most (0: no
- * limit), as many as fit. Returns the first IRQ not written.
- */
+/* @dev's IRQ nests from @from, as many as fit, at most @max (0: no limit). */
 static unsigned int nictl_put_irqs(struct sk_buff *skb, const struct nictl_dev *dev,
 				   unsigned int from, unsigned int max, struct cpumask *affinity,
 				   struct cpumask *effective)
@@ -204,9 +175,9 @@ static unsigned int nictl_put_irqs(struct sk_buff *skb, const struct nictl_dev *
 }
 
 /*
- * A nest's length is a u16: a member whose IRQs would take more continues
- * in the next %NICTL_A_LOWER nest, which repeats its attributes. The test
- * build can make the parts smaller (fault_dump_items), as it does a dump's.
+ * A nest's length is a u16: a member whose IRQs take more continues in the
+ * next %NICTL_A_LOWER nest, repeating its attributes. fault_dump_items (test
+ * build) makes the parts smaller, as it does a dump's.
  */
 static bool nictl_lower_part_full(size_t nest_len, unsigned int n_irqs)
 {
@@ -219,8 +190,8 @@ static bool nictl_lower_part_full(size_t nest_len, unsigned int n_irqs)
  * nictl_lower_size() - room the %NICTL_A_LOWER nests of a member take
  * @dev: the member
  *
- * Packs the IRQs' largest nests as nictl_put_lower() packs the real ones,
- * which are no larger, so the real parts are no more.
+ * Packs the largest possible nests as nictl_put_lower() packs the real,
+ * no larger ones, so the real parts are no more.
  *
  * Return: the size.
  */
@@ -244,9 +215,9 @@ size_t nictl_lower_size(const struct nictl_dev *dev)
 }
 
 /*
- * One %NICTL_A_LOWER nest of @dev with its IRQs from @from on, as many as
- * fit the nest. Returns the first IRQ not written, or -EMSGSIZE (nothing
- * added) when the message has no room for the nest and one IRQ.
+ * One %NICTL_A_LOWER nest of @dev with as many IRQs from @from as fit.
+ * Returns the first IRQ not written, or -EMSGSIZE (nothing added) when the
+ * message has no room for the nest and one IRQ.
  */
 static int nictl_put_lower_part(struct sk_buff *skb, const struct nictl_dev *dev,
 				unsigned int from, struct cpumask *affinity,
@@ -281,12 +252,9 @@ cancel:
 }
 
 /**
- * nictl_put_lower() - the %NICTL_A_LOWER nests describing all of a member
+ * nictl_put_lower() - the %NICTL_A_LOWER nest(s) describing all of a member
  * @skb: the message
  * @dev: the member of a stacked device
- *
- * One nest, or consecutive nests with the member's ifindex that split its
- * IRQs between them.
  *
  * Return: 0, -EMSGSIZE (nothing added) or -ENOMEM.
  */
@@ -390,10 +358,9 @@ static int nictl_stacked_fill(struct sk_buff *msg, const struct genl_info *info,
  * @info: the request
  * @stack: the device, or the members of the stacked device it named
  *
- * DEV_GET, BIND and RESTORE describe a device with the same attributes, so
- * clients parse one shape, and a stacked device as itself with one
- * %NICTL_A_LOWER nest of that shape per member; each reply carries its
- * request's command, as generic netlink clients (YNL among them) expect.
+ * DEV_GET, BIND and RESTORE share one shape, so clients parse one; a stacked
+ * device is itself plus one %NICTL_A_LOWER nest of it per member. The reply
+ * carries the request's command, as genetlink clients (YNL) expect.
  *
  * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
  */

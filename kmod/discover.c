@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Finding a device's queue IRQs, from two sources. The vectors of the
- * parent PCI function, classified by name (classify.c), come first: a
- * vector named after a queue is the one that interrupts for it. The
- * kernel's own queue -> NAPI -> IRQ links (6.8+) then fill in the queues no
- * name covers. A link only says which IRQ schedules the queue's NAPI:
- * e1000e links its TX queue to the NAPI of its RX vector, while its TX
- * completions come on a vector of their own, named e1k-tx-0. One entry per
- * queue found is noted, then qirq.c lists each IRQ once with the queues it
- * serves.
+ * Finding a device's queue IRQs. The PCI function's vectors, classified by
+ * name (classify.c), come first: a vector named after a queue is the one
+ * that interrupts for it. The kernel's queue -> NAPI -> IRQ links (6.8+)
+ * fill in the queues no name covers; a link only says which IRQ schedules
+ * the queue's NAPI (e1000e links its TX queue to its RX vector's NAPI, yet
+ * TX completions come on a vector of their own, "<ifname>-tx-0").
  */
 #include <linux/msi.h>
 #include <linux/pci.h>
@@ -20,11 +17,10 @@
 #include "nictl.h"
 
 /*
- * Buses whose devices are parts of the PCI function above them and take
- * their interrupts from its vectors: a virtio device of virtio-pci, an
- * auxiliary device (an mlx5 sub-function, ice's RDMA part). A USB, SDIO or
- * Thunderbolt device is not: the PCI function above it is its host
- * controller, whose vectors serve every device on that bus.
+ * Devices that are parts of the PCI function above them and use its
+ * vectors: virtio (virtio-pci), auxiliary (mlx5 sub-function, ice RDMA).
+ * Not USB, SDIO or Thunderbolt: the function above is a host controller
+ * whose vectors serve the whole bus.
  */
 static bool nictl_part_of_function(const struct device *d)
 {
@@ -35,9 +31,8 @@ static bool nictl_part_of_function(const struct device *d)
  * nictl_pci_function() - the PCI function a device sits on
  * @netdev: the device
  *
- * Return: its parent when that is a PCI function, or the PCI function that
- * the parts of a function between them lead to; NULL for a device on
- * another bus (a USB NIC behind its xHCI controller) or on none.
+ * Return: the parent PCI function, reached through parts of it (virtio,
+ * auxiliary); NULL on another bus (a USB NIC behind xHCI) or none.
  */
 struct device *nictl_pci_function(const struct net_device *netdev)
 {
@@ -93,15 +88,9 @@ static void nictl_dev_add(struct nictl_dev *dev, unsigned int irq, unsigned int 
 	strscpy(q->name, name, sizeof(q->name));
 }
 
-/**
- * nictl_dev_add_irq() - add a queue IRQ found other than by its name
- * @dev: the device being discovered, with room for one more entry
- * @irq: the IRQ, or 0 or less for none (nothing is added)
- * @queue: the queue it serves
- * @kind: as what
- *
- * Reads the IRQ's name and flags as they are now; an IRQ without an action
- * is added with an empty name.
+/*
+ * Add an IRQ found other than by name (none if @irq <= 0); one without an
+ * action gets an empty name.
  */
 static void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
 			      enum nictl_queue_kind kind)
@@ -116,9 +105,8 @@ static void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue
 }
 
 /*
- * The linked IRQs of the queues that the first @n_named entries, those found
- * by name, do not cover. nictl_qirqs_drop_contested() left those sorted by
- * queue, so one pass over them follows the queues.
+ * Add the linked IRQs of queues that the first @n_named entries (found by
+ * name, left sorted by queue by nictl_qirqs_drop_contested()) do not cover.
  */
 static void nictl_discover_links(struct nictl_dev *dev, unsigned int n_named)
 {
@@ -164,10 +152,7 @@ static void nictl_add_msi_irq(struct nictl_dev *dev, const struct nictl_irq_iden
 		nictl_dev_add(dev, irq, queue, kind, name, managed, shared);
 }
 
-/*
- * The named queue vectors of @pci, if any, into a new dev->irqs with room
- * for @room more entries (the links, the test build's extra IRQ).
- */
+/* Put @pci's named queue vectors into a new dev->irqs, with @room spare. */
 static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigned int room)
 {
 	struct device *parent = dev->netdev->dev.parent;
@@ -236,7 +221,6 @@ static enum nictl_irq_source nictl_irq_source(unsigned int named, unsigned int l
 	return linked ? NICTL_IRQ_SOURCE_NAPI : NICTL_IRQ_SOURCE_NONE;
 }
 
-/* Each IRQ once, with the queues it serves and its placement group. */
 static int nictl_dev_merge(struct nictl_dev *dev)
 {
 	unsigned long long *scratch;
@@ -314,7 +298,7 @@ int nictl_dev_scan(struct net_device *netdev, struct nictl_dev *dev)
 }
 
 /**
- * nictl_dev_release() - free what nictl_dev_discover() allocated
+ * nictl_dev_release() - free what nictl_dev_scan() allocated
  * @dev: the description
  */
 void nictl_dev_release(struct nictl_dev *dev)

@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Events: %NICTL_CMD_EVENT notifications to the family's "events" group,
- * and to its "audit" group where the kernel can keep that one to
- * CAP_NET_ADMIN. A sender holds nictl_events_mutex from taking its sequence
- * number to the multicast, so sequence order is delivery order whether or
- * not it holds rtnl (the drift check does not), and nothing is built while
- * nobody listens. Each event describes its device with the attributes of a
- * DEV_GET reply, so a listener parses one shape. Who asked for a bind or
- * restore goes out as the netlink port id of the request to everyone, as
- * genl_notify()-style notifications do; the pid and uid behind it only to
- * the audit group: which process of which user moves IRQs is not for every
- * user to see. Nor is a device in another network namespace, whose name,
- * MAC and IRQs its namespace hides from the initial one's users: its
- * events go to the audit group only. Each group numbers its own events, so
- * a gap in either means events lost, never events withheld.
+ * %NICTL_CMD_EVENT notifications to the "events" group, and to the "audit"
+ * group where the kernel can keep it to CAP_NET_ADMIN. A sender holds
+ * nictl_events_mutex from taking its sequence number to the multicast, so
+ * sequence order is delivery order, with or without rtnl (the drift check
+ * has none); nothing is built while nobody listens. Events describe devices
+ * as DEV_GET does. All see the requester's port id (as genl_notify());
+ * only the audit group sees its pid and uid, and events of devices whose
+ * namespace hides them from the initial one's users. Each group numbers its
+ * own events: a gap means events lost, never withheld.
  */
 #include <linux/cred.h>
 #include <linux/mutex.h>
@@ -27,7 +22,7 @@
 static DEFINE_MUTEX(nictl_events_mutex);
 /* Off until the family is registered and again before it goes. */
 static bool nictl_events_on;
-/* The last sequence number each group was given; protected by nictl_events_mutex. */
+/* The last sequence number of each group; under nictl_events_mutex. */
 static u64 nictl_events_seq, nictl_audit_seq;
 
 /**
@@ -36,11 +31,11 @@ static u64 nictl_events_seq, nictl_audit_seq;
  * @hdr: its genetlink header
  * @affinity: scratch mask for nictl_put_irq()
  * @effective: scratch mask for nictl_put_irq()
- * @seq_off: where in @skb the value of %NICTL_A_EVENT_SEQ is
- * @events_seq: its number in the events group, 0 when that group gets none
- * @audit_seq: its number in the audit group, 0 when that group gets none
+ * @seq_off: offset in @skb of the value of %NICTL_A_EVENT_SEQ
+ * @events_seq: its number in the events group, 0 for none
+ * @audit_seq: its number in the audit group, 0 for none
  * @who: the audit group's copy adds @pid and @uid
- * @pid: the requester's thread-group id in the initial PID namespace
+ * @pid: the requester's tgid in the initial PID namespace
  * @uid: its uid in the initial user namespace
  */
 struct nictl_event_msg {
@@ -62,13 +57,12 @@ static bool nictl_audit_listening(void)
 	return genl_has_listeners(&nictl_family, &init_net, NICTL_MCGRP_AUDIT_ID);
 }
 
-/* Number a finished copy of an event: @seq at ev->seq_off. */
 static void nictl_event_number(const struct nictl_event_msg *ev, struct sk_buff *skb, u64 seq)
 {
 	memcpy(skb->data + ev->seq_off, &seq, sizeof(seq));
 }
 
-/* The audit group's copy of a finished event: its number, who asked when it says. */
+/* The audit group's copy: its own number, and who asked if ev->who. */
 static struct sk_buff *nictl_audit_msg(const struct nictl_event_msg *ev)
 {
 	struct sk_buff *skb;
@@ -114,8 +108,7 @@ static void nictl_event_audit(const struct nictl_event_msg *ev)
  * nictl_events_enable() - allow or stop sending events
  * @on: true once the family is registered, false before it is unregistered
  *
- * Taking the events lock waits for a sender in progress, so no event is
- * sent after this returns with @on false.
+ * The lock waits out a sender in progress: none sends once @on false returns.
  */
 void nictl_events_enable(bool on)
 {
@@ -150,11 +143,10 @@ static void nictl_event_free(struct nictl_event_msg *ev)
 }
 
 /*
- * Start an event about @dev with room for @extra bytes of attributes of its
- * own; on success the events lock is held until nictl_event_finish(). Each
- * group that will get the event, because someone listens there and may
- * learn of the device, uses up a sequence number at once, so a message
- * that cannot be allocated shows as a gap.
+ * Start an event about @dev with room for @extra bytes of its own; on success
+ * the events lock is held until nictl_event_finish(). Each group that will
+ * get it (someone listens and may see the device) takes a sequence number at
+ * once, so a failed allocation shows as a gap.
  */
 static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
 			     const struct nictl_dev *dev, size_t extra)
@@ -208,7 +200,7 @@ static void nictl_event_finish(struct nictl_event_msg *ev, int err)
 	if (!WARN_ON_ONCE(err)) {
 		genlmsg_end(ev->skb, ev->hdr);
 		nictl_event_audit(ev);
-		/* A listener whose socket is full sees ENOBUFS and a sequence gap. */
+		/* A full socket's listener sees ENOBUFS and a sequence gap. */
 		if (ev->events_seq) {
 			nictl_event_number(ev, ev->skb, ev->events_seq);
 			genlmsg_multicast(&nictl_family, ev->skb, 0, NICTL_MCGRP_EVENTS_ID,
@@ -221,8 +213,7 @@ static void nictl_event_finish(struct nictl_event_msg *ev, int err)
 }
 
 /**
- * nictl_event_dev() - a device registered, unregistered, went up or down, or
- *	was renamed
+ * nictl_event_dev() - a device (un)registered, went up or down, or was renamed
  * @type: the event
  * @dev: the device
  * @old_name: for %NICTL_EVENT_RENAMED, the name before, or NULL if unknown
@@ -292,8 +283,8 @@ void nictl_event_queues(const struct nictl_dev *dev, const struct nictl_queue_se
  * @q: the IRQ, as its binding keeps it
  * @expected: the affinity nictl set
  *
- * Context: the bindings lock held, rtnl not needed: @dev and @q are copies,
- * and what the message reads of the net_device may be read without rtnl.
+ * Context: the bindings lock held; no rtnl: @dev and @q are copies, and
+ * nothing the message reads of the net_device needs rtnl.
  */
 void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 		       const struct cpumask *expected)
@@ -341,19 +332,16 @@ static int nictl_put_changed_irq(struct nictl_event_msg *ev, const struct nictl_
 }
 
 /**
- * nictl_event_affinity() - a bind, a restore or a sticky binding changed
- *	affinities, for the audit trail: who, which device, every IRQ's old
- *	and new affinity
+ * nictl_event_affinity() - a bind, restore or sticky binding moved IRQs
  * @type: %NICTL_EVENT_BOUND, %NICTL_EVENT_RESTORED or
  *	%NICTL_EVENT_STICKY_APPLIED
  * @dev: the device, annotated with the binding as it is now
  * @changes: the changes just applied, with the masks they replaced
  * @n: how many
- * @portid: the netlink port id of the request (not for a sticky binding's
- *	own apply: nobody asked)
+ * @portid: the request's netlink port id (unused for a sticky binding)
  *
- * Context: the requesting process, so current is who asked; or the
- * notifier or the periodic check, for a sticky binding.
+ * Context: the requesting process (current is who asked), or the notifier
+ * or periodic check for a sticky binding.
  */
 void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
 			  const struct nictl_change *changes, unsigned int n, u32 portid)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The generic netlink family, as every message builder needs it: name,
- * version and multicast groups. Its ops, which call those builders, are
- * added by nictl_genl_register() (genl.c) just before it registers the
- * family, so no file below the ops refers up to them.
+ * The generic netlink family as every message builder needs it: name,
+ * version, multicast groups. nictl_genl_register() (genl.c) adds the ops,
+ * which call those builders, just before registering it, so no file below
+ * the ops refers up to them.
  */
 #include <net/genetlink.h>
 
@@ -27,9 +27,8 @@ struct genl_family nictl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	/*
 	 * No op needs genl_mutex, and none may hold it while it waits: a slow
-	 * dump or a tracepoint synchronisation would stall every other genl
-	 * family. Each op takes what it needs: rtnl (-> cpus_read_lock) for
-	 * devices and bindings, the stats mutex for accounting.
+	 * dump or tracepoint synchronisation would stall every other genl
+	 * family. Each op takes what it needs (locking: nictl.h).
 	 */
 	.parallel_ops = true,
 	.mcgrps = nictl_mcgrps,

@@ -7,6 +7,7 @@
 #include "fault.h"
 #include "nictl.h"
 
+/* Each knob's MODULE_PARM_DESC documents its getter too. */
 static unsigned int fault_fail_nth;
 module_param(fault_fail_nth, uint, 0600);
 MODULE_PARM_DESC(fault_fail_nth,
@@ -31,12 +32,6 @@ module_param(fault_shared_irq, uint, 0600);
 MODULE_PARM_DESC(fault_shared_irq,
 		 "test build only: discovery sees this IRQ as shared with another handler (0: off)");
 
-/**
- * nictl_fault_write() - should the @nth write (from 1) of this apply fail?
- * @nth: position of the write in the apply
- *
- * Return: -EIO when the knob names @nth, else 0.
- */
 int nictl_fault_write(unsigned int nth)
 {
 	return READ_ONCE(fault_fail_nth) == nth ? -EIO : 0;
@@ -62,9 +57,8 @@ static void nictl_fault_share(struct nictl_dev *dev)
 }
 
 /**
- * nictl_fault_discovery() - make the queues of the devices the knobs name
- *	share IRQs, and an IRQ look shared with another handler, before
- *	discovery merges them
+ * nictl_fault_discovery() - apply the sharing knobs before discovery merges
+ *	the device's IRQs
  * @dev: a device being discovered
  *
  * Return: an IRQ of another device that also serves @dev's queue 0 (as an
@@ -88,11 +82,6 @@ module_param(fault_discovery_source, uint, 0600);
 MODULE_PARM_DESC(fault_discovery_source,
 		 "test build only: find queue IRQs by 0: names and links, 1: links only, 2: names only");
 
-/**
- * nictl_fault_discovery_source() - the sources discovery may use
- *
- * Return: the knob, as &enum nictl_fault_source.
- */
 enum nictl_fault_source nictl_fault_discovery_source(void)
 {
 	return READ_ONCE(fault_discovery_source);
@@ -132,9 +121,9 @@ MODULE_PARM_DESC(fault_stalled, "test build only: operations waiting on fault_st
 /**
  * nictl_fault_stall() - wait while the fault_stall knob is set
  *
- * Stands for the slow part of an operation (a tracepoint synchronisation, a
- * dump of thousands of objects) at the place where it holds what it holds.
- * A fatal signal ends the wait, so a test that dies leaves no stuck task.
+ * Stands for an operation's slow part (a tracepoint synchronisation, a dump
+ * of thousands of objects), holding what it holds there. A fatal signal ends
+ * the wait, so a test that dies leaves no stuck task.
  */
 void nictl_fault_stall(void)
 {
@@ -148,12 +137,6 @@ module_param(fault_dump_items, uint, 0600);
 MODULE_PARM_DESC(fault_dump_items,
 		 "test build only: at most this many NAPIs or IRQs per NAPI_GET or DEV_GET dump message (0: no limit)");
 
-/**
- * nictl_fault_dump_items() - the most NAPIs one NAPI_GET message, or IRQs one
- *	DEV_GET dump message, may carry
- *
- * Return: that number, or 0 for no limit but the message size.
- */
 unsigned int nictl_fault_dump_items(void)
 {
 	return READ_ONCE(fault_dump_items);
@@ -164,12 +147,6 @@ module_param(fault_tsc_trusted, bool, 0444);
 MODULE_PARM_DESC(fault_tsc_trusted,
 		 "test build only: trust the TSC; only fault_tsc_unstable ends that");
 
-/**
- * nictl_fault_tsc_trusted() - take the raw TSC as constant-rate and stable,
- *	whatever the CPU flags and the kernel say?
- *
- * Return: the knob, read at load.
- */
 bool nictl_fault_tsc_trusted(void)
 {
 	return fault_tsc_trusted;
@@ -180,11 +157,6 @@ module_param(fault_tsc_unstable, bool, 0600);
 MODULE_PARM_DESC(fault_tsc_unstable,
 		 "test build only: the periodic clock check finds the TSC marked unstable");
 
-/**
- * nictl_fault_tsc_unstable() - pretend the kernel marked the TSC unstable?
- *
- * Return: the knob.
- */
 bool nictl_fault_tsc_unstable(void)
 {
 	return READ_ONCE(fault_tsc_unstable);
@@ -195,11 +167,6 @@ module_param(fault_one_identity, bool, 0600);
 MODULE_PARM_DESC(fault_one_identity,
 		 "test build only: every device has the sticky identity pci:fault");
 
-/**
- * nictl_fault_one_identity() - do all devices share one sticky identity?
- *
- * Return: the knob.
- */
 bool nictl_fault_one_identity(void)
 {
 	return READ_ONCE(fault_one_identity);
@@ -210,12 +177,6 @@ module_param(fault_no_pci_ifindex, uint, 0600);
 MODULE_PARM_DESC(fault_no_pci_ifindex,
 		 "test build only: this device has no PCI function (0: off)");
 
-/**
- * nictl_fault_no_pci() - should a device look as if it had no PCI function?
- * @netdev: the device
- *
- * Return: true when the knob names it.
- */
 bool nictl_fault_no_pci(const struct net_device *netdev)
 {
 	return netdev->ifindex == READ_ONCE(fault_no_pci_ifindex);

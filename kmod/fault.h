@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Fault injection for the test build: fail the k-th affinity write of an
- * apply so that the suite can prove the rollback at every k; make a device's
- * queues share IRQs the way drivers the guests lack do (ice with fewer
- * vectors than rings, an mlx5 sub-function on its parent's vectors); find
- * queue IRQs through one source only, to compare the two; hold a
- * stats operation until released, so the suite can prove that nothing else
- * waits for it; split NAPI_GET and DEV_GET dumps early; make the raw TSC
- * look trusted or unstable; give every device one identity, so that
- * two devices claim one sticky binding; and hide a device's PCI function,
- * as a device whose IRQs only NAPI links name has none. Production builds
- * compile it away.
+ * Fault injection for the test build, compiled away in production: fail the
+ * k-th affinity write of an apply (to prove rollback at every k); make queues
+ * share IRQs like drivers the guests lack (ice with fewer vectors than rings,
+ * an mlx5 sub-function on its parent's vectors); find queue IRQs through one
+ * source only, to compare the two; hold stats operations (to prove nothing
+ * else waits for them); split NAPI_GET and DEV_GET dumps early; make the raw
+ * TSC look trusted or unstable; give every device one identity (two devices
+ * claiming one sticky binding); hide a device's PCI function, as for one
+ * whose IRQs only NAPI links name.
  */
 #ifndef _NICTL_FAULT_H
 #define _NICTL_FAULT_H

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The nictl generic-netlink family: policies, the op table, device lookup
- * and the DEV_GET command. The accounting commands live in stats_genl.c.
- * The family lives in the initial network namespace only (netnsok is
- * false): IRQ affinity is a host-wide resource. Requests there may name a
- * device in another namespace (netns.c).
+ * The generic-netlink family: policies, op table and DEV_GET (accounting:
+ * stats_genl.c). Initial namespace only (netnsok false): IRQ affinity is
+ * host-wide. Requests may name a device in another namespace (netns.c).
  */
 #include <linux/jhash.h>
 #include <linux/rtnetlink.h>
@@ -73,15 +71,13 @@ static u32 nictl_dev_irqs_hash(const struct nictl_dev *dev)
 }
 
 /*
- * cb->args[0]: the ifindex to resume at (before 6.6, compat.h's cursor), so
- * devices that come or go between two parts of the dump shift nothing; the
- * dump is a read: it moves nothing and drops no binding's claim, and each
- * part holds rtnl for one message's devices. cb->args[1]: the first IRQ of that
- * device not yet sent, when a device with many queue IRQs did not fit one
- * message; cb->args[2]: the hash of its IRQs then; cb->args[3]: how often a
- * device's IRQs changed between two of its parts (ethtool -L), which would
- * resume at the wrong IRQ. Either change marks the messages from then on
- * with NLM_F_DUMP_INTR: cb->seq counts both.
+ * A read: it moves nothing, drops no claim, holds rtnl per message. cb->args:
+ * [0] the ifindex to resume at (before 6.6, compat.h's cursor), so devices
+ * coming or going between parts shift nothing; [1] the first unsent IRQ of
+ * a device too large for one message; [2] the hash of its IRQs then; [3]
+ * how often a device's IRQs changed between its parts (ethtool -L), which
+ * resumes at the wrong IRQ. cb->seq counts both changes, so NLM_F_DUMP_INTR
+ * marks the messages from then on.
  */
 static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -128,7 +124,7 @@ static int nictl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	return err ?: skb->len;
 }
 
-/* The commands that name a device look it up in the namespace the request names. */
+/* Commands naming a device look it up in the namespace the request names. */
 static int nictl_dev_get_netns_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return nictl_netns_doit(nictl_dev_get_doit, skb, info);
@@ -213,15 +209,12 @@ int nictl_genl_register(void)
 	pr_notice("no \"%s\" group: this kernel cannot keep a group to CAP_NET_ADMIN\n",
 		  NICTL_MCGRP_AUDIT);
 #endif
-	/* The family (family.c) is below every op; its ops are above them all. */
+	/* family.c is below every op; the op table, above them all, is here. */
 	nictl_family.ops = nictl_ops;
 	nictl_family.n_ops = ARRAY_SIZE(nictl_ops);
 	return genl_register_family(&nictl_family);
 }
 
-/**
- * nictl_genl_unregister() - remove the family; no op runs after it returns
- */
 void nictl_genl_unregister(void)
 {
 	genl_unregister_family(&nictl_family);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading and checking IRQ descriptors. Descriptors are freed through RCU
- * and their action list and masks change under desc->lock, so everything
- * here is read with both held and copied out before they are dropped, as
- * /proc/interrupts does.
+ * IRQ descriptors are freed through RCU, and their actions and masks change
+ * under desc->lock: read them with both held and copy out before dropping
+ * them, as /proc/interrupts does.
  */
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -81,10 +80,9 @@ bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed, boo
  * @d: the IRQ, locked with nictl_irq_lock()
  * @pending: set when the move waits for the IRQ's next interrupt
  *
- * A move the chip could not make at once (x86 without interrupt remapping
- * moves a vector only from its next interrupt) waits in pending_mask. That
- * mask, not the one still in force, is what the IRQ was last given and what
- * /proc/irq/N/smp_affinity shows.
+ * A move the chip cannot make at once (x86 without interrupt remapping
+ * moves a vector at its next interrupt) waits in pending_mask, which is
+ * then what the IRQ was last given and what /proc/irq/N/smp_affinity shows.
  *
  * Return: the mask, valid until the lock is dropped.
  */
@@ -138,8 +136,7 @@ int nictl_irq_masks(unsigned int irq, struct cpumask *affinity, struct cpumask *
  * @name: its name, for the message
  * @extack: where to say why not
  *
- * The in-kernel setter does not refuse managed IRQs (only /proc does), so
- * refuse them here, as well as IRQs that cannot move at all.
+ * Unlike /proc, the in-kernel setter lets managed IRQs through: refuse here.
  *
  * Return: 0, -ENOENT (gone), -EPERM (managed) or -EOPNOTSUPP (cannot move).
  */

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How a device's stacking appears in messages: the devices stacked on it
- * (%NICTL_A_UPPER), a link that an event reports (%NICTL_A_LINK), and a
- * stacked device described as itself. Replies and events both build these
- * (dev_msg.c, events.c); finding the members of a stacked device for a
- * request is stack.c's.
+ * Stacking in messages (replies and events): the devices stacked on a
+ * device (%NICTL_A_UPPER), a link an event reports (%NICTL_A_LINK), and a
+ * stacked device as itself. Finding a stacked device's members is stack.c's.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -13,7 +11,7 @@
 
 #include "nictl.h"
 
-/* The kind a stacked device's link was created with, or NULL. */
+/* The rtnl link kind, or NULL (also when too long for nictl_link_size()). */
 static const char *nictl_link_kind(const struct net_device *netdev)
 {
 	const char *kind = netdev->rtnl_link_ops ? netdev->rtnl_link_ops->kind : NULL;

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nictl: find every queue IRQ of a NIC and retarget them all at once, with
- * NUMA and SMT checks, and account per-CPU NET_RX/NET_TX softirq time, over
- * the generic-netlink family "nictl".
+ * nictl: retarget all queue IRQs of a NIC at once, with NUMA and SMT checks,
+ * and account per-CPU NET_RX/NET_TX softirq time, over genetlink "nictl".
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -12,13 +11,11 @@
 #include "stats.h"
 
 /*
- * Listeners hear of the event first, then a device that goes away takes
- * its binding with it: its IRQs are freed. Its sticky binding stays, for
- * the next device with its identity. Dropped under the bindings lock,
- * so the drift check, which holds only that lock, sees registered devices.
- * A device moving to another namespace is unregistered from this one while
- * it stays registered (NETREG_REGISTERED): its driver and IRQs stay, and so
- * does its binding, to be restored in its new namespace.
+ * Listeners hear of each event first; then a device going away takes its
+ * binding (its IRQs are freed), dropped under the bindings lock so the drift
+ * check, holding only that, sees registered devices. Its sticky binding stays
+ * for the next device with its identity. One moving to another namespace
+ * stays NETREG_REGISTERED: driver, IRQs and binding stay, to restore there.
  */
 static bool nictl_notifier_leaving;
 
@@ -28,9 +25,9 @@ static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, vo
 	struct netdev_notifier_changeupper_info *link = ptr;
 
 	/*
-	 * Unregistering the notifier replays DOWN and UNREGISTER for every
-	 * device, the DOWN without the ops lock a real one comes with (6.15+).
-	 * Nobody listens by then; a device's end still takes its state with it.
+	 * Unregistering replays DOWN and UNREGISTER for every device, the DOWN
+	 * without a real one's ops lock (6.15+). Nobody listens by then; a
+	 * device's end still takes its state with it.
 	 */
 	if (!READ_ONCE(nictl_notifier_leaving) || event == NETDEV_UNREGISTER)
 		nictl_watch_netdev(netdev, event);
@@ -78,9 +75,9 @@ unregister_notifier:
 static void __exit nictl_exit(void)
 {
 	/*
-	 * The check stops first (it sends events), then events (so nothing
-	 * reaches a family on its way out). No op can run after the family
-	 * goes; the notifier cannot either after the next.
+	 * The check (which sends events) stops first, then events, so none
+	 * reaches a family on its way out. No op runs once the family is gone,
+	 * nor the notifier once unregistered.
 	 */
 	nictl_watch_stop();
 	nictl_events_enable(false);

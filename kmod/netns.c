@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Devices in other network namespaces. The family stays in the initial
- * namespace; a request there may name another namespace, by a file
- * descriptor of the requester or by the id the initial namespace has for
- * it, and messages about a device outside the initial namespace carry
- * that id. Namespaces are found without rtnl, so a request takes its
- * namespace before rtnl. The namespace list's net_rwsem is taken last,
- * around walks that take nothing else.
+ * Devices in other network namespaces. The family lives in the initial
+ * namespace; a request may name another by the requester's fd or by the
+ * initial namespace's id for it, and messages about a device elsewhere
+ * carry that id. A request finds its namespace before taking rtnl;
+ * net_rwsem is taken last, around walks that take nothing else.
  */
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -15,10 +13,7 @@
 
 #include "nictl.h"
 
-/*
- * The namespace the initial one knows by @id, referenced. 5.10 does not
- * export get_net_ns_by_id(), so the list is searched.
- */
+/* Referenced. 5.10 does not export get_net_ns_by_id(): search the list. */
 static struct net *nictl_net_by_id(s32 id)
 {
 	struct net *net, *found = NULL;
@@ -52,19 +47,16 @@ static struct net *nictl_net_by_fd(const struct nlattr *attr, struct netlink_ext
 /**
  * nictl_request_net() - the network namespace a request looks devices up in
  * @skb: the request (a dump's cb->skb), whose sender's capabilities count
- * @info: its parsed form, with %NICTL_A_NETNS_FD or %NICTL_A_NETNS_ID or
- *	neither
+ * @info: its parsed form: %NICTL_A_NETNS_FD, %NICTL_A_NETNS_ID or neither
  *
  * Naming a namespace needs CAP_NET_ADMIN in the initial user namespace,
  * for every command: a device outside the initial namespace belongs to a
  * container, whose users must not learn of it or touch it from here.
  *
- * Context: process context of the requester (the fd is its own); rtnl not
- * held.
- * Return: the namespace, referenced (put_net() it; the initial one when
- * the request names none), or ERR_PTR(-EINVAL: both attributes, or an fd
- * that is no namespace; -EBADF: an fd not open; -ENOENT: no namespace has
- * the id; -EPERM) with extack set.
+ * Context: the requester's process (the fd is its own); rtnl not held.
+ * Return: the namespace, referenced (put_net() it; init_net if none is
+ * named), or ERR_PTR(-EINVAL: both attributes, or an fd that is no
+ * namespace; -EBADF: fd not open; -ENOENT: unknown id; -EPERM), extack set.
  */
 struct net *nictl_request_net(struct sk_buff *skb, const struct genl_info *info)
 {
@@ -97,8 +89,7 @@ struct net *nictl_request_net(struct sk_buff *skb, const struct genl_info *info)
 
 /**
  * nictl_netns_doit() - run a command's doit in the namespace it names
- * @doit: the command's own doit, which finds the namespace in
- *	@info->user_ptr[0] (nictl_netdev_lookup() does)
+ * @doit: the command's doit; finds the namespace in @info->user_ptr[0]
  * @skb: the request
  * @info: its parsed form
  *
@@ -128,8 +119,7 @@ int nictl_netns_doit(int (*doit)(struct sk_buff *skb, struct genl_info *info),
  * For walks that take other locks per namespace, which may not nest in
  * net_rwsem. Namespaces on their way out are left out.
  *
- * Return: the array, for nictl_nets_put(); NULL (and *@n 0) when out of
- * memory.
+ * Return: the array, for nictl_nets_put(); NULL (*@n 0) if out of memory.
  */
 struct net **nictl_nets_get(unsigned int *n)
 {
@@ -171,13 +161,11 @@ void nictl_nets_put(struct net **nets, unsigned int n)
  * @skb: the message
  * @netdev: the device
  *
- * The id is allocated if the initial namespace has none for the device's
- * yet (which tells rtnetlink listeners, RTM_NEWNSID), so a client can
- * name the namespace in a request that follows. A namespace on its way
+ * Allocates the id if there is none yet (announced as RTM_NEWNSID), so a
+ * client can name the namespace in a later request. A namespace on its way
  * out has none to give; its devices move back to the initial one.
  *
- * Context: may sleep; rtnl held, or the device's binding keeping it from
- * moving.
+ * Context: may sleep; rtnl or the device's binding keeps it from moving.
  * Return: 0 or -EMSGSIZE.
  */
 int nictl_put_netns_id(struct sk_buff *skb, const struct net_device *netdev)
@@ -228,9 +216,8 @@ struct net *nictl_dump_net(struct netlink_callback *cb, struct genl_info *info)
 
 /**
  * nictl_netdev_lookup() - the device a request names
- * @info: the request, with %NICTL_A_IFINDEX and/or %NICTL_A_IFNAME, and in
- *	@info->user_ptr[0] the namespace to look in (nictl_netns_doit(),
- *	nictl_dump_net())
+ * @info: the request, with %NICTL_A_IFINDEX and/or %NICTL_A_IFNAME; the
+ *	namespace in @info->user_ptr[0] (nictl_netns_doit(), nictl_dump_net())
  *
  * Context: rtnl held.
  * Return: the device, or ERR_PTR(-ENODEV / -EINVAL) with extack set.

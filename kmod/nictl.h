@@ -2,21 +2,17 @@
 /*
  * Internal interfaces between the parts of the nictl module.
  *
- * Locking: the family has parallel_ops, so no op holds genl_mutex and ops
- * run side by side; each takes what it needs. DEV_GET (do and every part
- * of its dump), BIND and RESTORE take rtnl_lock, BIND and RESTORE then
- * cpus_read_lock. The bindings (state.c) and the device snapshots
- * (snapshot.c) each have a mutex: changes hold rtnl and the mutex, readers
- * either. The notifier runs under rtnl; the periodic check (watch.c) reads
- * under the mutexes and takes rtnl only for a device that changed. Events
- * have a mutex of their own, taken last. Order: rtnl -> cpus_read_lock ->
- * bindings or snapshots mutex -> events mutex. STATS_SET, STATS_RESET and
- * the NAPI slots' readers take the stats mutex (stats.c); NAPI_GET takes it
- * before rtnl. A request finds the network namespace it names before
- * any of these (netns.c); net_rwsem is taken last, around walks of the
- * namespace list that take nothing else. A dump keeps its state in its own cb->args. On kernels
- * without formatted extack (compat.h) concurrent failing requests share
- * one message buffer, which stays NUL-terminated.
+ * Locking: ops run in parallel (parallel_ops, see family.c), each taking what
+ * it needs. DEV_GET (do and every dump part), BIND and RESTORE take rtnl;
+ * BIND and RESTORE then cpus_read_lock. The bindings (state.c) and device
+ * snapshots (snapshot.c) each have a mutex: changes hold rtnl and the mutex,
+ * readers either. The notifier runs under rtnl; the periodic check (watch.c)
+ * reads under the mutexes and takes rtnl only for a device that changed.
+ * Order: rtnl -> cpus_read_lock -> bindings or snapshots mutex -> events
+ * mutex. STATS_SET, STATS_RESET and the NAPI slots' readers take the stats
+ * mutex (stats.c), NAPI_GET before rtnl. A request finds its netns (netns.c)
+ * before any of these; net_rwsem is taken last, around walks of the netns
+ * list that take nothing else. A dump keeps its state in its own cb->args.
  */
 #ifndef _NICTL_NICTL_H
 #define _NICTL_NICTL_H
@@ -204,13 +200,7 @@ struct nictl_recheck {
 	int ifindex[NICTL_RECHECK_MAX];
 };
 
-/**
- * nictl_recheck_add() - ask for a device to be discovered again under rtnl
- * @recheck: the devices asked for this period
- * @ifindex: the device
- *
- * Return: true when it is in @recheck, false when @recheck is full.
- */
+/* Add @ifindex to @recheck once; false when @recheck is full. */
 static inline bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex)
 {
 	unsigned int i;
@@ -315,9 +305,8 @@ struct nictl_queue_id {
  * @tx: active transmit queues
  * @n_irqs: queue IRQs, all of them
  * @tail_hash: hash of the queue IRQs beyond %NICTL_EVENT_OLD_IRQS_MAX
- * @n_kept: entries in @irqs: the first queue IRQs, at most
- *	%NICTL_EVENT_OLD_IRQS_MAX
- * @irqs: those IRQs, in the order of &struct nictl_dev
+ * @n_kept: entries in @irqs, at most %NICTL_EVENT_OLD_IRQS_MAX
+ * @irqs: the first queue IRQs, in the order of &struct nictl_dev
  */
 struct nictl_queue_set {
 	unsigned int rx;
@@ -354,7 +343,7 @@ s8 *nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held
 int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev, bool forget_stale);
 
 /* sticky.c */
-/* "mac:" and 32 bytes as "xx:", or "pci:", a PCI address and "/port4294967295". */
+/* "mac:" + 32 bytes as "xx:", or "pci:", a PCI address, "/port4294967295". */
 #define NICTL_STICKY_ID_LEN	100
 
 struct nictl_sticky;

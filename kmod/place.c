@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Placement: which CPU each queue IRQ of a device goes to, and the NUMA and
- * SMT checks. The unit is the group of IRQs linked by the queues they serve
- * (qirq.h): the rx and tx IRQs of queue q, and every queue one IRQ serves,
- * always share a CPU. Callers hold cpus_read_lock, so the online mask
- * cannot change between these checks and the writes.
+ * Placement: the CPU of each queue IRQ, with NUMA and SMT checks. The unit
+ * is the group of IRQs linked by their queues (qirq.h): the rx and tx IRQs
+ * of queue q, and every queue one IRQ serves, share a CPU. Callers hold
+ * cpus_read_lock, so the online CPUs stay as checked until the writes.
  */
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -13,10 +12,9 @@
 #include "nictl.h"
 
 /*
- * The node @cpu must be on for a NUMA-strict bind of a device on @node:
- * @node while it has an online CPU, else every node with one at the least
- * distance from @node (a node with memory and no CPUs, or whose CPUs are
- * all offline, is served by its neighbours, never by nothing). Fills @near.
+ * Fill @near with the nodes a NUMA-strict bind of a device on @node may use:
+ * @node if it has an online CPU, else all nodes with one at the least
+ * distance (a node without online CPUs is served by its neighbours).
  */
 static void nictl_near_nodes(int node, nodemask_t *near)
 {
@@ -40,12 +38,11 @@ static void nictl_near_nodes(int node, nodemask_t *near)
  * nictl_check_cpu() - may a bind use this CPU?
  * @cpu: the CPU
  * @dev: the device being bound
- * @numa_strict: refuse a CPU off the device's node, or, when that node has
- *	no online CPU, off the nearest nodes that have one
+ * @numa_strict: refuse CPUs off the device's node (see nictl_near_nodes())
  * @attr: the attribute that named the CPU, for extack
  * @extack: where to say why not
  *
- * Context: cpus_read_lock held, so the online CPUs stay as checked.
+ * Context: cpus_read_lock held.
  * Return: 0 or -EINVAL.
  */
 int nictl_check_cpu(unsigned int cpu, const struct nictl_dev *dev, bool numa_strict,
@@ -110,14 +107,13 @@ static const char *nictl_units(const struct nictl_dev *dev, char *buf, size_t le
  * @dev: the device; each IRQ's plan_cpu is set
  * @allowed: the CPUs the user allowed
  * @flags: &enum nictl_bind_flags
- * @offset: groups of other devices of the request placed on this set before
+ * @offset: groups of the request's other devices placed on this set before
  * @attr: the CPU-set attribute, for extack
  * @extack: where to say what is wrong
  *
- * CPUs are ordered first thread of every core, then every core's second
- * thread, and so on, and group i takes the (@offset + i)-th (wrapping
- * around): distinct physical cores are used before any sibling is, also
- * by the members of a stacked device that share the set.
+ * CPUs are ordered every core's first thread, then every second thread, and
+ * so on; group i takes the (@offset + i)-th, wrapping: distinct cores come
+ * before any sibling, also across stacked members sharing the set.
  *
  * Return: 0, -EINVAL (a CPU or the SMT rule) or -ENOMEM.
  */
@@ -167,8 +163,8 @@ int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32
 }
 
 /*
- * A queue of @group other than @queue that the placement named before, to
- * say which one @queue collides with; its IRQs' plan is the group's CPU.
+ * A queue of @group other than @queue named before, for the message on
+ * their collision; *@cpu: the group's planned CPU.
  */
 static const struct nictl_qref *nictl_group_named(const struct nictl_dev *dev,
 						  unsigned int group, unsigned int queue,
@@ -207,7 +203,7 @@ static int nictl_plan_queue(struct nictl_dev *dev, const struct nictl_queue_plac
 					dev->netdev->name, place->queue);
 		return -EINVAL;
 	}
-	/* Every queue a group serves is an active one, below the bitmap's end. */
+	/* A group's queues are active ones, below the bitmap's end. */
 	if (__test_and_set_bit(place->queue, named)) {
 		NL_SET_ERR_MSG_ATTR_FMT(extack, place->entry, "queue %u is given twice",
 					place->queue);
@@ -282,11 +278,10 @@ int nictl_place_explicit(struct nictl_dev *dev, const struct nictl_request *req)
  * @req: the request, with a CPU set
  * @cpus: filled in
  *
- * A device alone gets the set as given, and a NUMA-strict bind refuses any
- * CPU off its node. The members of a stacked device may sit on different
- * nodes (a bond across two sockets): with %NICTL_BIND_F_NUMA_STRICT each
- * takes the part of the set on its own node, or on the nearest nodes with
- * CPUs when its own has none.
+ * A device alone gets the set as given (NUMA-strict then refuses CPUs off
+ * its node). Stacked members may sit on different nodes (a bond across
+ * sockets): NUMA-strict, each takes the part of the set on its node, or on
+ * the nearest nodes with CPUs if its own has none.
  *
  * Context: cpus_read_lock held.
  * Return: 0, or -EINVAL when that part is empty.
@@ -325,10 +320,9 @@ static unsigned int nictl_stack_offset(const struct nictl_stack *stack, unsigned
 }
 
 /*
- * With %NICTL_BIND_F_SMT_EXCLUSIVE no physical core may take queues of two
- * members: each member's own placement kept its queues apart, the offsets
- * kept members on one part of the set apart, and this catches parts that
- * overlap. @core: scratch, one entry per CPU id.
+ * With %NICTL_BIND_F_SMT_EXCLUSIVE no core may take queues of two members.
+ * Placement and offsets already keep apart what shares a part of the set;
+ * this catches parts that overlap. @core: scratch, one entry per CPU id.
  */
 static int nictl_stack_check_cores(const struct nictl_stack *stack, int *core,
 				   struct netlink_ext_ack *extack)

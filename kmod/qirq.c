@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * nictl: list a device's queue IRQs once each, with the queues each serves,
- * and group the IRQs that must share a CPU (see qirq.h).
- */
+/* nictl: merge a device's queue IRQs and group them (see qirq.h). */
 #include "qirq.h"
 
 #ifdef __KERNEL__
@@ -65,7 +62,7 @@ static void nictl_join(struct nictl_qirq *irqs, unsigned int a, unsigned int b)
 		irqs[a].group = b;
 }
 
-/* Collapse the adjacent entries of each IRQ into its first; return how many IRQs. */
+/* Collapse each IRQ's adjacent entries into its first; return the IRQs. */
 static unsigned int nictl_collapse(struct nictl_qirq *irqs, unsigned int n, struct nictl_qref *refs)
 {
 	unsigned int i, u = 0, r = 0;
@@ -98,7 +95,7 @@ static bool nictl_serves(unsigned int kind, bool tx)
 	       kind == (tx ? NICTL_QUEUE_KIND_TX : NICTL_QUEUE_KIND_RX);
 }
 
-/* Whether two IRQs among the @n entries of one queue serve its @tx direction. */
+/* Whether two IRQs among one queue's @n entries serve its @tx direction. */
 static bool nictl_contested(const struct nictl_qirq *q, unsigned int n, bool tx)
 {
 	const struct nictl_qirq *first = NULL;
@@ -163,7 +160,7 @@ unsigned int nictl_qirqs_merge(struct nictl_qirq *irqs, unsigned int n, struct n
 	for (i = 0; i < u; i++)
 		irqs[i].group = nictl_find(irqs, i);
 
-	/* Number the groups in the order in which they are shown; the keys are done with. */
+	/* Number the groups in display order, reusing the spent keys' room. */
 	nictl_sort(irqs, u, sizeof(*irqs), nictl_cmp_shown);
 	for (i = 0; i < u; i++)
 		label[i] = ~0U;

@@ -1,21 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nictl: a device's queue IRQs with the IRQ as the unit.
+ * nictl: a device's queue IRQs, one entry per IRQ. IRQs and queues do not
+ * map one to one (ice may serve several rings from one vector, mlx5 a
+ * channel's rx and tx; virtio_net and e1000e give rx and tx a vector
+ * each), so nictl_qirqs_merge() groups the IRQs that queues link,
+ * transitively: a bind places a group on one CPU, so no queue is split.
  *
- * Drivers do not give every queue an IRQ of its own: ice serves several
- * rings from one vector when it has fewer vectors than rings, mlx5 serves
- * the rx and tx queue of a channel from one completion vector, virtio_net
- * and e1000e give rx and tx separate vectors. Discovery first notes one
- * (IRQ, queue, kind) per queue it finds; nictl_qirqs_merge() then lists
- * every IRQ once with the queues it serves, and puts into one *group* all
- * the IRQs that are linked by a queue (the rx and tx IRQ of queue 3; an IRQ
- * serving queues 0 and 4 with the tx IRQ of queue 4). A group is what a
- * bind places on one CPU: moving one of its IRQs elsewhere would split a
- * queue.
- *
- * This file and qirq.c build both in the kernel and in userspace (the unit
- * test in selftests/unit/ compiles qirq.c as is): only the include block
- * below differs.
+ * Builds in the kernel and in userspace (selftests/unit/ compiles qirq.c
+ * as is); only the include block differs.
  */
 #ifndef _NICTL_QIRQ_H
 #define _NICTL_QIRQ_H
@@ -46,18 +38,16 @@ struct nictl_qref {
  * struct nictl_qirq - one queue IRQ of a device
  * @irq: Linux IRQ number
  * @queue: the lowest queue it serves
- * @kind: &enum nictl_queue_kind of all it serves together: rx or tx when
- *	it serves only that kind, combined otherwise
- * @group: its placement group, 0 for the group of the lowest queue, then
- *	in the order of the IRQs
+ * @kind: &enum nictl_queue_kind: rx or tx if it serves only that, else
+ *	combined
+ * @group: placement group, numbered in the order of the IRQs
  * @first_ref: index of its first queue in the device's &struct nictl_qref
  *	array; its queues follow in order of queue, then kind
  * @n_refs: how many queues it serves
  * @managed: the kernel manages the affinity
  * @shared: more than one handler is registered on the IRQ
  * @bound: nictl set the affinity and holds the one to restore
- * @owner_ifindex: ifindex of the other device whose binding holds the
- *	IRQ, or 0
+ * @owner_ifindex: the other device whose binding holds the IRQ, or 0
  * @drifts: times the IRQ was found moved away from where nictl put it
  * @drift_ns: CLOCK_MONOTONIC time of the last of them, 0 if none
  * @target_cpu: where nictl placed it, or -1
@@ -84,19 +74,16 @@ struct nictl_qirq {
 
 /**
  * nictl_qirqs_drop_contested() - forget the queues that names cannot tell
- * @irqs: @n entries as found by IRQ name, one per (IRQ, queue, kind); on
- *	return the first entries (the return value) are those kept, sorted
- *	by queue, then kind, then IRQ
+ * @irqs: @n entries found by IRQ name, one per (IRQ, queue, kind); the
+ *	kept ones end up first, sorted by queue, kind, IRQ
  * @n: entries in @irqs
  *
- * One direction of a queue is served by one IRQ. When the names of two
- * IRQs claim the same one, they cannot be told apart: a driver's name
- * buffer cut the numbers short (bnxt_en before 6.12 holds 17 characters,
- * so on "enp94s0f0np0" the rx vectors of queues 1 and 10-19 are all
- * "enp94s0f0np0-rx-1"), or the names follow a scheme the table misreads.
- * Every entry of such a direction is dropped: nictl binds none of those
- * IRQs by name, and the kernel's NAPI links, where the driver has them,
- * fill the queue in. Pure, O(@n log @n).
+ * One IRQ serves a direction of a queue. If several IRQs' names claim one,
+ * a driver's buffer cut the numbers short (bnxt_en before 6.12: 17
+ * characters, so on "enp94s0f0np0" the rx vectors of queues 1 and 10-19
+ * are all "enp94s0f0np0-rx-1") or the table misreads the names. All its
+ * entries are dropped; the NAPI links, where the driver has them, fill the
+ * queue in. Pure, O(@n log @n).
  *
  * Return: the number of entries kept.
  */
@@ -104,17 +91,15 @@ unsigned int nictl_qirqs_drop_contested(struct nictl_qirq *irqs, unsigned int n)
 
 /**
  * nictl_qirqs_merge() - list every IRQ once, with its queues and group
- * @irqs: @n entries as found, one per (IRQ, queue, kind), with @irq,
- *	@queue, @kind and what was read of the IRQ filled in; on return the
- *	first entries (the return value) are the distinct IRQs, sorted by
- *	their lowest queue, then kind, then IRQ number
+ * @irqs: @n entries as found, one per (IRQ, queue, kind); the distinct
+ *	IRQs end up first, sorted by lowest queue, kind, IRQ number
  * @n: entries in @irqs
  * @refs: room for @n queue references; filled with every IRQ's queues
  * @scratch: room for @n unsigned long longs
  * @n_groups: set to the number of groups
  *
- * The same (IRQ, queue, kind) found twice counts once. Pure: no
- * allocation, no locking; O(@n log @n).
+ * A duplicate entry counts once. Pure: no allocation or locking;
+ * O(@n log @n).
  *
  * Return: the number of distinct IRQs.
  */
@@ -140,8 +125,7 @@ int nictl_qirqs_group_of(const struct nictl_qirq *irqs, unsigned int n,
  * @group: the group
  * @cpu: the CPU
  *
- * Return: 0, or -1 when the group already has another CPU in its plan
- * (nothing changed then).
+ * Return: 0, or -1 (nothing changed) when the group is planned elsewhere.
  */
 int nictl_qirqs_plan_group(struct nictl_qirq *irqs, unsigned int n, unsigned int group, int cpu);
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a bind asks for, apart from the message that asked: a CPU set or a
- * queue-by-queue placement, and the flags. A BIND request is parsed into
- * one; a sticky binding keeps a copy, without the attributes, and the
- * module replays it when the device's queue IRQs appear or change.
+ * What a bind asks for, apart from its message: a CPU set or a per-queue
+ * placement, and flags. A sticky binding keeps a copy without the
+ * attributes, replayed when the device's queue IRQs appear or change.
  */
 #include <linux/slab.h>
 #include <net/genetlink.h>

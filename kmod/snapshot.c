@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the module last saw of each device: its name (the notifier does not
- * say what a renamed device was called) and its queue counts and queue
- * IRQs (ethtool -L raises no notifier event at all, so a change is found
- * only by comparing). Keyed by the net_device and dropped when it
- * unregisters, like the bindings.
- *
- * Changes hold rtnl and nictl_snapshots_mutex; readers hold either. The
- * periodic check reads the queue counts under the mutex alone: while it
- * holds it, every snapshot's device is registered.
+ * say what a renamed device was called), queue counts and queue IRQs
+ * (ethtool -L raises no notifier event, so a change shows only by
+ * comparing). Keyed by the net_device and dropped when it unregisters, so
+ * under nictl_snapshots_mutex alone every snapshot's device is registered.
  */
 #include <linux/jhash.h>
 #include <linux/list.h>
@@ -161,11 +157,8 @@ out:
  *	without rtnl
  * @recheck: receives the devices to discover again under rtnl
  *
- * Queue counts change under rtnl (ethtool -L), but raise no notifier
- * event: comparing them needs no lock of the device.
- *
- * Return: true when a device was not remembered for want of memory: every
- * device needs a look under rtnl. The answer is given once.
+ * Return: true, once, when a device went unremembered for want of memory:
+ * every device then needs a look under rtnl.
  */
 bool nictl_snapshots_check(struct nictl_recheck *recheck)
 {

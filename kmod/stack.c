@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stacked devices: a bond, team, bridge, VLAN or macvlan has no bus device
- * and no queue IRQs of its own; the physical devices beneath it have them.
- * A request that names one acts on those members, found here by walking
- * its lower devices under rtnl, recursively (a VLAN on a bond reaches the
- * bond's ports). Members are kept in ifindex order, each once, so their
- * instance locks are always taken in one order.
+ * Stacked devices (bond, team, bridge, VLAN, macvlan) have no bus device or
+ * queue IRQs; a request naming one acts on the physical devices beneath it,
+ * found by walking its lower devices recursively under rtnl. Members are
+ * kept in ifindex order, each once, so their instance locks are always
+ * taken in one order.
  */
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
@@ -14,13 +13,12 @@
 
 #include "nictl.h"
 
-/* Does a request naming @netdev act on others: no bus device, and lower devices? */
 static bool nictl_is_stacked(const struct net_device *netdev)
 {
 	return !netdev->dev.parent && !list_empty(&netdev->adj_list.lower);
 }
 
-/* What the walk found: the members, and the first lower device that has no bus device. */
+/* The members found, and the first leaf without a bus device. */
 struct nictl_stack_walk {
 	struct nictl_stack *stack;
 	struct net_device *orphan;
@@ -34,7 +32,7 @@ static int nictl_stack_visit(struct net_device *lower, struct netdev_nested_priv
 	unsigned int i;
 
 	if (!lower->dev.parent) {
-		/* A device stacked on others is passed through; a leaf has no IRQs. */
+		/* A stacked device is walked through; a leaf has no IRQs. */
 		if (list_empty(&lower->adj_list.lower) && !walk->orphan)
 			walk->orphan = lower;
 		return 0;
@@ -71,11 +69,8 @@ struct nictl_stack *nictl_stack_one(struct net_device *netdev)
 }
 
 /*
- * The physical devices beneath stacked device @upper, without their queue
- * IRQs yet. Every leaf beneath it must be a physical device: a bond with a
- * veth among its ports cannot be bound whole, and half of it is not bound.
- * Returns an ERR_PTR: -EOPNOTSUPP a leaf without a bus device, -E2BIG more
- * than NICTL_STACK_MAX members, -ENOMEM. Context: rtnl held.
+ * The physical devices beneath @upper. Every leaf must be one: a bond with
+ * a veth among its ports cannot be bound whole, and half is not bound.
  */
 static struct nictl_stack *nictl_stack_find(struct net_device *upper,
 					    struct netlink_ext_ack *extack)
@@ -112,10 +107,9 @@ static struct nictl_stack *nictl_stack_find(struct net_device *upper,
  * @extack: where to say what is wrong, or NULL
  *
  * Context: rtnl held, and kept until nictl_stack_free().
- * Return: @netdev alone, or the members of the stacked device it is (one
- * without a bus device that has lower devices); an ERR_PTR: -EOPNOTSUPP a
- * leaf beneath it without a bus device, -E2BIG more than %NICTL_STACK_MAX
- * members, -ENOMEM.
+ * Return: @netdev alone, or the members of the stacked device it is (no bus
+ * device, lower devices); ERR_PTR(-EOPNOTSUPP) for a leaf beneath without a
+ * bus device, -E2BIG for more than %NICTL_STACK_MAX members, or -ENOMEM.
  */
 struct nictl_stack *nictl_stack_of(struct net_device *netdev, struct netlink_ext_ack *extack)
 {

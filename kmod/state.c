@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Bindings: for every device nictl has bound, the affinities its queue IRQs
- * had before nictl first touched them (what RESTORE puts back), where nictl
- * placed them, and the drift last reported for them. Keyed by the
- * net_device, and dropped when it unregisters, so a stale pointer is never
- * compared. The IRQ, not the queue, is what a binding holds, and each IRQ
- * is held by one binding at most: nictl_owners maps every bound IRQ to its
- * binding.
+ * Bindings: for each device nictl bound, the affinities its queue IRQs had
+ * before nictl first touched them (what RESTORE puts back), where nictl put
+ * them, and the drift last reported. Keyed by the net_device and dropped when
+ * it unregisters, so no stale pointer is ever compared. A binding holds IRQs,
+ * not queues, and each IRQ belongs to one binding at most (nictl_owners).
  *
- * Changes hold rtnl and nictl_bindings_mutex; readers hold either. The drift
- * check holds the lock only, so it never takes rtnl: while it holds the lock
- * every binding's device is registered (NETDEV_UNREGISTER drops the binding
- * under the lock first), and a bind holds the lock from its first affinity
- * write to its commit, so the check never sees a new affinity next to an old
- * target. Each binding keeps what the drift event says of the device and of
- * each IRQ, as the last discovery under rtnl found them, but for the IRQ's
- * name: the check reads that anyway, to tell the IRQ still serves the same
- * action, and compares it with a hash of the one discovery found.
+ * The drift check holds only nictl_bindings_mutex, never rtnl: under it every
+ * binding's device is registered (NETDEV_UNREGISTER drops the binding under
+ * the mutex first). So each binding keeps what the drift event says of the
+ * device and its IRQs, as the last discovery under rtnl found them, except
+ * the IRQ's name: the check reads that anyway, to tell the IRQ still serves
+ * the same action, and compares it with a hash of the discovered one.
  */
 #include <linux/jhash.h>
 #include <linux/list.h>
@@ -28,16 +23,7 @@
 
 #include "nictl.h"
 
-/**
- * struct nictl_saved_desc - what a binding keeps of an IRQ for its drift event
- * @queue: the lowest queue it serves
- * @kind: &enum nictl_queue_kind of all it serves
- * @group: its placement group
- * @first_ref: index of its first queue in the binding's @refs
- * @n_refs: how many queues it serves
- * @managed: the kernel manages its affinity
- * @shared: other handlers share it
- */
+/* What a binding keeps of an IRQ's &struct nictl_qirq for its drift event. */
 struct nictl_saved_desc {
 	unsigned int queue;
 	unsigned int kind;
@@ -52,20 +38,18 @@ struct nictl_saved_desc {
  * struct nictl_saved_irq - one IRQ of a binding
  * @irq: the IRQ
  * @target_cpu: where nictl placed it
- * @from_change: index of the change whose saved mask becomes @orig when
- *	the binding is committed, or -1 when @orig is already known
+ * @from_change: index of the change whose saved mask becomes @orig at
+ *	commit, or -1 when @orig is already known
  * @reserved: the prepared binding reserved the IRQ's slot in nictl_owners
  * @drifts: times drift was reported, across binds
  * @drift_ns: when it was last reported
  * @orig: the affinity before nictl first set it
  * @drift: the affinity last reported as drift, empty while there is none
  * @live: the last discovery found @irq, with an action, among the device's
- *	queue IRQs, and the drift check has found that action's name since
- * @name_hash: hash of that action's name: the drift check compares it with
- *	the name it reads, which then goes into the drift event, so a copy of
- *	the name itself would serve nothing
- * @desc: the IRQ as the last discovery found it, for the drift event:
- *	its queues (into the binding's @refs), kind, group and flags
+ *	queue IRQs, and the drift check still finds that action's name
+ * @name_hash: hash of that name, compared with the name the drift check
+ *	reads (and sends): no copy of the name is needed
+ * @desc: the IRQ as the last discovery found it, for the drift event
  */
 struct nictl_saved_irq {
 	unsigned int irq;
@@ -87,8 +71,8 @@ struct nictl_saved_irq {
  * @netdev: the device, registered as long as the binding exists
  * @ifname: its name at the last discovery
  * @dev: the device as the last discovery found it, without IRQs and named
- *	@ifname: the drift event describes it by this, without rtnl
- * @refs: a copy of the queues the device's IRQs serve, for the same event
+ *	@ifname, for the drift event sent without rtnl
+ * @refs: a copy of the queues the device's IRQs serve, for that event
  * @n_refs: room in @refs
  * @n: entries in @irqs
  * @irqs: the IRQs nictl has set
@@ -104,7 +88,6 @@ struct nictl_binding {
 	struct nictl_saved_irq *irqs;
 };
 
-/* What the drift check knows an IRQ's action by. */
 static u32 nictl_name_hash(const char *name)
 {
 	return jhash(name, strlen(name), 0);
@@ -116,14 +99,13 @@ static DEFINE_XARRAY(nictl_owners);
 static DEFINE_MUTEX(nictl_bindings_mutex);
 
 /**
- * nictl_bindings_lock() - take the lock that orders binding changes
- *	against the drift check
+ * nictl_bindings_lock() - take the lock that orders binding changes against
+ *	the drift check
  *
  * A bind holds it from its first affinity write to its commit, so the check
- * sees the old affinities with the old targets or the new with the new.
+ * sees old affinities with old targets, or new with new.
  *
- * Context: rtnl held, and cpus_read_lock in a bind (lock order: rtnl ->
- * cpus_read_lock -> bindings lock -> events lock).
+ * Context: rtnl held, and cpus_read_lock in a bind.
  */
 void nictl_bindings_lock(void)
 {
@@ -131,9 +113,6 @@ void nictl_bindings_lock(void)
 	mutex_lock(&nictl_bindings_mutex);
 }
 
-/**
- * nictl_bindings_unlock() - release nictl_bindings_lock()
- */
 void nictl_bindings_unlock(void)
 {
 	mutex_unlock(&nictl_bindings_mutex);
@@ -179,7 +158,7 @@ static struct nictl_saved_irq *nictl_binding_irq(const struct nictl_binding *b, 
 	return NULL;
 }
 
-/* Copy @dev's queue references into @b->refs, growing it: true when they fit. */
+/* Copy @dev's queue references into @b->refs, growing it; false: no memory. */
 static bool nictl_binding_take_refs(struct nictl_binding *b, const struct nictl_dev *dev)
 {
 	unsigned int i, n = 0;
@@ -195,7 +174,7 @@ static bool nictl_binding_take_refs(struct nictl_binding *b, const struct nictl_
 		b->refs = refs;
 		b->n_refs = n;
 	}
-	/* Only the references @dev has: a device that shrank has fewer than room. */
+	/* n, not b->n_refs: a device that shrank has fewer. */
 	if (n)
 		memcpy(b->refs, dev->refs, n * sizeof(*b->refs));
 	return true;
@@ -210,10 +189,7 @@ static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev 
 	unsigned int i;
 
 	strscpy(b->ifname, dev->ifname, sizeof(b->ifname));
-	/*
-	 * The strings belong to the parent device and its driver: both stay
-	 * while the device is registered, as long as the binding.
-	 */
+	/* The parent's and its driver's strings outlive the binding. */
 	b->dev.netdev = dev->netdev;
 	b->dev.ifname = b->ifname;
 	b->dev.driver = dev->driver;
@@ -232,12 +208,12 @@ static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev 
 		s->desc = (struct nictl_saved_desc){
 			.queue = q->queue, .kind = q->kind, .group = q->group,
 			.first_ref = q->first_ref,
-			/* Out of memory for the copy, the drift event names no queue. */
+			/* No copy: the drift event names no queue. */
 			.n_refs = refs ? q->n_refs : 0,
 			.managed = q->managed, .shared = q->shared,
 		};
 		s->name_hash = nictl_name_hash(q->name);
-		/* Without an action (freed while the device is down) there is nothing to check. */
+		/* No action (freed while down): nothing to check. */
 		s->live = q->name[0];
 	}
 }
@@ -246,8 +222,8 @@ static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev 
  * nictl_binding_annotate() - mark which of a device's IRQs nictl has bound
  * @dev: the device, as just discovered
  *
- * The binding learns the device as found, so the drift check, which cannot
- * discover, checks the IRQs that are queue IRQs of the device now.
+ * The binding learns @dev, so the drift check, which cannot discover,
+ * checks the device's current queue IRQs.
  *
  * Context: rtnl held, the bindings lock not.
  */
@@ -290,7 +266,7 @@ struct net_device *nictl_binding_owner(unsigned int irq)
 	return b ? (struct net_device *)b->netdev : NULL;
 }
 
-/* Take @s out of @b, which stays in the list even when it holds nothing more. */
+/* Take @s out of @b; @b stays listed even when empty. */
 static void nictl_binding_remove(struct nictl_binding *b, struct nictl_saved_irq *s)
 {
 	free_cpumask_var(s->orig);
@@ -310,12 +286,10 @@ static void nictl_binding_unlink(struct nictl_binding *b)
 }
 
 /**
- * nictl_binding_forget_irq() - a device's binding no longer holds an IRQ
+ * nictl_binding_forget_irq() - drop an IRQ from a device's binding
  * @netdev: the device
- * @irq: the IRQ, which is no queue IRQ of @netdev any more (its driver
- *	freed it, and its number may serve another device now)
- *
- * A binding left holding nothing is dropped.
+ * @irq: no queue IRQ of @netdev any more: its driver freed it, and its
+ *	number may serve another device now
  *
  * Context: rtnl held, the bindings lock not.
  */
@@ -348,7 +322,6 @@ static void nictl_binding_release(struct nictl_binding *b)
 	nictl_binding_free(b);
 }
 
-/* What @b knew of an IRQ before: its original affinity and drift record. */
 static void nictl_saved_irq_inherit(struct nictl_saved_irq *s, const struct nictl_saved_irq *prev)
 {
 	cpumask_copy(s->orig, prev->orig);
@@ -361,11 +334,10 @@ static void nictl_saved_irq_inherit(struct nictl_saved_irq *s, const struct nict
  * @dev: the device, with plan_cpu set for the IRQs the bind changes
  * @changes: those changes, in the order of @dev's IRQs
  *
- * Everything that can fail happens here, before any affinity is written;
- * nictl_binding_commit() then cannot fail. IRQs bound earlier keep their
- * original affinity, also those the bind takes over from another device's
- * binding; IRQs bound earlier that are no longer queue IRQs of the device
- * are forgotten.
+ * Everything that can fail happens here, before any affinity is written, so
+ * nictl_binding_commit() cannot. IRQs bound before, by this device or
+ * another, keep their original affinity; those no longer queue IRQs of the
+ * device are forgotten.
  *
  * Return: the new binding, or NULL when out of memory.
  */
@@ -429,13 +401,12 @@ fail:
 /**
  * nictl_binding_commit() - make a prepared binding the device's binding
  * @b: from nictl_binding_prepare()
- * @changes: the changes just applied, whose saved masks are the originals
+ * @changes: the changes just applied; their saved masks are the originals
  *	of IRQs bound for the first time
  *
- * IRQs the binding takes over leave the bindings of other devices; a
- * binding left holding nothing is dropped.
+ * IRQs the binding takes over leave other devices' bindings.
  *
- * Context: the bindings lock held, since before the changes were applied.
+ * Context: the bindings lock held since before the changes were applied.
  */
 void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *changes)
 {
@@ -461,7 +432,7 @@ void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *ch
 		list_del(&old->list);
 		nictl_binding_free(old);
 	}
-	/* Every slot exists already (held or reserved): storing allocates nothing. */
+	/* Every slot is held or reserved: the store allocates nothing. */
 	for (i = 0; i < b->n; i++) {
 		xa_store(&nictl_owners, b->irqs[i].irq, b, GFP_KERNEL);
 		b->irqs[i].reserved = false;
@@ -486,8 +457,8 @@ void nictl_binding_discard(struct nictl_binding *b)
  * @changesp: receives the changes (free with nictl_changes_free())
  * @np: receives their number
  *
- * Only IRQs that are still queue IRQs of the device are restored: the others
- * were freed (and their number possibly reused) since nictl bound them.
+ * Only IRQs still queue IRQs of the device are restored: the others were
+ * freed, their numbers perhaps reused, since nictl bound them.
  *
  * Return: 0, -ENOENT when none is left, or -ENOMEM.
  */
@@ -521,20 +492,16 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 }
 
 /*
- * Report a drift of @s if it is news: each is reported once, and the
- * affinity reported is remembered until the IRQ has nictl's affinity
- * again, or another one.
+ * Report a drift of @s, named @name (just read), if it is news: each drift
+ * is reported once and remembered until the IRQ has nictl's affinity again,
+ * or another one.
  */
-/* @name: the IRQ's action's name, just read: the one the binding knows. */
 static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_saved_irq *s,
 				    const char *name, struct cpumask *found)
 {
 	struct nictl_qirq q;
 
-	/*
-	 * The affinity read is the pending one while a move waits for the
-	 * next interrupt: a move nictl made is not drift.
-	 */
+	/* Pending mask while a move waits: nictl's own move is no drift. */
 	if (nictl_irq_masks(s->irq, found, NULL, NULL))
 		return;
 	if (cpumask_equal(found, cpumask_of(s->target_cpu))) {
@@ -560,13 +527,11 @@ static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_
 /**
  * nictl_bindings_check() - report the drift of every bound IRQ, without rtnl
  * @recheck: receives the devices to discover again under rtnl: those with
- *	a bound IRQ that is gone or has another name since the last discovery
+ *	a bound IRQ that is gone or renamed since the last discovery
  * @found: scratch mask
  *
- * An IRQ that changed is not checked again until a discovery finds it
- * among its device's queue IRQs, so it asks for one discovery only.
- *
- * Context: rtnl not needed; takes the bindings lock.
+ * A changed IRQ is not checked again until a discovery finds it among its
+ * device's queue IRQs, so it asks for one discovery only.
  */
 void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 {

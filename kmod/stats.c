@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Softirq accounting: native probes on irq:softirq_entry/exit time every run
- * of the NET_RX and NET_TX handlers per CPU, and a probe on napi:napi_poll
- * counts every NAPI instance's polls and packets per CPU, and times them
- * inside NET_RX: the tracepoint fires as a poll returns, so a poll took the
- * time since the poll before it in the same run ended (or the run began).
- * Device NAPIs and the backlog NAPI (RPS, netif_rx()) are kept apart. The
- * probes touch only their own CPU's data, in softirq (or BH-disabled)
- * context, so they need no lock or atomic and allocate nothing. Readers on
- * other CPUs may see a counter a moment old, never a torn one (aligned u64
- * on 64-bit).
- *
- * Switching off unregisters the probes (zero cost); the counters stay.
- * Registration takes cpus_read_lock, so none of this runs under it.
- *
- * The stats mutex serialises switching, resetting, the clock fallback and
- * the NAPI slot reclaim, and NAPI_GET reads the slots under it. A work item
- * does the last two once a second.
+ * Softirq accounting. Probes on irq:softirq_entry/exit time each NET_RX and
+ * NET_TX run per CPU; one on napi:napi_poll counts each NAPI's polls and
+ * packets per CPU, device and backlog (RPS, netif_rx()) apart, and times
+ * them in NET_RX: it fires as a poll returns, so a poll took the time since
+ * the previous one of the run ended (or the run began). Probes touch only
+ * their CPU's data, in softirq or BH-off context: no lock, atomic or
+ * allocation; other CPUs may read a counter a moment old, never torn
+ * (aligned u64 on 64-bit). Switching off unregisters them (zero cost; the
+ * counters stay); registration takes cpus_read_lock, so none of this runs
+ * under it. The stats mutex serialises switching, reset, and the
+ * once-a-second clock recheck and NAPI slot reclaim; NAPI_GET reads the
+ * slots under it.
  */
 #include <linux/bsearch.h>
 #include <linux/cpu.h>
@@ -44,7 +39,6 @@ static bool stats = true;
 module_param(stats, bool, 0444);
 MODULE_PARM_DESC(stats, "start softirq accounting at load (default: on)");
 
-/* Allocated at load; the probes reach their CPU's part with this_cpu_ptr(). */
 static struct nictl_cpu_stats __percpu *nictl_cpu_stats __read_mostly;
 static DEFINE_MUTEX(nictl_stats_lock);
 static bool nictl_stats_on;
@@ -84,11 +78,9 @@ static unsigned int nictl_hist_bucket(u64 ns)
 }
 
 /*
- * A write section of this CPU's counters. A reader spins while one is open
- * on the CPU it reads. Softirqs and BH-off sections keep preemption off,
- * except on PREEMPT_RT, where a reader of higher priority could preempt the
- * writer on its own CPU and spin for ever: there the section turns
- * preemption off itself.
+ * A reader spins while a write section is open on the CPU it reads. Softirq
+ * and BH-off keep preemption off, but not on PREEMPT_RT, where a higher
+ * priority reader could preempt the writer and spin for ever: disable it.
  */
 static void nictl_stats_write_begin(struct nictl_cpu_stats *s)
 {
@@ -119,14 +111,14 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	s->entered[vec] = 0;
 	acc = &s->vec[vec];
 	bucket = nictl_hist_bucket(ns);
-	/* Readers copy a vector whole: its count always equals its histogram's sum. */
+	/* Readers copy a vector whole: count == its histogram's sum. */
 	nictl_stats_write_begin(s);
 	acc->count++;
 	acc->time_ns += ns;
 	if (ns > acc->max_ns)
 		acc->max_ns = ns;
 	acc->hist[bucket]++;
-	/* With the run's time, so the polls' never exceed NET_RX's in a copy. */
+	/* With the run's time, so that in a copy polls never exceed NET_RX. */
 	if (vec == NICTL_SOFTIRQ_NET_RX)
 		for (kind = 0; kind < __NICTL_POLL_MAX; kind++)
 			s->poll[kind].time_ns += s->poll_pending_ns[kind];
@@ -134,9 +126,8 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 }
 
 /*
- * The slot of a NAPI id in one CPU's table; with @claim (only on the owning
- * CPU, with BH off) a free slot is taken when the id has none. NULL when the
- * id has none (and, with @claim, the table is full).
+ * @id's slot in one CPU's table, or NULL. With @claim (owning CPU, BH off) a
+ * free slot is taken for an id without one: NULL then means a full table.
  */
 static struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsigned int id,
 					       bool claim)
@@ -159,11 +150,10 @@ static struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsign
 }
 
 /*
- * The time of the poll that just returned, when it ran in this CPU's NET_RX
- * run: the one being timed now, since the softirq probes run in the same
- * context (softirqs do not nest, and on PREEMPT_RT a task polling with BH
- * off holds the CPU's BH lock, so it cannot run inside another's NET_RX).
- * Anywhere else (entered 0) nothing marks where the poll began.
+ * The time of the poll that just returned, if it ran in the NET_RX run
+ * timed on this CPU: softirqs do not nest, and on PREEMPT_RT a task polling
+ * with BH off holds the BH lock, so no poll runs inside another's run.
+ * Elsewhere (entered 0) nothing marks where the poll began.
  */
 static bool nictl_poll_time(struct nictl_cpu_stats *s, u64 *ns)
 {
@@ -178,9 +168,8 @@ static bool nictl_poll_time(struct nictl_cpu_stats *s, u64 *ns)
 }
 
 /*
- * Only the per-CPU backlog NAPIs have no device (the tracepoint itself
- * prints them as "(no_device)"). NAPIs without an id (virtio_net's
- * transmit ones) serve no receive queue: they count as device polls only.
+ * Only backlog NAPIs have no device. NAPIs without an id (virtio_net's tx
+ * ones) serve no rx queue: they count as device polls only.
  */
 static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int budget)
 {
@@ -282,8 +271,7 @@ int nictl_stats_set(bool on)
 /**
  * nictl_stats_reset() - zero every counter and restart the clock
  *
- * The probes are off while the counters are cleared, so no CPU writes into
- * a counter being zeroed.
+ * The probes are detached meanwhile: no CPU writes a counter being zeroed.
  *
  * Return: 0 or the error of switching the probes back on.
  */
@@ -313,21 +301,11 @@ int nictl_stats_reset(void)
 	return err;
 }
 
-/**
- * nictl_stats_enabled() - is accounting on?
- *
- * Return: the state.
- */
 bool nictl_stats_enabled(void)
 {
 	return READ_ONCE(nictl_stats_on);
 }
 
-/**
- * nictl_stats_start_ns() - CLOCK_MONOTONIC time the counters started
- *
- * Return: ns.
- */
 u64 nictl_stats_start_ns(void)
 {
 	return READ_ONCE(nictl_stats_started);
@@ -337,9 +315,9 @@ u64 nictl_stats_start_ns(void)
  * nictl_stats_cpu() - the counters of one CPU
  * @cpu: a possible CPU
  *
- * Read the vectors and poll kinds with nictl_stats_read_vecs(), the NAPI
- * slots with READ_ONCE() between nictl_stats_read_begin() and
- * nictl_stats_read_retry() (or under nictl_napi_slots_lock()).
+ * Read vectors and poll kinds with nictl_stats_read_vecs(); NAPI slots with
+ * READ_ONCE() inside nictl_stats_read_begin()/_retry(), or under
+ * nictl_napi_slots_lock().
  *
  * Return: its counters.
  */
@@ -348,35 +326,22 @@ struct nictl_cpu_stats *nictl_stats_cpu(unsigned int cpu)
 	return per_cpu_ptr(nictl_cpu_stats, cpu);
 }
 
-/**
- * nictl_stats_read_begin() - start a consistent read of one CPU's counters
- * @cpu: a possible CPU
- *
- * Return: the sequence to hand to nictl_stats_read_retry().
- */
 unsigned int nictl_stats_read_begin(unsigned int cpu)
 {
 	return raw_read_seqcount_begin(&nictl_stats_cpu(cpu)->seq);
 }
 
-/**
- * nictl_stats_read_retry() - was the read since nictl_stats_read_begin() torn?
- * @cpu: the CPU
- * @seq: what nictl_stats_read_begin() returned
- *
- * Return: true when the read must be done again.
- */
 bool nictl_stats_read_retry(unsigned int cpu, unsigned int seq)
 {
 	return read_seqcount_retry(&nictl_stats_cpu(cpu)->seq, seq);
 }
 
 /**
- * nictl_stats_read_vecs() - a consistent copy of one CPU's vector and poll counters
+ * nictl_stats_read_vecs() - consistent copy of a CPU's vector and poll counters
  * @cpu: a possible CPU
  * @vec: receives %__NICTL_SOFTIRQ_MAX entries
- * @poll: receives %__NICTL_POLL_MAX entries; their time is that of the
- *	same finished NET_RX runs as @vec's
+ * @poll: receives %__NICTL_POLL_MAX entries, timed over the same finished
+ *	NET_RX runs as @vec
  */
 void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec,
 			   struct nictl_poll_acc *poll)
@@ -397,12 +362,10 @@ void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec,
 }
 
 /*
- * NAPI slot reclaim. NAPI ids are never reused, so a slot whose NAPI is
- * gone will never be polled again: it can be freed. Freeing one slot of an
- * open-addressed table would cut the probe chains that run through it, so
- * a CPU's table is rebuilt whole, from its live slots, on that CPU with BH
- * off: no probe of that CPU runs meanwhile (they run in softirq or
- * BH-disabled context), and the probes' hot path stays as it was.
+ * NAPI slot reclaim. NAPI ids are never reused, so a gone NAPI's slot can be
+ * freed. Freeing one slot would cut the probe chains through it, so a CPU's
+ * table is rebuilt whole from its live slots, on that CPU with BH off: none
+ * of its probes runs meanwhile, and their hot path stays as it was.
  */
 
 /**
@@ -445,11 +408,7 @@ static bool nictl_napi_slots_crowded(void)
 	return false;
 }
 
-/*
- * Runs on r->cpu (or with it offline): the probes there cannot run
- * meanwhile. The seqcount tells lockless readers of the table
- * (STATS_GET) that it moved under them.
- */
+/* The seqcount tells lockless readers (STATS_GET) that the table moved. */
 static long nictl_napi_rebuild(void *arg)
 {
 	struct nictl_reclaim *r = arg;
@@ -484,10 +443,9 @@ static void nictl_napi_id_live(u32 id, const u32 *ids, bool *live, unsigned int 
 }
 
 /*
- * Of the ids in @ids (sorted, distinct), keep those of no NAPI of any
- * device of any namespace, nor of any NAPI config (6.13+: a NAPI deleted
- * for a reset gets its id back when it is added again, and keeps its
- * counters); return how many. The lists are walked under RCU, as
+ * Keep in @ids (sorted, distinct) those of no NAPI nor NAPI config (6.13+:
+ * a NAPI re-added after a reset gets its id, and counters, back) of any
+ * device in any namespace; return how many. Walked under RCU, as
  * netif_napi_del() expects; a device's configs live as long as it does.
  */
 static unsigned int nictl_napi_ids_dead(u32 *ids, bool *live, unsigned int n)
@@ -553,10 +511,8 @@ static bool nictl_napi_table_has_dead(const struct nictl_cpu_stats *s, const u32
 }
 
 /*
- * Free the slots of NAPIs that no longer exist, when some CPU uses more
- * than half of its table: cheap to ask, and done long before a table fills
- * while devices come and go. Allocation failures leave the slots for the
- * next time.
+ * Free dead NAPIs' slots once some CPU uses over half its table: cheap to
+ * ask, and long before a table fills. On allocation failure, next time.
  */
 static void nictl_napi_reclaim(void)
 {
@@ -580,7 +536,7 @@ static void nictl_napi_reclaim(void)
 	r->n_dead = nictl_napi_ids_dead(ids, live, n);
 	if (!r->n_dead)
 		goto out;
-	/* The CPUs stay as they are: each table is rebuilt on its CPU, or offline. */
+	/* Tables are rebuilt on their CPU, or offline: hold off hotplug. */
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		if (!nictl_napi_table_has_dead(nictl_stats_cpu(cpu), r->dead, r->n_dead))
@@ -599,10 +555,9 @@ out:
 }
 
 /**
- * nictl_napi_slots_lock() - hold the NAPI slots still for reading them
+ * nictl_napi_slots_lock() - hold the NAPI slots still for nictl_napi_read()
  *
- * Frees the slots of NAPIs gone first, if the tables fill up. Pair with
- * nictl_napi_slots_unlock(); read with nictl_napi_read() in between.
+ * Reclaims dead NAPIs' slots first if the tables fill up.
  *
  * Context: may hold rtnl; not cpus_read_lock.
  */
@@ -612,9 +567,6 @@ void nictl_napi_slots_lock(void)
 	nictl_napi_reclaim();
 }
 
-/**
- * nictl_napi_slots_unlock() - end of nictl_napi_slots_lock()
- */
 void nictl_napi_slots_unlock(void)
 {
 	mutex_unlock(&nictl_stats_lock);
@@ -677,18 +629,15 @@ static void nictl_stats_tick(struct work_struct *work)
 }
 
 /**
- * nictl_stats_init() - allocate the counters, find the tracepoints and start
- *	if the parameter says so
+ * nictl_stats_init() - allocate, find the tracepoints, start if stats=1
  *
- * Return: 0, -ENOMEM, -ENOENT when a tracepoint is missing, or a
- * registration error.
+ * Return: 0, -ENOMEM, -ENOENT (no such tracepoint) or a registration error.
  */
 int nictl_stats_init(void)
 {
 	unsigned int i, cpu;
 	int err;
 
-	/* The probes must match the tracepoints' prototypes; checked at build. */
 	check_trace_callback_type_softirq_entry(nictl_softirq_entry);
 	check_trace_callback_type_softirq_exit(nictl_softirq_exit);
 	check_trace_callback_type_napi_poll(nictl_napi_poll);
@@ -716,9 +665,6 @@ int nictl_stats_init(void)
 	return 0;
 }
 
-/**
- * nictl_stats_exit() - detach the probes and free the counters
- */
 void nictl_stats_exit(void)
 {
 	cancel_delayed_work_sync(&nictl_stats_work);

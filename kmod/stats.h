@@ -9,11 +9,7 @@
 #include <linux/nictl.h>
 #include <net/genetlink.h>
 
-/*
- * Distinct NAPI instances polled on one CPU that are told apart. Slots of
- * NAPIs that no longer exist are freed once a CPU uses more than
- * %NICTL_NAPI_SLOTS_RECLAIM of them (see nictl_napi_slots_lock()).
- */
+/* Per-CPU NAPI slots; dead NAPIs' are freed once over _RECLAIM are in use. */
 #define NICTL_NAPI_SLOTS		64
 #define NICTL_NAPI_SLOTS_RECLAIM	(NICTL_NAPI_SLOTS / 2)
 
@@ -61,21 +57,20 @@ struct nictl_napi_slot {
 
 /**
  * struct nictl_cpu_stats - what one CPU's probes record
- * @seq: makes a copy of @vec and @poll_time_ns, or of @napi, consistent;
- *	written only by this CPU (or for an offline CPU, see nictl_napi_rebuild())
- * @entered: the clock (stats_clock.h) at the entry of the running vector, 0 outside
- * @poll_mark: the clock at the end of the running NET_RX run's last poll
- *	(at its entry before the first)
- * @poll_pending_ns: per &enum nictl_poll_kind, the time of the running NET_RX
- *	run's polls, added to @poll at its exit together with its own time
+ * @seq: makes a copy of @vec and @poll, or of @napi, consistent; written
+ *	only by this CPU (for an offline one, by nictl_napi_rebuild())
+ * @entered: clock at the running vector's entry (stats_clock.h), 0 outside
+ * @poll_mark: clock at the end of the running NET_RX run's last poll (at
+ *	its entry before the first)
+ * @poll_pending_ns: that run's poll time per kind, added to @poll at its
+ *	exit together with its own time
  * @vec: per &enum nictl_softirq_vec
  * @poll: per &enum nictl_poll_kind
- * @napi: open-addressed table by NAPI id; written by this CPU's probes, and
- *	rebuilt on this CPU with BH off when slots are reclaimed
+ * @napi: open-addressed table by NAPI id, rebuilt on this CPU with BH off
+ *	when slots are reclaimed
  * @napi_unattributed: polls that found @napi full
  *
- * Allocated with alloc_percpu() at load: modules share a few KiB of static
- * per-CPU space.
+ * alloc_percpu()ed: modules share only a few KiB of static per-CPU space.
  */
 struct nictl_cpu_stats {
 	seqcount_t seq;

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Choice of the softirq probes' clock (see stats_clock.h), and the
- * read-only parameter stats_clock that tells which one is in use.
- */
+/* The softirq probes' clock (stats_clock.h), shown by parameter stats_clock. */
 #include <linux/clocksource.h>
 #include <linux/moduleparam.h>
 #include <linux/time64.h>
@@ -23,9 +20,8 @@ static bool nictl_tsc_constant(void)
 }
 
 /*
- * In the test build fault_tsc_trusted stands in for the kernel's verdict,
- * which a TCG guest's clocksource watchdog may give at any time, so that
- * only fault_tsc_unstable decides.
+ * With fault_tsc_trusted (test build) only fault_tsc_unstable decides: a TCG
+ * guest's watchdog may condemn the TSC at any time.
  */
 static bool nictl_tsc_unstable(void)
 {
@@ -39,12 +35,9 @@ static bool nictl_tsc_unstable(void)
 }
 
 /*
- * The raw TSC measures a duration only when it ticks at one rate whatever
- * the CPU's frequency, and the kernel has not found it unreliable; the rate,
- * tsc_khz, is known once the kernel calibrated it. Whether it stops in deep
- * idle states does not matter: a CPU running a softirq is not idle.
- * Both rates are in kHz (ns: NSEC_PER_MSEC per ms), so the range asked for,
- * 600 s, is given in ms.
+ * Only a constant-rate TSC the kernel trusts measures durations (stopping in
+ * deep idle is harmless: a CPU in a softirq is not idle). Rates are per ms
+ * (tsc_khz, NSEC_PER_MSEC), so the 600 s range is in ms.
  */
 void nictl_stats_clock_init(void)
 {
@@ -60,8 +53,6 @@ void nictl_stats_clock_init(void)
 /**
  * nictl_stats_clock_untrusted() - is the raw TSC in use but no longer trusted?
  *
- * Cheap (a key and a flag read): called once a second, not per softirq.
- *
  * Return: true when the probes must move to local_clock().
  */
 bool nictl_stats_clock_untrusted(void)
@@ -72,7 +63,7 @@ bool nictl_stats_clock_untrusted(void)
 /**
  * nictl_stats_clock_fallback() - time softirqs with local_clock() from now on
  *
- * Context: no probe attached, so no run straddles the change; neither
+ * Context: no probe attached (no run straddles the change); neither
  * cpus_read_lock nor the jump label lock held.
  */
 void nictl_stats_clock_fallback(void)

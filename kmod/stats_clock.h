@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The clock of the softirq probes. A NET_RX run is timed by two readings on
- * one CPU, a few microseconds apart, on every softirq of a busy machine:
- * the reading must be as cheap as the hardware allows. local_clock() keeps
- * a per-CPU, preemption-safe, scaled sched_clock, and costs about as much
- * as the rest of both probes together (bench/softirq-cost.sh); on x86 with
- * a TSC that runs at one constant rate, the raw counter
- * gives the same duration for a fraction of that, scaled to ns only once
- * per run. Everywhere else the probes use local_clock().
- *
- * The kernel may mark the TSC unstable long after load (the clocksource
- * watchdog, a CPU coming online with a TSC out of step). The probes do not
- * ask on every run: stats.c rechecks once a second and switches to
- * local_clock() with the probes detached, so no run is timed by two clocks.
+ * The softirq probes' clock, read twice per run on every softirq of a busy
+ * machine. local_clock() costs about as much as the rest of both probes
+ * (bench/softirq-cost.sh); on x86 a constant-rate TSC gives the same
+ * duration for a fraction, scaled to ns once per run. The TSC may be marked
+ * unstable long after load (watchdog, a CPU onlined out of step): rather
+ * than ask per run, stats.c rechecks once a second and switches clocks with
+ * the probes detached, so no run is timed by two.
  */
 #ifndef NICTL_STATS_CLOCK_H
 #define NICTL_STATS_CLOCK_H
@@ -26,8 +20,8 @@
 #endif
 
 /**
- * struct nictl_stats_clock - how the raw TSC's cycles become ns
- * @mult: ns = (tsc cycles * @mult) >> @shift
+ * struct nictl_stats_clock - how TSC cycles become ns
+ * @mult: ns = (cycles * @mult) >> @shift
  * @shift: see @mult
  */
 struct nictl_stats_clock {
@@ -38,10 +32,8 @@ struct nictl_stats_clock {
 extern struct nictl_stats_clock nictl_stats_clock;
 
 /*
- * Read the TSC and scale the difference with nictl_stats_clock. A static
- * key, so the choice costs the probes no load and no branch: enabled at
- * load, before any probe is attached; disabled, never enabled, later and
- * only while no probe is attached (nictl_stats_clock_fallback()).
+ * Raw TSC in use; a static key, so no load or branch in the probes. Enabled
+ * at load before any probe attaches; later only disabled, with none attached.
  */
 DECLARE_STATIC_KEY_FALSE(nictl_stats_raw_tsc);
 
@@ -49,7 +41,7 @@ void nictl_stats_clock_init(void);
 bool nictl_stats_clock_untrusted(void);
 void nictl_stats_clock_fallback(void);
 
-/* A reading to subtract from another of the same CPU; never 0 once running. */
+/* Only to subtract from another reading of this CPU; never 0. */
 static __always_inline u64 nictl_stats_clock_read(void)
 {
 #ifdef CONFIG_X86_TSC
@@ -59,7 +51,6 @@ static __always_inline u64 nictl_stats_clock_read(void)
 	return local_clock();
 }
 
-/* The ns between two readings of one CPU. */
 static __always_inline u64 nictl_stats_clock_ns(u64 from, u64 to)
 {
 	if (static_branch_likely(&nictl_stats_raw_tsc))

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The netlink side of the accounting: STATS_GET (a dump, one message per
- * possible CPU, with the NET_RX time of each NAPI instance polled there, so
- * a client can tell one device's share of a CPU from the rest), STATS_SET,
- * STATS_RESET and NAPI_GET (a device's NAPI instances with their polls,
- * packets, time and CPUs, as a do or a dump). These ops run in parallel
- * with each other and every other op (parallel_ops): the stats mutex orders
- * STATS_SET/RESET and the NAPI slots' readers, rtnl the devices; the
- * per-CPU counters and NAPI times are read without a lock.
+ * Accounting over netlink: STATS_GET (a dump, one message per possible CPU,
+ * with each NAPI's NET_RX time there, so a client can tell one device's
+ * share of a CPU), STATS_SET, STATS_RESET and NAPI_GET (a device's NAPIs
+ * with polls, packets, time and CPUs; do or dump). With parallel_ops, the
+ * stats mutex orders STATS_SET/RESET and the NAPI slots' readers, rtnl the
+ * devices; per-CPU counters and NAPI times are read locklessly.
  */
 #include <linux/bsearch.h>
 #include <linux/rtnetlink.h>
@@ -73,10 +71,8 @@ static int nictl_put_napi_time(struct sk_buff *skb, u32 id, u64 time_ns)
 }
 
 /*
- * The time of every NAPI slot of @cpu, read without the stats mutex: a
- * slot reclaim that rebuilds the table meanwhile (see stats.c) makes the
- * copy start again. At most %NICTL_NAPI_SLOTS small nests: a CPU's message
- * stays well inside one page.
+ * Read without the stats mutex: a reclaim rebuilding the table meanwhile
+ * restarts the copy. At most %NICTL_NAPI_SLOTS small nests: within a page.
  */
 static int nictl_put_cpu_napis(struct sk_buff *skb, unsigned int cpu)
 {
@@ -133,7 +129,7 @@ cancel:
 }
 
 /**
- * nictl_stats_get_dumpit() - %NICTL_CMD_STATS_GET; cb->args[0] is the next CPU
+ * nictl_stats_get_dumpit() - %NICTL_CMD_STATS_GET; cb->args[0]: the next CPU
  * @skb: the dump buffer
  * @cb: the dump
  *
@@ -151,13 +147,6 @@ int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/**
- * nictl_stats_set_doit() - %NICTL_CMD_STATS_SET
- * @skb: the request
- * @info: its parsed form
- *
- * Return: 0 or an errno.
- */
 int nictl_stats_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	if (GENL_REQ_ATTR_CHECK(info, NICTL_A_STATS_ENABLED)) {
@@ -167,13 +156,6 @@ int nictl_stats_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return nictl_stats_set(nla_get_u8(info->attrs[NICTL_A_STATS_ENABLED]));
 }
 
-/**
- * nictl_stats_reset_doit() - %NICTL_CMD_STATS_RESET
- * @skb: the request
- * @info: its parsed form
- *
- * Return: 0 or an errno.
- */
 int nictl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return nictl_stats_reset();
@@ -197,10 +179,9 @@ static int nictl_napi_cmp(const void *a, const void *b)
 }
 
 /*
- * Which queue each NAPI serves: the kernel's own queue -> NAPI link where the
- * driver sets it; otherwise the order the driver registered its NAPIs in,
- * which ids follow (virtio_net registers queue 0's first, and so on).
- * @napis is sorted by id.
+ * The queue each NAPI (@napis, by id) serves: the kernel's queue -> NAPI link
+ * where the driver sets it, else registration order, which ids follow
+ * (virtio_net registers queue 0's first, and so on).
  */
 static void nictl_napi_queues(struct net_device *netdev, struct nictl_napi *napis,
 			      unsigned int n)
@@ -228,9 +209,8 @@ static void nictl_napi_queues(struct net_device *netdev, struct nictl_napi *napi
 }
 
 /*
- * The device's NAPIs that have an id, sorted by id, in a new array (kvfree
- * it). A NAPI added while they are gathered may be missed, as in any
- * snapshot. Context: rtnl held.
+ * The device's NAPIs with an id, sorted by id, in a new array (kvfree it);
+ * one added meanwhile may be missed. Context: rtnl held.
  */
 static int nictl_napis_of(struct net_device *netdev, struct nictl_napi **napisp,
 			  unsigned int *np)
@@ -256,7 +236,7 @@ static int nictl_napis_of(struct net_device *netdev, struct nictl_napi **napisp,
 	}
 	rcu_read_unlock();
 	sort(napis, n, sizeof(*napis), nictl_napi_cmp, NULL);
-	/* The queue -> NAPI links and NAPI ids are the instance lock's (6.15+). */
+	/* Queue -> NAPI links and NAPI ids are the instance lock's (6.15+). */
 	netdev_lock(netdev);
 	nictl_napi_queues(netdev, napis, n);
 	netdev_unlock(netdev);
@@ -295,10 +275,9 @@ static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
 }
 
 /*
- * One NAPI_GET message: the device, then as many of @napis as fit (at most
- * the test knob's number); *@sent says how many. A message with room for
- * the device but for none of @napis is -EMSGSIZE.
- * Context: rtnl and the NAPI slots held.
+ * One NAPI_GET message: the device, then *@sent of @napis, as many as fit
+ * (at most fault_dump_items); -EMSGSIZE if none does. Context: rtnl and the
+ * NAPI slots held.
  */
 static int nictl_napi_fill(struct sk_buff *skb, struct net_device *netdev,
 			   const struct nictl_napi *napis, unsigned int n, u32 portid, u32 seq,
@@ -377,18 +356,15 @@ int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * The dump's state, in cb->args: [0] the ifindex asked for, [1] the id of
- * the last NAPI sent (ids are sent in ascending order, so a NAPI that came
- * or went between two messages neither repeats nor shifts the rest), [2]
- * messages sent.
+ * cb->args of a NAPI_GET dump. NAPIs go out by ascending id, so one that
+ * comes or goes between messages neither repeats nor shifts the rest.
  */
 enum { NICTL_NAPI_CB_IFINDEX, NICTL_NAPI_CB_LAST_ID, NICTL_NAPI_CB_SENT };
 
 /*
- * The device of a NAPI_GET dump, in the namespace of @info: looked up by the
- * request's attributes in the first part (a failure then carries its extack
- * in NLMSG_DONE, which 6.1 gives dump callbacks but not their start), by
- * ifindex afterwards.
+ * Looked up by the request's attributes in the first part (so a failure's
+ * extack reaches NLMSG_DONE: 6.1 gives it to dump callbacks, not to their
+ * start), by ifindex afterwards.
  */
 static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb,
 					      const struct genl_info *info)
@@ -405,8 +381,7 @@ static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb,
 }
 
 /**
- * nictl_napi_get_dumpit() - %NICTL_CMD_NAPI_GET as a dump: the NAPIs of the
- *	device asked for, over as many messages as they need
+ * nictl_napi_get_dumpit() - %NICTL_CMD_NAPI_GET as a dump, over many messages
  * @skb: the dump buffer
  * @cb: the dump
  *
@@ -433,7 +408,7 @@ int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!err) {
 		for (i = 0; i < n && napis[i].id <= last; i++)
 			;
-		/* The first message names the device even when it has no NAPI. */
+		/* The first message names the device even without NAPIs. */
 		if (i < n || !cb->args[NICTL_NAPI_CB_SENT]) {
 			err = nictl_napi_fill(skb, netdev, napis + i, n - i,
 					      NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,

@@ -1,35 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sticky bindings: a bind's request (%NICTL_BIND_F_STICKY) kept under an
- * identity of the device that outlives its ifindex, name and IRQ numbers
- * (its PCI function and port, or its permanent address), and applied again
- * by the module itself whenever the device's queue IRQs appear or change:
- * when it registers after a driver reload, at open, when its queues or
- * queue IRQs change. A binding (state.c) belongs to a net_device and goes
- * with it; a sticky binding stays until RESTORE, a bind without the flag or
- * the module's unload, and meanwhile attaches to whichever device has its
- * identity.
+ * identity that outlives ifindex, name and IRQ numbers (PCI function and
+ * port, or permanent address), and applied again whenever the device's queue
+ * IRQs appear or change (registration after a driver reload, open, queue
+ * changes). Unlike a binding (state.c) it outlives its net_device: it stays
+ * until RESTORE, a non-sticky bind or unload, attached to whichever device
+ * has its identity.
  *
- * A driver that requests its IRQs at open (igb, e1000e, most server NICs)
- * allocates its vectors at probe: between the two, at NETDEV_REGISTER and
- * NETDEV_PRE_UP, the module pre-sets the vectors, known by their position
- * among the PCI function's vectors, as the last successful apply placed
- * them. An affinity set before request_irq() is kept by the request, so
- * the first interrupt lands on it; at open the normal apply confirms the
- * placement by name. The pre-set keeps the masks it replaced, the driver's,
- * for the binding the confirmation makes: restore puts those back.
+ * Drivers that allocate vectors at probe and request IRQs at open (igb,
+ * e1000e, most server NICs) are pre-set in between, at NETDEV_REGISTER and
+ * NETDEV_PRE_UP: each vector, known by its index in the PCI function, gets
+ * the CPU the last apply gave it. request_irq() keeps that affinity, so the
+ * first interrupt lands right; the apply at open confirms it by name, and
+ * takes the driver's masks the pre-set replaced as the originals to restore.
  *
- * A driver that allocates and requests in one go (virtio_net at probe, igb
- * inside ethtool -L) gives no such point: its IRQs are placed after the
- * request, at registration or by the periodic check, and on x86 without
- * interrupt remapping the first interrupt of each still lands on the CPU
- * the kernel chose at allocation, one of the device's node. No hook runs
- * between allocation and request without side effects in a probe.
+ * Drivers that allocate and request in one go (virtio_net at probe, igb in
+ * ethtool -L) have no side-effect-free hook in between: their IRQs are
+ * placed after the request, and on x86 without interrupt remapping each
+ * first interrupt still lands where the kernel put it at allocation.
  *
- * Everything here runs under rtnl: binds, restores, the notifier and the
- * periodic check's applies all hold it, and so does DEV_GET, which reports
- * the identity. Only the count is read without it, by the periodic check,
- * which must run while a sticky binding exists even when nobody listens.
+ * All of this runs under rtnl; only the count is read without it, by the
+ * periodic check, which must run while a sticky binding exists even when
+ * nobody listens.
  */
 #include <linux/cpu.h>
 #include <linux/etherdevice.h>
@@ -54,16 +47,14 @@ struct nictl_sticky_slot {
  * struct nictl_sticky - one sticky binding
  * @list: in nictl_stickies
  * @id: the identity it is kept under (%NICTL_A_STICKY_ID)
- * @netdev: the registered device with that identity it applies to, or NULL
- *	while there is none (driver unloaded, device in another namespace)
+ * @netdev: the registered device with @id, or NULL while there is none
  * @req: the request it applies, without attributes or extack
- * @n_vectors: how many vectors the PCI function had at the last successful
- *	apply: a driver that allocates another number lays its queues out
- *	differently, and is not pre-set
+ * @n_vectors: the PCI function's vector count at the last successful apply:
+ *	with another count the queues are laid out differently, no pre-set
  * @n_slots: entries in @slots, 0 when there is nothing to pre-set
  * @slots: the vectors that apply placed, and where
- * @preset: the writes of the last pre-set, each with the mask it replaced,
- *	until an apply takes those as the IRQs' originals
+ * @preset: the last pre-set's writes, each with the mask it replaced, until
+ *	an apply takes those as the IRQs' originals
  * @n_preset: entries in @preset
  */
 struct nictl_sticky {
@@ -87,13 +78,12 @@ module_param_named(sticky_max, nictl_sticky_max, uint, 0644);
 MODULE_PARM_DESC(sticky_max, "most sticky bindings kept at once (default 64)");
 
 /**
- * nictl_sticky_id() - the identity a sticky binding of a device is kept under
+ * nictl_sticky_id() - the identity a device's sticky binding is kept under
  * @netdev: the device
  * @buf: receives it
  * @len: room in @buf, %NICTL_STICKY_ID_LEN
  *
- * Return: 0, or -EOPNOTSUPP when the device has neither a PCI function nor
- * a permanent address.
+ * Return: 0, or -EOPNOTSUPP: no PCI function and no permanent address.
  */
 int nictl_sticky_id(const struct net_device *netdev, char *buf, size_t len)
 {
@@ -132,7 +122,6 @@ static struct nictl_sticky *nictl_sticky_by_dev(const struct net_device *netdev)
 	return NULL;
 }
 
-/* Another registered device of @net with the identity @id, or NULL. */
 static struct net_device *nictl_sticky_twin_in(struct net *net, const struct net_device *netdev,
 					       const char *id)
 {
@@ -146,10 +135,7 @@ static struct net_device *nictl_sticky_twin_in(struct net *net, const struct net
 	return NULL;
 }
 
-/*
- * Another registered device with the identity @id, in any namespace (a VF
- * moved into a container's is still the same function), or NULL.
- */
+/* Another device with identity @id, in any netns: a moved VF keeps it. */
 static struct net_device *nictl_sticky_twin(const struct net_device *netdev, const char *id)
 {
 	struct net_device *twin = NULL;
@@ -183,12 +169,11 @@ const char *nictl_sticky_of(const struct net_device *netdev)
 }
 
 /**
- * nictl_sticky_prepare() - check that a bind may keep its request, and
- *	make the sticky binding it will commit
+ * nictl_sticky_prepare() - check that a bind may be sticky, and make the
+ *	sticky binding it will commit
  * @netdev: the device being bound
  * @req: the request; its extack says why not
  *
- * Context: rtnl held.
  * Return: the sticky binding, or ERR_PTR(-EOPNOTSUPP: no identity; -EEXIST:
  * another device has it; -ENOSPC: sticky_max reached; -ENOMEM).
  */
@@ -256,12 +241,10 @@ static void nictl_sticky_remove(struct nictl_sticky *s)
 }
 
 /**
- * nictl_sticky_commit() - keep a prepared sticky binding, in place of the
- *	one kept under the same identity
+ * nictl_sticky_commit() - keep a prepared sticky binding, replacing the one
+ *	with its identity
  * @s: from nictl_sticky_prepare()
  * @netdev: the device it was just applied to
- *
- * Context: rtnl held.
  */
 void nictl_sticky_commit(struct nictl_sticky *s, const struct net_device *netdev)
 {
@@ -289,7 +272,6 @@ void nictl_sticky_discard(struct nictl_sticky *s)
  * nictl_sticky_drop() - forget a device's sticky binding
  * @netdev: the device
  *
- * Context: rtnl held.
  * Return: true when it had one.
  */
 bool nictl_sticky_drop(const struct net_device *netdev)
@@ -307,8 +289,6 @@ bool nictl_sticky_drop(const struct net_device *netdev)
  * nictl_sticky_detach() - a device is unregistering: its sticky binding
  *	waits for the next device with its identity
  * @netdev: the device
- *
- * Context: rtnl held.
  */
 void nictl_sticky_detach(const struct net_device *netdev)
 {
@@ -324,8 +304,6 @@ void nictl_sticky_detach(const struct net_device *netdev)
 
 /**
  * nictl_sticky_drop_all() - forget every sticky binding (module unload)
- *
- * Context: rtnl held.
  */
 void nictl_sticky_drop_all(void)
 {
@@ -339,10 +317,8 @@ void nictl_sticky_drop_all(void)
 /**
  * nictl_sticky_any() - is any sticky binding kept?
  *
- * Without rtnl the answer is a hint, good enough to keep the periodic
- * check running.
- *
- * Return: true when at least one is kept.
+ * Return: true when one is; read without rtnl, a hint good enough to keep
+ * the periodic check running.
  */
 bool nictl_sticky_any(void)
 {
@@ -350,10 +326,9 @@ bool nictl_sticky_any(void)
 }
 
 /*
- * The sticky binding for @netdev: the one attached to it, or one kept under
- * its identity and attached to no device, which it then takes. One attached
- * to another device with the same identity is returned with that device in
- * @twin, and stays where it is.
+ * @netdev's sticky binding: the one attached to it, else an unattached one
+ * with its identity, which it takes. One attached to another device with its
+ * identity stays there, and comes back with that device in @twin.
  */
 static struct nictl_sticky *nictl_sticky_attach(const struct net_device *netdev,
 						const struct net_device **twin)
@@ -374,14 +349,13 @@ static struct nictl_sticky *nictl_sticky_attach(const struct net_device *netdev,
 }
 
 /**
- * nictl_sticky_request() - the request of a device's sticky binding, to
- *	apply it
+ * nictl_sticky_request() - the request of a device's sticky binding
  * @netdev: the device, whose queue IRQs may have appeared or changed
  * @id: receives the identity it is kept under
- * @twin: receives another device that holds it (it is then not for
- *	@netdev to apply), or NULL
+ * @twin: receives another device that holds it (then not for @netdev to
+ *	apply), or NULL
  *
- * Context: rtnl held, for as long as the request is used.
+ * Context: rtnl held while the request is used.
  * Return: the request, or NULL when the device has no sticky binding.
  */
 struct nictl_request *nictl_sticky_request(const struct net_device *netdev, const char **id,
@@ -395,7 +369,7 @@ struct nictl_request *nictl_sticky_request(const struct net_device *netdev, cons
 	return s ? &s->req : NULL;
 }
 
-/* Give each change of @to the saved mask of the change of @from with its IRQ. */
+/* Give each change in @to the saved mask of @from's change of its IRQ. */
 static void nictl_copy_saved(struct nictl_change *to, unsigned int n_to,
 			     const struct nictl_change *from, unsigned int n_from)
 {
@@ -408,16 +382,13 @@ static void nictl_copy_saved(struct nictl_change *to, unsigned int n_to,
 }
 
 /**
- * nictl_sticky_originals() - the masks an apply replaced, as they were
- *	before the device's last pre-set
+ * nictl_sticky_originals() - give an apply's changes the driver's masks
+ *	the device's last pre-set replaced, and use the pre-set up
  * @netdev: the device just applied to
- * @changes: the apply's changes; the saved mask of each IRQ the pre-set
- *	wrote becomes the one the driver had given it
+ * @changes: the apply's changes
  * @n: how many
  *
- * The pre-set is used up: later applies replace nictl's own masks.
- *
- * Context: rtnl held, before the binding is committed.
+ * Context: before the binding is committed.
  */
 void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change *changes,
 			    unsigned int n)
@@ -430,7 +401,6 @@ void nictl_sticky_originals(const struct net_device *netdev, struct nictl_change
 	nictl_sticky_forget_preset(s);
 }
 
-/* The position of @irq in @vectors, or -1. */
 static int nictl_vector_of(const unsigned int *vectors, unsigned int n, unsigned int irq)
 {
 	unsigned int i;
@@ -441,10 +411,7 @@ static int nictl_vector_of(const unsigned int *vectors, unsigned int n, unsigned
 	return -1;
 }
 
-/*
- * The function's vectors, all of them, in a new array (kfree it); NULL
- * when there are none or no memory.
- */
+/* All of @pci's vectors in a new array (kfree it); NULL: none or no memory. */
 static unsigned int *nictl_vectors(struct device *pci, unsigned int *n)
 {
 	unsigned int *vectors;
@@ -464,10 +431,9 @@ static unsigned int *nictl_vectors(struct device *pci, unsigned int *n)
  *	for the pre-set after its next reload
  * @dev: the device, with the plan just applied
  *
- * Learns nothing (and pre-sets nothing later) when an IRQ of the plan is
- * not a vector of the device's PCI function.
+ * Learns nothing when an IRQ of the plan is no vector of the PCI function.
  *
- * Context: rtnl and the device's instance lock held.
+ * Context: the device's instance lock held too.
  */
 void nictl_sticky_learn(const struct nictl_dev *dev)
 {
@@ -485,7 +451,7 @@ void nictl_sticky_learn(const struct nictl_dev *dev)
 	pci = nictl_pci_function(dev->netdev);
 	vectors = nictl_vectors(pci, &n);
 	slots = vectors ? kcalloc(dev->n_irqs, sizeof(*slots), GFP_KERNEL) : NULL;
-	/* No PCI function (IRQs found by their NAPI links alone), or no vector. */
+	/* No PCI function (IRQs found by NAPI links alone), or no vector. */
 	if (!slots)
 		goto out;
 	for (i = 0; i < dev->n_irqs; i++) {
@@ -524,7 +490,7 @@ static void nictl_sticky_preset_vectors(struct nictl_sticky *s, struct net_devic
 		changes[i].irq = vectors[s->slots[i].vector];
 		changes[i].name = "a vector not yet requested";
 		cpumask_set_cpu(s->slots[i].cpu, changes[i].target);
-		/* Requested: too late to pre-set, the apply that follows places it. */
+		/* Requested: too late, the apply that follows places it. */
 		if (nictl_irq_name(changes[i].irq, name, sizeof(name), &managed, &shared))
 			goto out;
 	}
@@ -538,7 +504,7 @@ static void nictl_sticky_preset_vectors(struct nictl_sticky *s, struct net_devic
 		pr_debug("%s: no pre-set of %s: %s\n", netdev->name, s->id, extack._msg ?: "");
 		goto out;
 	}
-	/* A second pre-set (REGISTER, then PRE_UP) replaced nictl's own masks. */
+	/* After REGISTER's pre-set, PRE_UP's saved masks are nictl's own. */
 	nictl_copy_saved(changes, s->n_slots, s->preset, s->n_preset);
 	nictl_sticky_forget_preset(s);
 	s->preset = changes;
@@ -552,13 +518,10 @@ out:
 /**
  * nictl_sticky_preset() - before a driver requests its IRQs, give its
  *	vectors the affinity the device's sticky binding last gave them
- * @netdev: the device, registering or about to open
+ * @netdev: the device, at NETDEV_REGISTER or NETDEV_PRE_UP
  *
- * Only for a device that nictl holds no binding for: a bound one keeps its
- * affinities across a close and open (free_irq() keeps them). Vectors
- * already requested are placed by nictl_bind_sticky() instead.
- *
- * Context: rtnl held; the notifier at NETDEV_REGISTER and NETDEV_PRE_UP.
+ * Not for a bound device: free_irq() keeps its affinities over a reopen.
+ * Vectors already requested are placed by nictl_bind_sticky() instead.
  */
 void nictl_sticky_preset(struct net_device *netdev)
 {
@@ -572,10 +535,11 @@ void nictl_sticky_preset(struct net_device *netdev)
 }
 
 /**
- * nictl_sticky_undo_preset() - give the vectors a pre-set wrote the masks they had before, when no apply followed it
+ * nictl_sticky_undo_preset() - put back the masks a pre-set replaced, when
+ *	no apply followed it
  * @netdev: the device, whose sticky binding is being dropped or failed
  *
- * Context: rtnl and cpus_read_lock held.
+ * Context: cpus_read_lock held.
  */
 void nictl_sticky_undo_preset(const struct net_device *netdev)
 {

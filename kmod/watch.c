@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Noticing changes: the netdevice notifier's events, and a periodic check
- * for what raises no event at all: queue changes (ethtool -L) and affinity
- * drift of the IRQs nictl bound (irqbalance, a write to /proc, the driver
- * re-applying its own affinity). The check runs only while someone listens
- * or a sticky binding is kept, and compares without rtnl what changes
- * without a notifier event: the bound IRQs' names and affinities under the
- * bindings lock, every device's queue counts under the snapshots lock. It
- * takes rtnl only to discover a device that changed, at most
- * %NICTL_RECHECK_MAX of them per period, so a listener (any user may be
- * one) costs no rtnl while nothing changes.
+ * Noticing changes: netdevice notifier events, and a periodic check for what
+ * raises none: queue changes (ethtool -L) and drift of the IRQs nictl bound
+ * (irqbalance, /proc writes, the driver re-applying its affinity). The check
+ * runs only while someone listens or a sticky binding is kept, and compares
+ * without rtnl: bound IRQs' names and affinities under the bindings lock,
+ * queue counts under the snapshots lock. It takes rtnl only to discover a
+ * device that changed, at most %NICTL_RECHECK_MAX per period, so a listener
+ * (any user may be one) costs no rtnl while nothing changes.
  */
 #include <linux/moduleparam.h>
 #include <linux/rtnetlink.h>
@@ -29,7 +27,7 @@ static DECLARE_DELAYED_WORK(nictl_watch_work, nictl_watch_run);
 static DEFINE_MUTEX(nictl_watch_lock);
 static bool nictl_watch_running;
 
-/* The devices nictl describes: DEV_GET's, in every network namespace. */
+/* The devices DEV_GET describes, in every network namespace. */
 static bool nictl_watch_covers(const struct net_device *netdev)
 {
 	return netdev->dev.parent;
@@ -58,18 +56,17 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
  * @netdev: the device
  * @event: NETDEV_*
  *
- * Sends the device's own event, then compares its queues with what was
- * last seen: drivers that request their IRQs at open change them at UP and
- * DOWN, and some re-request them on a reset that shows only as a carrier
- * change (NETDEV_CHANGE). Before its queue IRQs are requested (REGISTER,
- * PRE_UP) pre-sets the device's vectors by its sticky binding; where they
- * may have appeared (REGISTER, UP, CHANGE), applies the binding.
+ * Sends the device's event, then compares its queues with the snapshot:
+ * drivers that request IRQs at open change them at UP and DOWN, and some
+ * re-request them on a reset that shows only as NETDEV_CHANGE. Pre-sets the
+ * vectors by the sticky binding before IRQs are requested (REGISTER,
+ * PRE_UP); applies it where they may have appeared (REGISTER, UP, CHANGE).
  *
  * Context: the notifier, under rtnl. On 6.15+ the core holds an ops-locked
  * device's instance lock around REGISTER, UP, DOWN, CHANGE and CHANGENAME,
- * not around UNREGISTER (Documentation/networking/netdevices.rst) nor the
- * DOWN that unregistering a notifier replays (the caller skips that one),
- * and never another device's.
+ * not UNREGISTER (Documentation/networking/netdevices.rst) nor the DOWN
+ * replayed when a notifier unregisters (the caller skips that one), and
+ * never another device's.
  */
 void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 {
@@ -113,9 +110,8 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
  * @upper: the device stacked on it
  * @linking: stacked (true) or left (false)
  *
- * The event goes to every physical device beneath @upper through @lower:
- * a VLAN created on a bond is news for each of the bond's ports, whose
- * uppers it joins.
+ * The event goes to every physical device beneath @upper through @lower: a
+ * VLAN on a bond joins the uppers of each of the bond's ports.
  *
  * Context: the notifier, under rtnl.
  */
@@ -141,10 +137,7 @@ void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool l
 	nictl_stack_free(stack);
 }
 
-/*
- * Discover a device: its snapshot sends the queue change, its binding
- * learns it, its sticky binding is applied again.
- */
+/* Discover a device for its snapshot, binding and sticky binding. */
 static void nictl_watch_look(struct net_device *netdev)
 {
 	struct nictl_dev dev;
@@ -186,9 +179,9 @@ static void nictl_watch_check(void)
 				nictl_watch_look(netdev);
 		}
 		/*
-		 * An ifindex is a namespace's own: a device of another
-		 * namespace with the same one is looked at too, and found
-		 * unchanged. Gone since: its notifier events said so.
+		 * An ifindex is per namespace: another namespace's device with
+		 * the same one is looked at too, and found unchanged. One gone
+		 * since was reported by its notifier events.
 		 */
 		for (i = 0; !all && i < recheck.n; i++) {
 			netdev = __dev_get_by_index(net, recheck.ifindex[i]);
