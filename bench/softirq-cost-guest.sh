@@ -5,7 +5,11 @@
 # build/bench/softirq-flood over a veth pair pinned to $CPU, runs under each
 # accounting mode in turn, for $ROUNDS rounds:
 #   base      nictl loaded with stats=0: no probe attached
-#   nictl     `nictlctl stats --on`: the module's tracepoint probes
+#   nictl     `nictlctl stats --on`: the module's tracepoint probes, timed
+#             by the raw TSC, as on a host whose TSC is constant-rate
+#             (fault_tsc_trusted=1: the emulated CPU does not say so)
+#   nictl-clock  the same probes timed by local_clock(), the module's clock
+#             where the TSC is not constant-rate
 #   bpftrace  bench/softirq-netrx.bt, the seed's per-CPU histogram script
 #   bcc       BCC's softirqs -d (softirqs-bpfcc)
 # A tool is started before and stopped after the workload, so only what it
@@ -21,7 +25,7 @@ set -eu
 ROUNDS=${NICTL_BENCH_ROUNDS:-3}
 COUNT=${NICTL_BENCH_COUNT:-20000}
 REPEAT=${NICTL_BENCH_REPEAT:-5}
-MODES=${NICTL_BENCH_MODES:-base nictl bpftrace bcc}
+MODES=${NICTL_BENCH_MODES:-base nictl nictl-clock bpftrace bcc}
 FLOOD=$NICTL_BUILD/bench/softirq-flood
 # The workload gets a CPU of its own; this script and the tools' user
 # space stay on another.
@@ -59,23 +63,12 @@ setup_network() {
 		lladdr "$(ip -br link show vx0 | awk '{ print $3 }')"
 }
 
-# BCC compiles its programs against /lib/modules/KREL/build, which Debian's
-# linux-headers package links to /usr/src; the guest's module tree is the
-# unpacked image package and has no such link. Give it the links the
-# installed headers package gives a real host, to the headers the host's
-# module build unpacked into the cache (docs/kernels.md), seen through the
-# guest's root.
+# BCC compiles its programs against the running kernel's headers, which it
+# looks for in /lib/modules/KREL/build; the guest's root has no such tree.
+# The host half merges Debian's two headers packages (arch and common) into
+# $NICTL_BENCH_KHEADERS, the one tree a headers install gives a real host.
 bcc_headers() {
-	krel=$(uname -r) mods=/tmp/modules-$(uname -r)
-	src=${NICTL_CACHE:-/var/cache/nictl}/kernels/$krel/headers/usr/src
-	[ -d "$src/linux-headers-$krel" ] || return 1
-	mkdir -p "$mods"
-	for f in "/lib/modules/$krel"/*; do
-		ln -s "$f" "$mods/"
-	done
-	ln -s "$src/linux-headers-$krel" "$mods/build"
-	ln -s "$src/linux-headers-${krel%-amd64}-common" "$mods/source"
-	mount --bind "$mods" "/lib/modules/$krel"
+	[ -f "${NICTL_BENCH_KHEADERS:-/nonexistent}/include/linux/kconfig.h" ]
 }
 
 # Can mode $1 run here? Prints why not.
@@ -101,10 +94,21 @@ wait_for() {
 	done
 }
 
+# Load the module for mode $1: the nictl modes choose the probes' clock.
+load_module() {
+	rmmod nictl 2>/dev/null || true
+	case $1 in
+	nictl) insmod "$NICTL_KO" stats=0 fault_tsc_trusted=1 ;;
+	*) insmod "$NICTL_KO" stats=0 ;;
+	esac
+}
+
 TOOL_PID=
 start_tool() {
 	case $1 in
-	nictl)
+	nictl | nictl-clock)
+		load_module "$1"
+		echo "CLOCK $1 $(cat /sys/module/nictl/parameters/stats_clock)"
 		"$NICTL_CTL" stats --reset
 		"$NICTL_CTL" stats --on
 		;;
@@ -117,6 +121,7 @@ start_tool() {
 		;;
 	bcc)
 		taskset -c $TOOL_CPU env --default-signal=INT \
+			BCC_KERNEL_SOURCE="$NICTL_BENCH_KHEADERS" \
 			python3 -u /usr/sbin/softirqs-bpfcc -d >"$2" 2>&1 &
 		TOOL_PID=$!
 		wait_for "$2" 1200 '^Tracing soft irq'
@@ -127,9 +132,10 @@ start_tool() {
 # Stop the tool; Ctrl-C makes bpftrace and BCC print what they hold.
 stop_tool() {
 	case $1 in
-	nictl)
+	nictl | nictl-clock)
 		"$NICTL_CTL" stats --off
 		"$NICTL_CTL" stats --prometheus >"$2"
+		load_module base
 		;;
 	bpftrace | bcc)
 		kill -INT "$TOOL_PID"
@@ -142,7 +148,7 @@ stop_tool() {
 # all CPUs (BCC).
 tool_seen() {
 	case $1 in
-	nictl)
+	nictl | nictl-clock)
 		awk -v cpu="cpu=\"$CPU\"" '/^nictl_softirq_runs_total\{/ &&
 			index($0, cpu) && /vec="net_rx"/ { n = $2 } END { print n + 0 }' "$2"
 		;;
@@ -174,7 +180,7 @@ run_mode() {
 		{ sent += $1; print "RUN", r, m, $1, $2 }
 		END { print "NETRX", r, m, n, sent }' "$OUT/flood.txt"
 	case $mode in
-	nictl | bpftrace) echo "SEEN $round $mode $(tool_seen "$mode" "$tlog") $((cpu1 - cpu0))" ;;
+	nictl | nictl-clock | bpftrace) echo "SEEN $round $mode $(tool_seen "$mode" "$tlog") $((cpu1 - cpu0))" ;;
 	bcc) echo "SEEN $round $mode $(tool_seen "$mode" "$tlog") $((all1 - all0))" ;;
 	esac
 }
@@ -184,7 +190,7 @@ main() {
 	log "kernel $(uname -r), clocksource" \
 		"$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
 		"TSC flags:" $(grep -o -w -E 'constant_tsc|nonstop_tsc' /proc/cpuinfo | sort -u)
-	insmod "$NICTL_KO" stats=0
+	load_module base
 	setup_network
 	runnable=
 	for mode in $MODES; do

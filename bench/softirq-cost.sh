@@ -5,7 +5,8 @@
 # runs a fixed NET_RX workload (UDP over a veth pair, one NET_RX run per
 # datagram, bench/softirq-flood.c) four ways, round by round:
 #   base      nictl loaded with stats=0 (no probe attached)
-#   nictl     `nictlctl stats --on`
+#   nictl     `nictlctl stats --on`, timed by the raw TSC
+#   nictl-clock  the same, timed by local_clock() (no constant-rate TSC)
 #   bpftrace  bench/softirq-netrx.bt, the seed's per-CPU histogram script
 #   bcc       BCC's softirqs -d, when it runs
 # The guest's clocks count executed instructions, 1 ns each (QEMU -icount):
@@ -21,7 +22,7 @@
 # can be measured here; the probes are the same code on both.
 # Environment: NICTL_BENCH_ROUNDS (3), NICTL_BENCH_COUNT (datagrams per
 # timed run, 20000), NICTL_BENCH_REPEAT (timed runs per session, 5),
-# NICTL_BENCH_MODES ("base nictl bpftrace bcc"). Needs root, like the
+# NICTL_BENCH_MODES ("base nictl nictl-clock bpftrace bcc"). Needs root, like the
 # guest runner; installs bpftrace and bpfcc-tools when missing, since the
 # guest runs the host's root file system.
 set -euo pipefail
@@ -53,6 +54,20 @@ build() {
 	make -C "$top" --no-print-directory test-modules ctl >/dev/null
 	mkdir -p "$top/build/bench"
 	cc -O2 -Wall -Wextra -Werror -o "$top/build/bench/softirq-flood" "$top/bench/softirq-flood.c"
+	kheaders
+}
+
+# BCC wants one headers tree; Debian ships the kernel's in two packages
+# (arch and common), which the module build unpacked into the cache. A
+# tree of symbolic links joins them, the arch's files over the common ones.
+kheaders() {
+	local src=${NICTL_CACHE:-/var/cache/nictl}/kernels/$krel/headers/usr/src
+	local arch=$src/linux-headers-$krel common=$src/linux-headers-${krel%-amd64}-common
+	kh=$top/build/bench/kheaders-$krel
+	[ -f "$kh/include/linux/kconfig.h" ] && return
+	[ -d "$arch" ] && [ -d "$common" ] || return 0
+	rm -rf "$kh" && mkdir -p "$kh"
+	cp -rs "$common/." "$kh/" && cp -rsf --remove-destination "$arch/." "$kh/"
 }
 
 # The guest's result lines of one kind.
@@ -95,12 +110,12 @@ report() {
 	echo
 	echo "| mode | NET_RX runs per datagram | ns per datagram | range | added per NET_RX run, ns | added, % of the workload | tool saw / NET_RX runs |"
 	echo "| --- | --- | --- | --- | --- | --- | --- |"
-	awk -v order="base nictl bpftrace bcc" '
+	awk -v order="base nictl nictl-clock bpftrace bcc" '
 		{ row[$1] = $0; rx[$1] = $3; ns[$1] = $4 }
 		END {
 			if (!("base" in row)) exit 1
 			split(order, modes, " ")
-			for (i = 1; i <= 4; i++) {
+			for (i = 1; i in modes; i++) {
 				k = modes[i]
 				if (!(k in row)) continue
 				split(row[k], f, " ")
@@ -118,6 +133,7 @@ report() {
 			printf " (target <= 0.33: %s); nictl adds %.2f %% to the workload (target < 2 %%: %s)\n",
 				n / b <= 1 / 3 ? "met" : "MISSED", pct, pct < 2 ? "met" : "MISSED"
 		}' <<<"$sum"
+	lines CLOCK | sort -u | awk '{ print "clock of mode " $2 ": " $3 }'
 	lines SKIP | sed 's/^SKIP /not measured: /'
 	lines FAIL | sed 's/^FAIL /failed: /'
 }
@@ -131,7 +147,8 @@ main() {
 		env NICTL_BENCH_ROUNDS="${NICTL_BENCH_ROUNDS:-3}" \
 		NICTL_BENCH_COUNT="${NICTL_BENCH_COUNT:-20000}" \
 		NICTL_BENCH_REPEAT="${NICTL_BENCH_REPEAT:-5}" \
-		NICTL_BENCH_MODES="${NICTL_BENCH_MODES:-base nictl bpftrace bcc}" \
+		NICTL_BENCH_MODES="${NICTL_BENCH_MODES:-base nictl nictl-clock bpftrace bcc}" \
+		NICTL_BENCH_KHEADERS="$kh" \
 		bench/softirq-cost-guest.sh >/dev/null ||
 		die "the guest failed; see $out/console.log"
 	report
