@@ -592,4 +592,26 @@ TEST_F_TIMEOUT(daemon, once, 600)
 	free(r);
 }
 
+/*
+ * One rule that lists both drivers and both names governs both NICs: a
+ * list is any of its globs, never one glob that matches nothing.
+ */
+TEST_F_TIMEOUT(daemon, one_rule_lists_two_drivers, 600)
+{
+	struct run_result *r = malloc(sizeof(*r));
+	struct nictl_dev dev;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_FALSE(in_policy(&self->env.nl, &vnode1, &dev));
+	ASSERT_FALSE(in_policy(&self->env.nl, &e1k, &dev));
+	ASSERT_EQ(0, write_file(CONF, "[rule both]\nmatch-driver = virtio_net e1000e\n"
+				"match-name = vnode1\te1k\ncpus = numa-local\n"));
+	EXPECT_EQ(0, run_ctl(r, false, NULL,
+			     (const char *const []){ "daemon", "-c", CONF, "--once", NULL }))
+		TH_LOG("%s", r->err);
+	EXPECT_TRUE(in_policy(&self->env.nl, &vnode1, &dev));
+	EXPECT_TRUE(in_policy(&self->env.nl, &e1k, &dev));
+	free(r);
+}
+
 NICTL_TEST_MAIN

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon/conf.h"
+#include "daemon/match.h"
 #include "metrics/addr.h"
 #include "util.h"
 
@@ -317,6 +318,7 @@ static int parse_cpus(struct parser *p, const char *v, struct bind_policy *pol)
 static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 {
 	struct rule *r = cur_rule(p);
+	char err[256];
 
 	switch (id) {
 	case KEY_CPUS:
@@ -343,8 +345,8 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 	case KEY_BALANCE_THRESHOLD:
 		return parse_uint(p, "balance-threshold", v, 0, 100, &r->balance_threshold_pct);
 	default:
-		r->match[id] = strdup(v);
-		return r->match[id] ? 0 : fail(p, "out of memory");
+		r->match[id] = match_parse((enum rule_key)id, v, err, sizeof(err));
+		return r->match[id] ? 0 : fail(p, "%s: %s", keys[id].name, err);
 	}
 }
 

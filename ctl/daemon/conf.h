@@ -16,7 +16,10 @@
 
 #define CONF_DEFAULT_PATH	"/etc/nictl/nictl.conf"
 
-/* What a rule matches on; each is an fnmatch(3) glob, NULL matches anything. */
+/*
+ * What a rule matches on; each holds fnmatch(3) globs separated by spaces
+ * (daemon/match.h), any of which may match; NULL matches anything.
+ */
 enum rule_key {
 	RULE_MATCH_NAME,	/* interface name */
 	RULE_MATCH_PCI,		/* PCI address, e.g. 0000:80:00.0 */

@@ -1,25 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Matching devices to rules: every key a rule sets must match, as an
- * fnmatch(3) glob; the first rule of the file that matches wins, so a
+ * Matching devices to rules: every key a rule sets must match, by one of
+ * its globs (match.h); the first rule of the file that matches wins, so a
  * specific rule placed before a general one overrides it. A rule matches
  * devices of other network namespaces only with match-netns, and then
  * those of the namespaces it names only.
  */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon/mac.h"
+#include "daemon/match.h"
 #include "daemon/rules.h"
 #include "netns.h"
-
-/* Hex digits of MAC and PCI addresses match in either case. */
-static int match_flags(enum rule_key key)
-{
-	return key == RULE_MATCH_MAC || key == RULE_MATCH_PCI ? FNM_CASEFOLD : 0;
-}
 
 bool rule_matches(const struct rule *rule, const struct dev_facts *facts)
 {
@@ -31,7 +25,7 @@ bool rule_matches(const struct rule *rule, const struct dev_facts *facts)
 	for (k = 0; k < NR_RULE_MATCH; k++) {
 		if (!rule->match[k])
 			continue;
-		if (!facts->value[k] || fnmatch(rule->match[k], facts->value[k], match_flags(k)))
+		if (!match_any(k, rule->match[k], facts->value[k]))
 			return false;
 	}
 	return true;
@@ -44,7 +38,7 @@ bool rules_want_netns(const struct conf *conf, const char *name)
 
 	for (i = 0; i < conf->nr_rules; i++)
 		if (conf->rules[i].match[RULE_MATCH_NETNS] &&
-		    !fnmatch(conf->rules[i].match[RULE_MATCH_NETNS], name, 0))
+		    match_any(RULE_MATCH_NETNS, conf->rules[i].match[RULE_MATCH_NETNS], name))
 			return true;
 	return false;
 }

@@ -245,6 +245,25 @@ TEST(errors_name_the_line)
 		{ "[rule a]\nmatch-name = x\nsteer = auto\nsteer = no\n",
 		  "t.conf:4: 'steer' is set twice in this section" },
 		{ "[rule a]\nmatch-name =\n", "t.conf:2: 'match-name' needs a value" },
+		{ "[rule a]\nmatch-driver = mlx5_core,ice\n",
+		  "t.conf:2: match-driver: 'mlx5_core,ice' can never match a driver name: none "
+		  "holds ','; separate patterns with spaces" },
+		{ "[rule a]\nmatch-driver = ice \"ixgbe\"\n",
+		  "t.conf:2: match-driver: '\"ixgbe\"' can never match a driver name: none holds "
+		  "'\"'" },
+		{ "[rule a]\nmatch-pci = 0000:80:00.* 0000:8g:*\n",
+		  "t.conf:2: match-pci: '0000:8g:*' can never match a PCI address: none holds "
+		  "'g'" },
+		{ "[rule a]\nmatch-mac = 52-54-00-*\n",
+		  "t.conf:2: match-mac: '52-54-00-*' can never match a MAC address" },
+		{ "[rule a]\nmatch-name = eth0:1\n",
+		  "t.conf:2: match-name: 'eth0:1' can never match an interface name: none holds "
+		  "':'" },
+		{ "[rule a]\nmatch-name = enp129s0f0np0v12\n",
+		  "t.conf:2: match-name: 'enp129s0f0np0v12' can never match an interface name: it is "
+		  "longer than 15 characters" },
+		{ "[rule a]\nmatch-netns = pods/a\n",
+		  "t.conf:2: match-netns: 'pods/a' can never match a namespace name" },
 		{ "[rule a]\nmatch-name\n", "t.conf:2: expected 'key = value'" },
 		{ "[rule a b]\n", "t.conf:1: rule name 'a b'" },
 		{ "[rule]\n", "t.conf:1: unknown section [rule]" },
@@ -295,6 +314,24 @@ TEST(errors_name_the_line)
 		EXPECT_EQ(0U, c.nr_rules);
 		EXPECT_EQ(NULL, c.rules);
 	}
+}
+
+/* Globs a value cannot hold pass: brackets, classes, escapes, long globs with '*'. */
+TEST(match_values_that_can_match)
+{
+	static const char text[] =
+		"[rule a]\n"
+		"match-name = enp129s0f0np0v1* eth[!:] ens\\*\n"
+		"match-pci = 0000:[89]?:00.*\n"
+		"match-mac = 52:54:00:[[:xdigit:]]*\n"
+		"match-driver = \tmlx5_core\t ice  *-dwmac\n";
+	struct conf c;
+	char err[256];
+
+	ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_STREQ("enp129s0f0np0v1* eth[!:] ens\\*", c.rules[0].match[RULE_MATCH_NAME]);
+	EXPECT_STREQ("mlx5_core ice *-dwmac", c.rules[0].match[RULE_MATCH_DRIVER]);
+	conf_free(&c);
 }
 
 TEST(missing_file)
