@@ -2,7 +2,7 @@
 /*
  * The commands main() dispatches to. Each gets its own argv (argv[0] is the
  * command name), parses its options with getopt_long and returns the exit
- * status: EXIT_SUCCESS, EXIT_FAILURE or EXIT_USAGE.
+ * status: EXIT_SUCCESS, EXIT_FAILURE, EXIT_USAGE or (daemon) EXIT_CONFIG.
  */
 #ifndef NICTLCTL_COMMANDS_H
 #define NICTLCTL_COMMANDS_H

@@ -12,6 +12,8 @@
 
 /* Exit statuses: 0 is EXIT_SUCCESS, 1 EXIT_FAILURE. */
 #define EXIT_USAGE	2
+/* sysexits.h's EX_CONFIG: a configuration file refused, which no restart fixes. */
+#define EXIT_CONFIG	78
 
 __printf(1, 2) void ctl_msg(const char *fmt, ...);
 __printf(2, 3) int ctl_usage(const char *cmd, const char *fmt, ...);

@@ -564,8 +564,9 @@ TEST_F_TIMEOUT(daemon, bad_config_refused, 300)
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, write_file(CONF, "[rule x]\nmatch-name = vnode1\nallow-siblings = often\n"));
-	EXPECT_EQ(1, run_ctl(r, false, NULL,
-			     (const char *const []){ "daemon", "-c", CONF, "--foreground", NULL }));
+	/* 78, EX_CONFIG: the status the unit does not restart on. */
+	EXPECT_EQ(78, run_ctl(r, false, NULL,
+			      (const char *const []){ "daemon", "-c", CONF, "--foreground", NULL }));
 	EXPECT_TRUE(one_line_error(r, CONF ":3: allow-siblings: 'often' is neither yes nor no"));
 	free(r);
 }

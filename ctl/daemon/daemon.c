@@ -653,7 +653,7 @@ int cmd_daemon(int argc, char **argv)
 		return ret;
 	if (conf_load(d.conf_path, &d.k.conf, err, sizeof(err))) {
 		ctl_msg("%s; %s", err, mode.check ? "not valid" : "not started");
-		return EXIT_FAILURE;
+		return EXIT_CONFIG;
 	}
 	if (mode.check) {
 		printf("%s: valid, %u rule%s\n", d.conf_path, d.k.conf.nr_rules,
