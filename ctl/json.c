@@ -9,10 +9,20 @@
 #include "json.h"
 #include "report.h"
 
+bool json_pretty;
+
 void json_start(struct json *j, FILE *f)
 {
 	j->f = f;
 	j->comma = false;
+	j->pretty = json_pretty;
+	j->depth = 0;
+}
+
+static void new_line(struct json *j)
+{
+	if (j->pretty)
+		fprintf(j->f, "\n%*s", 2 * j->depth, "");
 }
 
 /* Length of the valid UTF-8 sequence of two or more bytes at @p, else 0. */
@@ -78,37 +88,51 @@ static void begin_value(struct json *j, const char *key)
 {
 	if (j->comma)
 		fputc(',', j->f);
+	if (j->depth)
+		new_line(j);
 	if (key) {
 		put_string(j->f, key);
-		fputc(':', j->f);
+		fputs(j->pretty ? ": " : ":", j->f);
 	}
+	j->comma = true;
+}
+
+static void open_container(struct json *j, const char *key, char c)
+{
+	begin_value(j, key);
+	fputc(c, j->f);
+	j->depth++;
+	j->comma = false;
+}
+
+/* An empty container closes on its own line's end: {} and []. */
+static void close_container(struct json *j, char c)
+{
+	j->depth--;
+	if (j->comma)
+		new_line(j);
+	fputc(c, j->f);
 	j->comma = true;
 }
 
 void json_obj_begin(struct json *j, const char *key)
 {
-	begin_value(j, key);
-	fputc('{', j->f);
-	j->comma = false;
+	open_container(j, key, '{');
 }
 
 void json_obj_end(struct json *j)
 {
-	fputc('}', j->f);
-	j->comma = true;
+	close_container(j, '}');
 }
 
 void json_arr_begin(struct json *j, const char *key)
 {
-	begin_value(j, key);
-	fputc('[', j->f);
-	j->comma = false;
+	open_container(j, key, '[');
 }
 
 void json_arr_end(struct json *j)
 {
-	fputc(']', j->f);
-	j->comma = true;
+	close_container(j, ']');
 }
 
 void json_null(struct json *j, const char *key)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "json.h"
 #include "netns.h"
 #include "report.h"
 #include "util.h"
@@ -24,25 +25,29 @@ struct command {
 	const char *summary;
 	int (*run)(int argc, char **argv);
 	bool in_netns;		/* acts on a device of the namespace -n selects */
+	bool json;		/* has -j/--json, which the global -j turns on */
 };
 
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
-	{ "show", "[DEV]", "show devices and the CPUs their queue IRQs run on", cmd_show, true },
-	{ "bind", "DEV", "spread the queue IRQs of DEV over a set of CPUs", cmd_bind, true },
+	{ "show", "[DEV]", "show devices and the CPUs their queue IRQs run on", cmd_show, true,
+	  true },
+	{ "bind", "DEV", "spread the queue IRQs of DEV over a set of CPUs", cmd_bind, true,
+	  true },
 	{ "restore", "DEV", "give DEV's queue IRQs back their old affinities", cmd_restore,
-	  true },
+	  true, true },
 	{ "stats", "[DEV]", "show where the network softirqs and DEV's queues run", cmd_stats,
-	  true },
+	  true, true },
 	{ "daemon", "[-c FILE]", "keep the rules of a configuration file applied", cmd_daemon,
-	  false },
-	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor, false },
+	  false, false },
+	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor, false,
+	  true },
 	{ "balance", "[DEV...]", "move queue IRQs so no CPU carries more NET_RX work than it must",
-	  cmd_balance, true },
+	  cmd_balance, true, true },
 	{ "doctor", "[DEV...]", "find what is wrong with the devices' IRQs, queues and drops",
-	  cmd_doctor, false },
-	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help, false },
+	  cmd_doctor, false, true },
+	{ "help", "[COMMAND]", "show this help, or that of COMMAND", cmd_help, false, false },
 };
 
 static void print_usage(void)
@@ -50,11 +55,15 @@ static void print_usage(void)
 	char synopsis[32];
 	size_t i;
 
-	printf("Usage: %s [-h|--help] [--version] [-n NAME|--netns PID|PATH] COMMAND [ARGS]\n"
+	printf("Usage: %s [-h|--help] [-V|--version] [-j|--json] [-p|--pretty]\n"
+	       "       [-n NAME|--netns PID|PATH] COMMAND [ARGS]\n"
 	       "\n"
 	       "Move all queue IRQs of a network device onto the right CPUs at once,\n"
 	       "through the nictl kernel module.\n"
 	       "\n"
+	       "  -j, --json       print JSON, as the command's own -j does\n"
+	       "  -p, --pretty     indent JSON output for people\n"
+	       "  -V, --version    print the version and exit\n"
 	       "  -n NAME          the device is in network namespace NAME (ip netns)\n"
 	       "  --netns PID|PATH the device is in the network namespace of process PID,\n"
 	       "                   or of the namespace file PATH\n"
@@ -67,7 +76,8 @@ static void print_usage(void)
 	}
 	printf("\n"
 	       "Run '%s COMMAND --help' for the options of a command.\n"
-	       "Exit status: 0 success, 1 failure, 2 usage error.\n", PROG_NAME);
+	       "Exit status: 0 success, 1 failure, 2 usage error, 78 configuration refused\n"
+	       "(daemon).\n", PROG_NAME);
 }
 
 static const struct command *find_command(const char *name)
@@ -80,18 +90,40 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* The global -j: the command's own --json, given right after its name. */
+static bool global_json;
+
 /* Hand @argv (argv[0] naming the command) to the command's own getopt. */
 static int run_command(int argc, char **argv)
 {
 	const struct command *cmd = find_command(argv[0]);
+	char json_opt[] = "--json";
+	char **args = argv;
+	int ret;
 
 	if (!cmd)
 		return ctl_usage(NULL, "unknown command '%s'", argv[0]);
 	if (ctl_netns_selected() && !cmd->in_netns)
 		return ctl_usage(NULL, "-n and --netns apply to show, bind, restore and stats, "
 				 "not to %s", cmd->name);
+	if (global_json && !cmd->json)
+		return ctl_usage(NULL, "-j: %s prints no JSON", cmd->name);
+	if (global_json) {
+		args = calloc(argc + 2, sizeof(*args));
+		if (!args) {
+			ctl_msg("out of memory");
+			return EXIT_FAILURE;
+		}
+		args[0] = argv[0];
+		args[1] = json_opt;
+		memcpy(args + 2, argv + 1, (argc - 1) * sizeof(*args));
+		argc++;
+	}
 	optind = 0;	/* glibc: start a fresh scan of the new argv */
-	return cmd->run(argc, argv);
+	ret = cmd->run(argc, args);
+	if (args != argv)
+		free(args);
+	return ret;
 }
 
 static int cmd_help(int argc, char **argv)
@@ -111,14 +143,16 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_VERSION = 0x100, OPT_NETNS };
+	enum { OPT_NETNS = 0x100 };
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "version", no_argument, NULL, 'V' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
 		{ "netns", required_argument, NULL, OPT_NETNS },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *shortopts = "+:hn:";	/* '+': options after COMMAND are its own */
+	const char *shortopts = "+:hVjpn:";	/* '+': options after COMMAND are its own */
 	int c, ret;
 
 	opterr = 0;	/* every error is worded by ctl_bad_option() */
@@ -127,9 +161,15 @@ int main(int argc, char **argv)
 		case 'h':
 			print_usage();
 			return EXIT_SUCCESS;
-		case OPT_VERSION:
+		case 'V':
 			printf("%s %s\n", PROG_NAME, NICTL_VERSION);
 			return EXIT_SUCCESS;
+		case 'j':
+			global_json = true;
+			break;
+		case 'p':
+			json_pretty = true;
+			break;
 		case 'n':
 		case OPT_NETNS:
 			ret = c == 'n' ? ctl_netns_select_name(optarg) : ctl_netns_select(optarg);

@@ -358,6 +358,42 @@ TEST_F_TIMEOUT(cli, show_all_lists_every_nic, 300)
 	}
 }
 
+/*
+ * nictlctl -j COMMAND is COMMAND -j, as with ip -j; -p indents the same
+ * document; a command without JSON refuses -j as a usage error.
+ */
+TEST_F_TIMEOUT(cli, global_json_and_pretty, 300)
+{
+	char *own, *compact;
+
+	ASSERT_EQ(0, CTL(self, "show", "vnode1", "-j"));
+	EXPECT_EQ(1U, count_lines(self->run.out));
+	own = strdup(self->run.out);
+	ASSERT_NE(NULL, own);
+	EXPECT_EQ(0, CTL(self, "-j", "show", "vnode1"));
+	EXPECT_STREQ(own, self->run.out);
+	EXPECT_EQ(0, CTL(self, "--json", "show", "vnode1"));
+	EXPECT_STREQ(own, self->run.out);
+
+	ASSERT_EQ(0, JQ(self, "tojson"));
+	compact = strdup(self->jq.out);
+	ASSERT_NE(NULL, compact);
+	EXPECT_EQ(0, CTL(self, "-j", "-p", "show", "vnode1"));
+	EXPECT_LT(10U, count_lines(self->run.out)) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "\n  {\n    \"ifname\": \"vnode1\",\n"))
+		TH_LOG("%s", self->run.out);
+	ASSERT_EQ(0, JQ(self, "tojson"));
+	EXPECT_STREQ(compact, self->jq.out);
+	/* Without JSON, -p changes nothing. */
+	EXPECT_EQ(0, CTL(self, "-p", "show", "vnode1"));
+	EXPECT_EQ(NULL, strchr(self->run.out, '{'));
+
+	EXPECT_EQ(2, CTL(self, "-j", "daemon", "--check"));
+	EXPECT_TRUE(one_line_error(&self->run, "-j: daemon prints no JSON"));
+	free(compact);
+	free(own);
+}
+
 TEST_F_TIMEOUT(cli, unknown_device_fails, 120)
 {
 	EXPECT_EQ(1, CTL(self, "show", NO_SUCH_DEV));

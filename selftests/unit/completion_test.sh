@@ -66,8 +66,8 @@ tap_check "the completion is registered for nictlctl" \
 tap_check "commands" offers "nictlctl " \
 	"balance bind daemon doctor help monitor restore show stats"
 tap_check "a command by its prefix" offers "nictlctl re" "restore"
-tap_check "global options" offers "nictlctl -" "$(printf '%s\n' --help --version -h -n \
-	--netns | sort | xargs)"
+tap_check "global options" offers "nictlctl -" "$(printf '%s\n' --help --version -h -V -j --json \
+	-p --pretty -n --netns | sort | xargs)"
 tap_check "a command after a global option" offers "nictlctl -h mo" "monitor"
 tap_check "an option of bind by its prefix" offers "nictlctl bind eth0 --allow-si" "--allow-siblings"
 tap_check "options of bind that share a prefix" offers "nictlctl bind eth0 --a" \

@@ -33,6 +33,49 @@ static const char *text(FIXTURE_DATA(doc) *self)
 	return self->text;
 }
 
+static void write_nested(struct json *j)
+{
+	json_arr_begin(j, NULL);
+	json_obj_begin(j, NULL);
+	json_str(j, "s", "x");
+	json_arr_begin(j, "empty");
+	json_arr_end(j);
+	json_arr_begin(j, "ints");
+	json_int(j, NULL, 1);
+	json_int(j, NULL, 2);
+	json_arr_end(j);
+	json_obj_end(j);
+	json_obj_begin(j, NULL);
+	json_obj_end(j);
+	json_arr_end(j);
+}
+
+/* -p: a member per line, two spaces a level, empty containers closed at once. */
+TEST_F(doc, pretty_indents_each_member)
+{
+	json_pretty = true;
+	json_start(&self->j, self->f);
+	json_pretty = false;
+	write_nested(&self->j);
+	EXPECT_STREQ("[\n"
+		     "  {\n"
+		     "    \"s\": \"x\",\n"
+		     "    \"empty\": [],\n"
+		     "    \"ints\": [\n"
+		     "      1,\n"
+		     "      2\n"
+		     "    ]\n"
+		     "  },\n"
+		     "  {}\n"
+		     "]", text(self));
+}
+
+TEST_F(doc, compact_by_default)
+{
+	write_nested(&self->j);
+	EXPECT_STREQ("[{\"s\":\"x\",\"empty\":[],\"ints\":[1,2]},{}]", text(self));
+}
+
 TEST_F(doc, nesting_and_separators)
 {
 	json_arr_begin(&self->j, NULL);

@@ -68,10 +68,10 @@ command_options()
 	local cmd=$1 page=$2 help global doc extra missing='' opt where
 
 	help=$("$CTL" "$cmd" --help | ctl_options) || return 1
-	# help --help is the global usage: its first line has the global
+	# help --help is the global usage: its first paragraph has the global
 	# options, its list of commands their options (those are documented
 	# with each command).
-	global=$("$CTL" --help | head -n 1 | ctl_options)
+	global=$("$CTL" --help | sed '/^$/q' | ctl_options)
 	for opt in $help; do
 		where=$cmd
 		[[ $cmd == help ]] && where=page
