@@ -69,6 +69,12 @@ int topo_online_cpus(struct cpuset *out)
 }
 
 /* The CPUs of NUMA node @node, online or not; -ENOENT for no such node. */
+/* The CPUs the machine has, online or not. */
+int topo_present_cpus(struct cpuset *out)
+{
+	return read_cpulist(out, "devices/system/cpu/present");
+}
+
 int topo_node_cpus(int node, struct cpuset *out)
 {
 	return read_cpulist(out, "devices/system/node/node%d/cpulist", node);

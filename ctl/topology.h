@@ -10,6 +10,7 @@
 
 const char *topo_root(void);
 int topo_online_cpus(struct cpuset *out);
+int topo_present_cpus(struct cpuset *out);
 int topo_node_cpus(int node, struct cpuset *out);
 int topo_online_nodes(struct cpuset *out);
 int topo_node_distance(int from, int to, unsigned int *distance);

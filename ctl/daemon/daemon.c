@@ -35,6 +35,7 @@
 #include "daemon/backoff.h"
 #include "daemon/balance.h"
 #include "daemon/banned.h"
+#include "daemon/hostcheck.h"
 #include "daemon/irqbalance.h"
 #include "daemon/metrics.h"
 #include "daemon/pending.h"
@@ -651,8 +652,10 @@ int cmd_daemon(int argc, char **argv)
 	ret = parse_args(argc, argv, &d, &mode);
 	if (ret >= 0)
 		return ret;
-	if (conf_load(d.conf_path, &d.k.conf, err, sizeof(err))) {
+	if (conf_load(d.conf_path, &d.k.conf, err, sizeof(err)) ||
+	    (mode.check && conf_check_host(&d.k.conf, d.conf_path, err, sizeof(err)))) {
 		ctl_msg("%s; %s", err, mode.check ? "not valid" : "not started");
+		keeper_free(&d.k);
 		return EXIT_CONFIG;
 	}
 	if (mode.check) {

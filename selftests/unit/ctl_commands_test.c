@@ -174,6 +174,7 @@ FIXTURE_SETUP(cmd)
 {
 	fakesys_create(&self->fs);
 	fakesys_write(&self->fs, "0-7\n", "devices/system/cpu/online");
+	fakesys_write(&self->fs, "0-7\n", "devices/system/cpu/present");
 	fakesys_write(&self->fs, "0-3\n", "devices/system/node/node0/cpulist");
 	fakesys_write(&self->fs, "4-7\n", "devices/system/node/node1/cpulist");
 	fakesys_write(&self->fs, "0-1\n", "devices/system/node/online");
@@ -615,6 +616,54 @@ TEST_F(cmd, daemon_check_only_reads_the_file)
 				  NULL));
 	EXPECT_STREQ("nictlctl: daemon: --once applies the rules, --check only reads them: "
 		     "give one of them; see: nictlctl daemon --help\n", self->err);
+	EXPECT_EQ(0, fnl.nr_req);
+	close(fd);
+	unlink(path);
+}
+
+/*
+ * --check refuses what can never apply on this host (8 CPUs, nodes 0 and
+ * 1): CPUs or a node it does not have, an exclude that leaves nothing.
+ */
+TEST_F(cmd, daemon_check_refuses_what_this_host_cannot_do)
+{
+	static const char *const cases[][2] = {
+		{ "[rule x]\nmatch-name = vnode1\ncpus = 6-9,12\n",
+		  ":1: rule 'x': cpus: CPUs 8-9,12 are not on this host (it has 0-7); not valid\n" },
+		{ "[rule x]\nmatch-name = vnode1\ncpus = 8\n",
+		  ":1: rule 'x': cpus: CPU 8 is not on this host (it has 0-7); not valid\n" },
+		{ "[rule x]\nmatch-name = vnode1\ncpus = node 2\n",
+		  ":1: rule 'x': cpus: NUMA node 2 is not on this host (its nodes: 0-1); not "
+		  "valid\n" },
+		{ "[rule ok]\nmatch-name = a\n[rule x]\nmatch-name = vnode1\ncpus = node 1\n"
+		  "exclude = 4-7\n",
+		  ":3: rule 'x': exclude leaves none of its CPUs (4-7); not valid\n" },
+		{ "[rule x]\nmatch-name = vnode1\ncpus = numa-local\nexclude = 0-7\n",
+		  ":1: rule 'x': exclude leaves none of its CPUs (0-7); not valid\n" },
+		{ "[rule x]\nmatch-name = vnode1\ncpus = 2-3\nexclude = 2-3\n",
+		  ":1: rule 'x': exclude leaves none of its CPUs (2-3); not valid\n" },
+	};
+	static const char fine[] = "[rule x]\nmatch-name = vnode1\ncpus = node 1\nexclude = 4\n"
+				   "[rule y]\nmatch-name = e1k\ncpus = 1-7\nexclude = 0\n";
+	char path[] = "/tmp/nictl-check-XXXXXX";
+	int fd = mkstemp(path);
+	unsigned int i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ASSERT_EQ(0, ftruncate(fd, 0));
+		ASSERT_EQ((ssize_t)strlen(cases[i][0]),
+			  pwrite(fd, cases[i][0], strlen(cases[i][0]), 0));
+		EXPECT_EQ(EXIT_CONFIG, run(self, cmd_daemon, "daemon", "--check", "-c", path,
+					   NULL));
+		EXPECT_NE(NULL, strstr(self->err, cases[i][1]))
+			TH_LOG("got '%s', want '...%s'", self->err, cases[i][1]);
+		EXPECT_STREQ("", self->out);
+	}
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	ASSERT_EQ((ssize_t)strlen(fine), pwrite(fd, fine, strlen(fine), 0));
+	EXPECT_EQ(0, run(self, cmd_daemon, "daemon", "--check", "-c", path, NULL))
+		TH_LOG("%s", self->err);
 	EXPECT_EQ(0, fnl.nr_req);
 	close(fd);
 	unlink(path);

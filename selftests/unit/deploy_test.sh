@@ -19,12 +19,24 @@ K8S=$REPO/deploy/kubernetes
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# conf_valid FILE RULES: nictlctl reads FILE and finds RULES rules in it.
+# The host the shipped files are written for (--check also judges them
+# against the host's CPUs and nodes): two nodes of 16 CPUs.
+FLEET=$TMP/sys
+mkdir -p "$FLEET/devices/system/cpu" "$FLEET/devices/system/node/node0" \
+	"$FLEET/devices/system/node/node1"
+echo 0-31 >"$FLEET/devices/system/cpu/present"
+echo 0-31 >"$FLEET/devices/system/cpu/online"
+echo 0-1 >"$FLEET/devices/system/node/online"
+echo 0-15 >"$FLEET/devices/system/node/node0/cpulist"
+echo 16-31 >"$FLEET/devices/system/node/node1/cpulist"
+
+# conf_valid FILE RULES: nictlctl reads FILE and finds RULES rules in it,
+# every one of which can apply on the fleet's host.
 conf_valid() {
 	local got want="$1: valid, $2 rule"
 
 	[ "$2" = 1 ] || want=${want}s
-	got=$("$NICTLCTL" daemon --check -c "$1" 2>&1)
+	got=$(NICTL_SYSFS=$FLEET "$NICTLCTL" daemon --check -c "$1" 2>&1)
 	[ "$got" = "$want" ] || { echo "got '$got', expected '$want'"; return 1; }
 }
 
