@@ -12,7 +12,8 @@
 # makes the chroots the other kernels build in, and the clean Debian 12
 # chroot the packages are installed into (selftests/pkg/pkg_test.sh).
 # dpkg-dev, debhelper, dh-dkms and lintian build and check the Debian
-# packages (`make deb`); yamllint checks deploy/'s Kubernetes manifests.
+# packages (`make deb`); yamllint checks deploy/'s Kubernetes manifests;
+# systemd's systemd-analyze rates the unit's sandbox.
 set -eu
 
 PACKAGES="
@@ -42,6 +43,7 @@ PACKAGES="
 	man-db
 	python3-yaml
 	yamllint
+	systemd
 	python3-jsonschema
 	prometheus
 	flex

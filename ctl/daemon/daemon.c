@@ -18,6 +18,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 #include "daemon/hostcheck.h"
 #include "daemon/irqbalance.h"
 #include "daemon/metrics.h"
+#include "daemon/notify.h"
 #include "daemon/pending.h"
 #include "event.h"
 #include "log.h"
@@ -52,6 +54,7 @@ struct daemon {
 	struct nl_sock *ev;	/* the events group and the controller's notices */
 	bool attached;		/* the family is resolved and its group joined */
 	bool resync;		/* apply the configuration to every device */
+	bool ready;		/* systemd was told READY=1 since the start or a reload */
 	bool stop;
 	uint64_t last_seq;	/* of the last event, 0 before the first */
 	long long next_resolve_ms;
@@ -151,6 +154,19 @@ static void start_banned(struct daemon *d, bool watch)
 	check_banned(d, true);
 }
 
+/* What `systemctl status` shows; READY=1 too for a start or a reload. */
+static __printf(2, 3) void tell_systemd(struct daemon *d, const char *fmt, ...)
+{
+	char status[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(status, sizeof(status), fmt, ap);
+	va_end(ap);
+	notify_systemd("%sSTATUS=%s", d->ready ? "" : "READY=1\n", status);
+	d->ready = true;
+}
+
 static void detach(struct daemon *d, const char *why)
 {
 	if (!d->attached)
@@ -162,6 +178,7 @@ static void detach(struct daemon *d, const char *why)
 	pending_free(&d->pending);
 	balancer_reset(&d->bal);
 	metrics_forget(&d->m);
+	tell_systemd(d, "module nictl %s; waiting for it to come back", why);
 }
 
 /* Find the family and join its events group: then apply everything. */
@@ -202,6 +219,10 @@ static void resync(struct daemon *d)
 	d->m.counts.apply_failures += failed;
 	/* The page shows the devices as they are now bound. */
 	d->m.next_refresh_ms = 0;
+	if (d->attached)
+		tell_systemd(d, "%u rule%s applied; %u device%s not as configured",
+			     d->k.conf.nr_rules, d->k.conf.nr_rules == 1 ? "" : "s", failed,
+			     failed == 1 ? "" : "s");
 }
 
 /* Apply the rules of the devices that are due; retry those without IRQs. */
@@ -432,10 +453,16 @@ static void read_events(struct daemon *d)
 static void reload(struct daemon *d)
 {
 	struct conf conf;
+	struct timespec now;
 	char err[512];
 
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	notify_systemd("RELOADING=1\nMONOTONIC_USEC=%llu",
+		       (unsigned long long)now.tv_sec * 1000000 + now.tv_nsec / 1000);
+	d->ready = false;
 	if (conf_load(d->conf_path, &conf, err, sizeof(err))) {
 		log_err("%s; configuration not reloaded, the previous one stays in force", err);
+		tell_systemd(d, "reload refused, the previous rules stay: %s", err);
 		return;
 	}
 	conf_free(&d->k.conf);
@@ -450,6 +477,9 @@ static void reload(struct daemon *d)
 	log_info("configuration %s reloaded: %u rule%s", d->conf_path, conf.nr_rules,
 		 conf.nr_rules == 1 ? "" : "s");
 	d->resync = true;
+	/* Without the module there is nothing to apply: ready as it stands. */
+	if (!d->attached)
+		tell_systemd(d, "reloaded; waiting for module nictl");
 }
 
 static void read_signals(struct daemon *d)
@@ -506,6 +536,8 @@ static int run(struct daemon *d)
 			attach(d);
 		if (d->attached && d->resync)
 			resync(d);
+		if (!d->ready)
+			tell_systemd(d, "waiting for module nictl");
 		run_pending(d);
 		if (d->attached && d->bal.next_ms && now_ms() >= d->bal.next_ms &&
 		    balancer_round(&d->bal, &d->k, now_ms()) == -ENOENT)
@@ -527,6 +559,7 @@ static int run(struct daemon *d)
 		/* Also when nothing is ready: it drops idle clients at their timeout. */
 		metrics_server_run(&d->m.server);
 	}
+	notify_systemd("STOPPING=1");
 	log_info("stopped");
 	return EXIT_SUCCESS;
 }

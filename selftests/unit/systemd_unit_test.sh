@@ -92,6 +92,67 @@ no_restart_on_refused_file() {
 		{ echo "the daemon exits $status, the unit prevents restarts on '$prevent'"; return 1; }
 }
 
+# The daemon speaks the Type=notify protocol on $NOTIFY_SOCKET: ready once
+# it stands (here, without the module, waiting for it), reloading then
+# ready around a SIGHUP whether the file is taken or refused, stopping.
+notify_protocol() {
+	grep -qx 'Type=notify' "$UNIT" || { echo "the unit is not Type=notify"; return 1; }
+	python3 - "$BUILD/bin/nictlctl" "$TMP" <<'PY'
+import os, signal, socket, subprocess, sys
+
+ctl, tmp = sys.argv[1:]
+path, conf = os.path.join(tmp, "notify.sock"), os.path.join(tmp, "nictl.conf")
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+sock.bind(path)
+sock.settimeout(60)
+open(conf, "w").write("[rule a]\nmatch-name = none0\n")
+daemon = subprocess.Popen([ctl, "daemon", "-c", conf, "--foreground"],
+                          env=dict(os.environ, NOTIFY_SOCKET=path),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def expect(*want):
+    try:
+        got = sock.recv(4096).decode().split("\n")
+    except socket.timeout:
+        sys.exit(f"no message from the daemon; expected {want}")
+    for w in want:
+        if not any(line == w or (w.endswith("=") and line.startswith(w)) for line in got):
+            sys.exit(f"got {got}, expected a line {w!r}")
+
+try:
+    expect("READY=1", "STATUS=waiting for module nictl")
+    daemon.send_signal(signal.SIGHUP)
+    expect("RELOADING=1", "MONOTONIC_USEC=")
+    expect("READY=1", "STATUS=reloaded; waiting for module nictl")
+    open(conf, "w").write("[rule a]\nmatch-name = eth0:1\n")
+    daemon.send_signal(signal.SIGHUP)
+    expect("RELOADING=1", "MONOTONIC_USEC=")
+    expect("READY=1", "STATUS=")
+    daemon.terminate()
+    expect("STOPPING=1")
+    status = daemon.wait(timeout=30)
+    if status:
+        sys.exit(f"the daemon exited {status} on SIGTERM")
+finally:
+    if daemon.poll() is None:
+        daemon.kill()
+PY
+}
+
+# systemd-analyze's rating of the unit, as installed: at most 4.0 ("OK").
+exposure() {
+	local unit=$TMP/nictl.service level
+
+	sed "s|@SBINDIR@|/usr/sbin|" "$UNIT" >"$unit"
+	level=$(systemd-analyze security --offline=true "$unit" 2>&1 |
+		sed -n 's/.*Overall exposure level for nictl.service: \([0-9.]*\).*/\1/p')
+	[ -n "$level" ] || { echo "systemd-analyze printed no exposure level"; return 1; }
+	awk -v l="$level" 'BEGIN { exit !(l <= 4.0) }' ||
+		{ echo "exposure $level, expected at most 4.0"; return 1; }
+}
+
+tap_check "systemd-analyze security: exposure at most 4.0" exposure
+tap_check "Type=notify: READY=1, RELOADING=1 then READY=1 on SIGHUP, STOPPING=1" notify_protocol
 tap_check "systemctl reload fails on a refused file, and does not signal the daemon" \
 	reload_refuses_a_bad_file
 tap_check "systemctl reload signals the daemon for a valid file" reload_signals_for_a_good_file
