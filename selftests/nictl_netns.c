@@ -257,7 +257,7 @@ TEST_F_TIMEOUT(netns, ctl_binds_and_restores, 300)
 	EXPECT_TRUE(masks_placed(&self->reply, &self->node0, true));
 	EXPECT_TRUE(self->reply.dev_flags & NICTL_DEV_F_BOUND);
 
-	ASSERT_EQ(0, CTL(self, "-n", NETNS, "stats", "vnode0", "-i", "0.2", "-c", "1", "-j"))
+	ASSERT_EQ(0, CTL(self, "-n", NETNS, "stats", "vnode0", "-i", "200ms", "--count", "1", "-j"))
 		TH_LOG("%s", self->run.err);
 	snprintf(want, sizeof(want), "vnode0\n%u\n", self->ifindex);
 	EXPECT_TRUE(jq_says(self, ".dev.ifname, .dev.ifindex", want));

@@ -990,7 +990,7 @@ TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 }
 
 /*
- * -i SECONDS -c COUNT: COUNT lines, each an interval of about SECONDS. The
+ * -i INTERVAL --count N: N lines, each an interval of about SECONDS. The
  * span is the module's clock between two samples: nictlctl keeps its
  * deadlines from before its first read, which takes its time, so the first
  * span may come out a little short.
@@ -1000,7 +1000,7 @@ TEST_F_TIMEOUT(stats, cli_json_intervals, 300)
 	const char *line;
 	uint64_t ns;
 
-	ASSERT_EQ(0, STATS(self, "-i", "0.5", "-c", "2", "-j"));
+	ASSERT_EQ(0, STATS(self, "-i", "0.5", "--count", "2", "-j"));
 	EXPECT_EQ(2U, count_lines(self->run.out));
 	EXPECT_TRUE(jq_says(self, "keys_unsorted[0]", "interval_ns\ninterval_ns\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | .net_rx.max_new, .net_tx.max_new | type] | unique[]",

@@ -19,6 +19,7 @@
 
 #include "balance/balance.h"
 #include "commands.h"
+#include "duration.h"
 #include "daemon/conf.h"
 #include "daemon/rules.h"
 #include "policy_opts.h"
@@ -33,7 +34,7 @@ struct balance_args {
 	struct policy_args p;
 	const char *conf_path;
 	bool conf_given;
-	unsigned int window_s;
+	uint64_t window_ns;
 	unsigned int threshold_pct;
 	bool dry_run;
 	bool json;
@@ -42,7 +43,7 @@ struct balance_args {
 };
 
 static const char balance_usage[] =
-	"Usage: " PROG_NAME " balance [DEV...] [--window SECONDS] [--threshold PCT] [--dry-run]\n"
+	"Usage: " PROG_NAME " balance [DEV...] [--window INTERVAL] [--threshold PCT] [--dry-run]\n"
 	"                        [--numa-local | --node N | --cpus LIST] [--exclude LIST]\n"
 	"                        [--allow-siblings] [-c FILE] [-j|--json]\n"
 	"\n"
@@ -60,7 +61,7 @@ static const char balance_usage[] =
 	"runs where its policy does not allow.\n"
 	"\n"
 	"Options:\n"
-	"  --window SECONDS  how long to measure (default 5)\n"
+	"  --window INTERVAL how long to measure: 5, 0.5, 500ms, 1m (default 5)\n"
 	"  --threshold PCT   the least gain, in percent of the hottest CPU's load,\n"
 	"                    that is worth moving IRQs (default 10; 0: any gain)\n"
 	"  --dry-run         show the plan, move nothing\n"
@@ -103,7 +104,7 @@ static int parse_option(struct balance_args *a, int c, char **argv)
 		return ret;
 	switch (c) {
 	case OPT_WINDOW:
-		return parse_number("--window", optarg, 1, WINDOW_MAX_S, &a->window_s);
+		return duration_parse("balance", "--window", optarg, WINDOW_MAX_S, &a->window_ns);
 	case OPT_THRESHOLD:
 		return parse_number("--threshold", optarg, 0, 100, &a->threshold_pct);
 	case OPT_DRY_RUN:
@@ -240,14 +241,6 @@ static int add_governed(struct ctl_nl *nl, const struct balance_args *a,
 	return err;
 }
 
-static void sleep_s(unsigned int s)
-{
-	struct timespec ts = { .tv_sec = s };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /* Sample, wait, describe the devices again and sample: the set's problem. */
 static int measure(struct ctl_nl *nl, const struct balance_args *a, struct bal_set *set)
 {
@@ -258,9 +251,9 @@ static int measure(struct ctl_nl *nl, const struct balance_args *a, struct bal_s
 	if (bal_sample(nl, set, &t0))
 		return -1;
 	if (!a->json)
-		fprintf(stderr, "measuring the NET_RX time of %u device%s for %u s\n",
-			set->devs.nr, set->devs.nr == 1 ? "" : "s", a->window_s);
-	sleep_s(a->window_s);
+		fprintf(stderr, "measuring the NET_RX time of %u device%s for %.3g s\n",
+			set->devs.nr, set->devs.nr == 1 ? "" : "s", a->window_ns / 1e9);
+	duration_sleep(a->window_ns);
 	ret = bal_set_refresh(nl, set) ?: bal_sample(nl, set, &t1);
 	if (ret) {
 		bal_sample_free(&t0);
@@ -361,7 +354,7 @@ int cmd_balance(int argc, char **argv)
 {
 	struct balance_args a = {
 		.p = POLICY_ARGS_INIT, .conf_path = CONF_DEFAULT_PATH,
-		.window_s = WINDOW_DEFAULT_S, .threshold_pct = THRESHOLD_DEFAULT_PCT,
+		.window_ns = WINDOW_DEFAULT_S * 1000000000ULL, .threshold_pct = THRESHOLD_DEFAULT_PCT,
 	};
 	int ret;
 

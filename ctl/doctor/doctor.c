@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "daemon/conf.h"
 #include "doctor/doctor.h"
+#include "duration.h"
 #include "report.h"
 
 /* Long enough for counters to move under load, short enough to wait for. */
@@ -25,7 +26,7 @@
 #define MAX_INTERVAL_S		3600
 
 static const char doctor_usage[] =
-	"Usage: " PROG_NAME " doctor [-i SECONDS] [-j] [--fix] [-c FILE] [DEV...]\n"
+	"Usage: " PROG_NAME " doctor [-i INTERVAL] [-j] [--fix] [-c FILE] [DEV...]\n"
 	"\n"
 	"Observe the machine for an interval and report what is wrong with the\n"
 	"network devices (DEV..., default all): queue IRQ placement, what moves\n"
@@ -33,7 +34,7 @@ static const char doctor_usage[] =
 	"NIC drops and rings; worst first, each with its evidence and its fix.\n"
 	"\n"
 	"Options:\n"
-	"  -i, --interval SECONDS  observe for SECONDS (default 3)\n"
+	"  -i, --interval INTERVAL observe for INTERVAL: 3, 0.5, 500ms, 1m (default 3)\n"
 	"  -j, --json              print one JSON document\n"
 	"      --fix               apply the safe fixes, the placements (a bind\n"
 	"                          with steering), after printing them\n"
@@ -48,31 +49,10 @@ static const char doctor_shortopts[] = ":i:jc:h";
 
 struct doctor_args {
 	struct doc_read_args read;
-	double interval_s;
+	uint64_t interval_ns;
 	bool json;
 	bool fix;
 };
-
-static int parse_interval(const char *arg, double *s)
-{
-	char *end;
-
-	errno = 0;
-	*s = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(*s) || *s <= 0 || *s > MAX_INTERVAL_S)
-		return ctl_usage("doctor", "-i '%s' is not a number of seconds above 0 and up "
-				 "to %d", arg, MAX_INTERVAL_S);
-	return 0;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s };
-
-	ts.tv_nsec = (long)((s - ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 /* Bind as the findings suggest, off the CPUs @s finds kept for other work. */
 static void fix(struct ctl_nl *nl, struct doc_findings *fs, const struct doc_sample *s)
@@ -105,7 +85,7 @@ static int diagnose(struct ctl_nl *nl, const struct doctor_args *a)
 
 	if (doc_sample_read(nl, &a->read, &prev))
 		return EXIT_FAILURE;
-	sleep_s(a->interval_s);
+	duration_sleep(a->interval_ns);
 	if (doc_sample_read(nl, &a->read, &cur)) {
 		doc_sample_free(&prev);
 		return EXIT_FAILURE;
@@ -136,7 +116,7 @@ int cmd_doctor(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct doctor_args a = {
-		.read.conf = CONF_DEFAULT_PATH, .interval_s = DEFAULT_INTERVAL_S,
+		.read.conf = CONF_DEFAULT_PATH, .interval_ns = DEFAULT_INTERVAL_S * 1000000000ULL,
 	};
 	struct ctl_nl nl;
 	int c, ret;
@@ -147,7 +127,7 @@ int cmd_doctor(int argc, char **argv)
 			fputs(doctor_usage, stdout);
 			return EXIT_SUCCESS;
 		case 'i':
-			if (parse_interval(optarg, &a.interval_s))
+			if (duration_parse("doctor", "-i", optarg, MAX_INTERVAL_S, &a.interval_ns))
 				return EXIT_USAGE;
 			break;
 		case 'j':

@@ -219,6 +219,7 @@
 #include <linux/nictl.h>
 
 #include "commands.h"
+#include "duration.h"
 #include "report.h"
 #include "stats/stats.h"
 
@@ -230,7 +231,7 @@ enum stats_format { FMT_TABLE, FMT_JSON, FMT_PROM };
 struct stats_args {
 	const char *dev;		/* NULL: CPUs only */
 	uint64_t interval_ns;		/* 0: one snapshot */
-	unsigned int count;		/* intervals; 0 when -c was not given */
+	unsigned int count;		/* intervals; 0 when --count was not given */
 	enum stats_format format;
 	unsigned int nr_formats;	/* of -j and --prometheus */
 	bool hist;
@@ -243,7 +244,7 @@ struct stats_args {
 };
 
 static const char stats_usage[] =
-	"Usage: " PROG_NAME " stats [DEV] [-i SECONDS [-c COUNT]] [--hist] [-a|--all]"
+	"Usage: " PROG_NAME " stats [DEV] [-i INTERVAL [--count N]] [--hist] [-a|--all]"
 	" [-j|--json | --prometheus]\n"
 	"       " PROG_NAME " stats --reset | --on | --off\n"
 	"\n"
@@ -257,9 +258,9 @@ static const char stats_usage[] =
 	"load or --reset).\n"
 	"\n"
 	"Options:\n"
-	"  -i, --interval SECONDS  show what happened in SECONDS (fractions allowed),\n"
+	"  -i, --interval INTERVAL show what happened in INTERVAL: 1, 0.5, 500ms, 1m;\n"
 	"                          with /proc/net/softnet_stat beside it\n"
-	"  -c, --count COUNT       show COUNT intervals in a row (default 1)\n"
+	"      --count N           show N intervals in a row (default 1)\n"
 	"      --hist              add the histogram of softirq run durations (-j and\n"
 	"                          --prometheus always carry it)\n"
 	"  -a, --all               list every CPU; above 16 CPUs the table shows the\n"
@@ -275,27 +276,12 @@ static const char stats_usage[] =
 /* Long-only options get values outside the character range. */
 enum {
 	OPT_HIST = 0x100,
+	OPT_COUNT,
 	OPT_PROM,
 	OPT_RESET,
 	OPT_ON,
 	OPT_OFF,
 };
-
-static int parse_interval(const char *arg, uint64_t *ns)
-{
-	char *end;
-	double s;
-
-	errno = 0;
-	s = strtod(arg, &end);
-	/* isfinite() also refuses "nan", which compares false to everything. */
-	if (!*arg || *end || errno || !isfinite(s) || s <= 0 || s > MAX_INTERVAL_S ||
-	    s * 1e9 < 0.5)
-		return ctl_usage("stats", "-i '%s': give the interval in seconds, above 0 and up "
-				 "to %d, e.g. 1 or 0.5", arg, MAX_INTERVAL_S);
-	*ns = s * 1e9 + 0.5;
-	return 0;
-}
 
 static int parse_count(const char *arg, unsigned int *count)
 {
@@ -305,7 +291,8 @@ static int parse_count(const char *arg, unsigned int *count)
 	errno = 0;
 	n = strtoul(arg, &end, 10);
 	if (*arg < '0' || *arg > '9' || *end || errno || !n || n > UINT_MAX)
-		return ctl_usage("stats", "-c '%s': give the number of intervals, 1 or more", arg);
+		return ctl_usage("stats", "--count '%s': give the number of intervals, 1 or more",
+				 arg);
 	*count = n;
 	return 0;
 }
@@ -318,7 +305,7 @@ static void add_switch(struct stats_args *a, const char *opt, uint8_t cmd, int e
 	a->nr_switches++;
 }
 
-static const char stats_shortopts[] = ":i:c:ajh";
+static const char stats_shortopts[] = ":i:ajh";
 
 /* One option other than -h; returns 0, or the exit status when it is bad. */
 static int parse_option(struct stats_args *a, int c, char **argv)
@@ -327,8 +314,8 @@ static int parse_option(struct stats_args *a, int c, char **argv)
 		a->nr_others++;
 	switch (c) {
 	case 'i':
-		return parse_interval(optarg, &a->interval_ns);
-	case 'c':
+		return duration_parse("stats", "-i", optarg, MAX_INTERVAL_S, &a->interval_ns);
+	case OPT_COUNT:
 		return parse_count(optarg, &a->count);
 	case OPT_HIST:
 		a->hist = true;
@@ -369,7 +356,7 @@ static int check_args(const struct stats_args *a)
 	if (a->nr_switches && a->nr_others)
 		return ctl_usage("stats", "%s takes no other option", a->switch_opt);
 	if (a->count && !a->interval_ns)
-		return ctl_usage("stats", "-c needs -i: COUNT counts intervals of -i SECONDS");
+		return ctl_usage("stats", "--count needs -i: it counts intervals of -i");
 	if (a->nr_formats > 1)
 		return ctl_usage("stats", "give only one of -j and --prometheus");
 	if (a->all && a->format != FMT_TABLE)
@@ -402,7 +389,7 @@ static int print_view(const struct stats_args *a, const struct stats_sample *pre
 	return err;
 }
 
-/* Sleep until @deadline on CLOCK_MONOTONIC, which leaves no drift over -c. */
+/* Sleep until @deadline on CLOCK_MONOTONIC, which leaves no drift over --count. */
 static void sleep_until(struct timespec *deadline, uint64_t ns)
 {
 	deadline->tv_sec += ns / 1000000000;
@@ -481,7 +468,7 @@ int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
+		{ "count", required_argument, NULL, OPT_COUNT },
 		{ "hist", no_argument, NULL, OPT_HIST },
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },

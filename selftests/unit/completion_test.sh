@@ -73,7 +73,7 @@ tap_check "an option of bind by its prefix" offers "nictlctl bind eth0 --allow-s
 tap_check "options of bind that share a prefix" offers "nictlctl bind eth0 --a" \
 	"--allow-shared --allow-siblings"
 tap_check "options of bind before DEV" offers "nictlctl bind --n" "--node --numa-local"
-tap_check "nothing after stats -c, which takes a count" offers "nictlctl stats -c " ""
+tap_check "nothing after stats --count, which takes a count" offers "nictlctl stats --count " ""
 tap_check "help's argument is a command" offers "nictlctl help st" "stats"
 
 tap_check "lo from the host's /sys after show" offers_some "nictlctl show " lo
@@ -84,7 +84,7 @@ mkdir -p "$TMP/sys/class/net/eth0" "$TMP/sys/class/net/eth1" "$TMP/sys/class/net
 export NICTL_SYSFS=$TMP/sys
 tap_check "interfaces of a fake /sys after restore" offers "nictlctl restore " "eth0 eth1 lo"
 tap_check "interfaces by prefix after stats, past its options" \
-	offers "nictlctl stats -i 1 -c 5 e" "eth0 eth1"
+	offers "nictlctl stats -i 1 --count 5 e" "eth0 eth1"
 tap_check "one DEV only: nothing after it" offers "nictlctl bind eth0 " ""
 tap_check "no DEV after an option's value either" offers "nictlctl bind eth0 --cpus 4-7 " ""
 tap_check "NUMA nodes after --node" offers "nictlctl bind eth0 --node " "0 1"

@@ -571,8 +571,9 @@ TEST_F(cmd, usage_errors_exit_2_without_asking_the_kernel)
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_bind, "bind", "vnode1", "--cpus", "3-1", NULL));
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_restore, "restore", NULL));
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_balance, "balance", "--window", "0", NULL));
-	EXPECT_STREQ("nictlctl: balance: --window '0' is not a number from 1 to 3600; "
-		     "see: nictlctl balance --help\n", self->err);
+	EXPECT_STREQ("nictlctl: balance: --window '0': give an interval from 1ms to 3600s, in "
+		     "seconds or with a unit: 1, 0.5, 500ms, 2s, 1m; see: nictlctl balance --help\n",
+		     self->err);
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_balance, "balance", "--threshold", "101", NULL));
 	EXPECT_EQ(EXIT_USAGE, run(self, cmd_balance, "balance", "--numa-local", "--node", "1",
 				  "vnode1", NULL));

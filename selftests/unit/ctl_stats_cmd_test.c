@@ -524,7 +524,7 @@ TEST_F(stats, count_intervals_as_json_lines_on_a_fixed_beat)
 {
 	long long gap;
 
-	ASSERT_EQ(EXIT_SUCCESS, run(self, "-j", "--interval=2", "-c", "2", NULL));
+	ASSERT_EQ(EXIT_SUCCESS, run(self, "-j", "--interval=2", "--count", "2", NULL));
 	EXPECT_EQ(3, fnl.nr_req);
 	ASSERT_EQ(2, fk.nr_sleeps);
 	/* Deadlines, not naps: the second is the first plus exactly -i. */
@@ -544,7 +544,7 @@ TEST_F(stats, count_intervals_as_json_lines_on_a_fixed_beat)
 
 TEST_F(stats, table_intervals_are_separated_by_an_empty_line)
 {
-	ASSERT_EQ(EXIT_SUCCESS, run(self, "-i", "1", "-c", "2", NULL));
+	ASSERT_EQ(EXIT_SUCCESS, run(self, "-i", "1s", "--count", "2", NULL));
 	EXPECT_NE(NULL, strstr(self->out, "hottest CPU: 0, NET_RX 45.0% of the interval\n"
 				"\nsoftirqs over 1.00 s; "));
 	EXPECT_NE(NULL, strstr(self->out, "hottest CPU: none, no NET_RX time counted\n"));
@@ -663,13 +663,15 @@ TEST_F(stats, usage_errors_exit_2_without_asking_the_kernel)
 		const char *args[4];
 		const char *msg;
 	} cases[] = {
-		{ { "-c", "3" }, "-c needs -i: COUNT counts intervals of -i SECONDS" },
-		{ { "-i", "0" }, "-i '0': give the interval in seconds, above 0 and up to 86400, "
-				 "e.g. 1 or 0.5" },
-		{ { "-i", "-1" }, NULL }, { { "-i", "1s" }, NULL }, { { "-i", "nan" }, NULL },
-		{ { "-i", "" }, NULL }, { { "-i", "86401" }, NULL },
-		{ { "-i", "1", "-c", "0" }, "-c '0': give the number of intervals, 1 or more" },
-		{ { "-i", "1", "-c", "x" }, NULL },
+		{ { "--count", "3" }, "--count needs -i: it counts intervals of -i" },
+		{ { "-i", "0" }, "-i '0': give an interval from 1ms to 86400s, in seconds or with "
+				 "a unit: 1, 0.5, 500ms, 2s, 1m" },
+		{ { "-i", "-1" }, NULL }, { { "-i", "1x" }, NULL }, { { "-i", "nan" }, NULL },
+		{ { "-i", "" }, NULL }, { { "-i", "86401" }, NULL }, { { "-i", "1441m" }, NULL },
+		{ { "-i", "0.5ms" }, NULL }, { { "-i", "0.0001" }, NULL }, { { "-i", "ms" }, NULL },
+		{ { "-i", "1", "-c", "2" }, NULL },
+		{ { "-i", "1", "--count", "0" }, "--count '0': give the number of intervals, 1 or more" },
+		{ { "-i", "1", "--count", "x" }, NULL },
 		{ { "--reset", "vnode1" }, "--reset takes no DEV: the accounting is one for all "
 					   "CPUs and devices" },
 		{ { "--on", "-j" }, "--on takes no other option" },
@@ -706,7 +708,7 @@ TEST_F(stats, usage_errors_exit_2_without_asking_the_kernel)
 
 TEST_F(stats, help)
 {
-	const char *usage = "Usage: nictlctl stats [DEV] [-i SECONDS [-c COUNT]] [--hist] "
+	const char *usage = "Usage: nictlctl stats [DEV] [-i INTERVAL [--count N]] [--hist] "
 			    "[-a|--all] [-j|--json | --prometheus]\n";
 
 	EXPECT_EQ(EXIT_SUCCESS, run(self, "--help", NULL));
