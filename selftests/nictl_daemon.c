@@ -25,6 +25,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -613,6 +615,59 @@ TEST_F_TIMEOUT(daemon, one_rule_lists_two_drivers, 600)
 	EXPECT_TRUE(in_policy(&self->env.nl, &vnode1, &dev));
 	EXPECT_TRUE(in_policy(&self->env.nl, &e1k, &dev));
 	free(r);
+}
+
+#define NOTIFY_SOCKET	"/tmp/nictl-notify.sock"
+
+/* The next message the daemon sends systemd, into @msg: its length or -errno. */
+static ssize_t next_notify(int fd, char *msg, size_t len)
+{
+	ssize_t n = recv(fd, msg, len - 1, 0);
+
+	if (n < 0)
+		return -errno;
+	msg[n] = '\0';
+	return n;
+}
+
+/*
+ * Type=notify: READY=1 comes once the rules are applied, so a unit ordered
+ * after nictl finds every device placed; a SIGHUP is RELOADING=1, then
+ * READY=1 once the new file is in force.
+ */
+TEST_F_TIMEOUT(daemon, notify_ready_after_first_apply, 600)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = NOTIFY_SOCKET };
+	struct timeval tv = { .tv_sec = DAEMON_WAIT_S };
+	struct nictl_dev dev;
+	char msg[512];
+	int fd;
+
+	unlink(NOTIFY_SOCKET);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, bind(fd, (struct sockaddr *)&addr, sizeof(addr)));
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	ASSERT_EQ(0, setenv("NOTIFY_SOCKET", NOTIFY_SOCKET, 1));
+	self->pid = daemon_start(CONF, DAEMON_LOG);
+	unsetenv("NOTIFY_SOCKET");
+	ASSERT_LT(0, self->pid);
+
+	ASSERT_LT(0, next_notify(fd, msg, sizeof(msg)));
+	EXPECT_EQ(0, strncmp(msg, "READY=1\n", 8)) TH_LOG("got '%s'", msg);
+	/* Checked once, at READY: placed before it, not after a wait. */
+	EXPECT_TRUE(in_policy(&self->env.nl, &vnode1, &dev));
+	EXPECT_TRUE(in_policy(&self->env.nl, &e1k, &dev));
+	EXPECT_NE(NULL, strstr(msg, "STATUS=2 rules applied; 0 devices not as configured"))
+		TH_LOG("got '%s'", msg);
+
+	ASSERT_EQ(0, kill(self->pid, SIGHUP));
+	ASSERT_LT(0, next_notify(fd, msg, sizeof(msg)));
+	EXPECT_EQ(0, strncmp(msg, "RELOADING=1\nMONOTONIC_USEC=", 26)) TH_LOG("got '%s'", msg);
+	ASSERT_LT(0, next_notify(fd, msg, sizeof(msg)));
+	EXPECT_EQ(0, strncmp(msg, "READY=1\n", 8)) TH_LOG("got '%s'", msg);
+	close(fd);
+	unlink(NOTIFY_SOCKET);
 }
 
 NICTL_TEST_MAIN
