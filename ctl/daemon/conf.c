@@ -228,33 +228,39 @@ static int parse_section(struct parser *p, char *s)
 	return new_rule(p, trim(inner + 4));
 }
 
-/* @on ("yes", also spelt "true", or "auto") or no (also "false") into @out. */
-static int parse_word(struct parser *p, const char *key, const char *v, const char *on,
+/*
+ * Every boolean-like key takes yes and no the same way, also spelt true,
+ * on, 1 and false, off, 0; a key whose "on" lets the plan decide (steer,
+ * rps) takes auto as yes too.
+ */
+static int parse_bool(struct parser *p, const char *key, const char *v, bool takes_auto,
 		      bool *out)
 {
-	if (!strcmp(v, on) || (!strcmp(on, "yes") && !strcmp(v, "true"))) {
+	static const char *const words[2][4] = {
+		{ "no", "false", "off", "0" }, { "yes", "true", "on", "1" },
+	};
+	unsigned int on, i;
+
+	for (on = 0; on < 2; on++)
+		for (i = 0; i < ARRAY_SIZE(words[on]); i++)
+			if (!strcmp(v, words[on][i])) {
+				*out = on;
+				return 0;
+			}
+	if (takes_auto && !strcmp(v, "auto")) {
 		*out = true;
 		return 0;
 	}
-	if (!strcmp(v, "no") || !strcmp(v, "false")) {
-		*out = false;
-		return 0;
-	}
-	return fail(p, "%s: '%s' is neither %s nor no", key, v, on);
+	return fail(p, "%s: '%s' is neither %syes nor no", key, v, takes_auto ? "auto, " : "");
 }
 
-static int parse_bool(struct parser *p, const char *key, const char *v, bool *out)
-{
-	return parse_word(p, key, v, "yes", out);
-}
-
-/* The steering @part into @parts when @v is @on. */
-static int parse_part(struct parser *p, const char *key, const char *v, const char *on,
+/* The steering @part into @parts when @v says so. */
+static int parse_part(struct parser *p, const char *key, const char *v, bool takes_auto,
 		      unsigned int part, unsigned int *parts)
 {
 	bool set;
 
-	if (parse_word(p, key, v, on, &set))
+	if (parse_bool(p, key, v, takes_auto, &set))
 		return -1;
 	if (set)
 		*parts |= part;
@@ -326,19 +332,19 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 	case KEY_EXCLUDE:
 		return parse_cpulist(p, "exclude", v, &r->policy.req.exclude);
 	case KEY_ALLOW_SIBLINGS:
-		return parse_bool(p, "allow-siblings", v, &r->policy.allow_siblings);
+		return parse_bool(p, "allow-siblings", v, false, &r->policy.allow_siblings);
 	case KEY_STEER:
-		return parse_word(p, "steer", v, "auto", &p->steer_auto);
+		return parse_bool(p, "steer", v, true, &p->steer_auto);
 	case KEY_RPS:
-		return parse_part(p, "rps", v, "auto", STEER_RPS, &r->steer);
+		return parse_part(p, "rps", v, true, STEER_RPS, &r->steer);
 	case KEY_RFS:
-		return parse_part(p, "rfs", v, "yes", STEER_RFS, &r->steer);
+		return parse_part(p, "rfs", v, false, STEER_RFS, &r->steer);
 	case KEY_XPS:
-		return parse_part(p, "xps", v, "yes", STEER_XPS, &r->steer);
+		return parse_part(p, "xps", v, false, STEER_XPS, &r->steer);
 	case KEY_STICKY:
-		return parse_bool(p, "sticky", v, &r->policy.sticky);
+		return parse_bool(p, "sticky", v, false, &r->policy.sticky);
 	case KEY_BALANCE:
-		return parse_bool(p, "balance", v, &r->balance);
+		return parse_bool(p, "balance", v, false, &r->balance);
 	case KEY_BALANCE_INTERVAL:
 		return parse_uint(p, "balance-interval", v, 1, BALANCE_INTERVAL_MAX_S,
 				  &r->balance_interval_s);

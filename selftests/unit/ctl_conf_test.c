@@ -117,6 +117,10 @@ TEST(steering_keys)
 		{ "rps = auto\n", STEER_RPS },
 		{ "rfs = true\nxps = yes\n", STEER_RFS | STEER_XPS },
 		{ "steer = no\nrps = auto\n", STEER_RPS },
+		/* yes and no alike for every such key: auto is yes where it is taken. */
+		{ "steer = yes\n", STEER_RPS | STEER_RFS | STEER_XPS },
+		{ "steer = on\nrfs = off\nxps = 0\n", STEER_RPS },
+		{ "rps = yes\nrfs = 1\nxps = on\n", STEER_RPS | STEER_RFS | STEER_XPS },
 	};
 	char text[256], err[256];
 	struct conf c;
@@ -145,6 +149,28 @@ TEST(match_netns)
 	EXPECT_STREQ("pod-*", c.rules[0].match[RULE_MATCH_NETNS]);
 	EXPECT_EQ(NULL, c.rules[0].match[RULE_MATCH_NAME]);
 	conf_free(&c);
+}
+
+/* The other boolean keys take the same words: yes, true, on, 1; no, false, off, 0. */
+TEST(boolean_words)
+{
+	static const char *const on[] = { "yes", "true", "on", "1" };
+	static const char *const off[] = { "no", "false", "off", "0" };
+	char text[256], err[256];
+	struct conf c;
+	unsigned int i, v;
+
+	for (v = 0; v < 2; v++)
+		for (i = 0; i < ARRAY_SIZE(on); i++) {
+			snprintf(text, sizeof(text), "[rule a]\nmatch-name = x\nallow-siblings = %s\n"
+				 "sticky = %s\nbalance = %s\n", v ? on[i] : off[i],
+				 v ? on[i] : off[i], v ? on[i] : off[i]);
+			ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s", err);
+			EXPECT_EQ(v, c.rules[0].policy.allow_siblings) TH_LOG("%s", text);
+			EXPECT_EQ(v, c.rules[0].policy.sticky) TH_LOG("%s", text);
+			EXPECT_EQ(v, c.rules[0].balance) TH_LOG("%s", text);
+			conf_free(&c);
+		}
 }
 
 TEST(balance_keys)
@@ -236,10 +262,10 @@ TEST(errors_name_the_line)
 		  "t.conf:3: exclude: ',' is not a CPU list" },
 		{ "[rule a]\nmatch-name = x\nxps = maybe\n",
 		  "t.conf:3: xps: 'maybe' is neither yes nor no" },
-		{ "[rule a]\nmatch-name = x\nsteer = yes\n",
-		  "t.conf:3: steer: 'yes' is neither auto nor no" },
-		{ "[rule a]\nmatch-name = x\nrps = yes\n",
-		  "t.conf:3: rps: 'yes' is neither auto nor no" },
+		{ "[rule a]\nmatch-name = x\nsteer = always\n",
+		  "t.conf:3: steer: 'always' is neither auto, yes nor no" },
+		{ "[rule a]\nmatch-name = x\nrps = Yes\n",
+		  "t.conf:3: rps: 'Yes' is neither auto, yes nor no" },
 		{ "[rule a]\nmatch-name = x\nrfs = auto\n",
 		  "t.conf:3: rfs: 'auto' is neither yes nor no" },
 		{ "[rule a]\nmatch-name = x\nsteer = auto\nsteer = no\n",
