@@ -176,7 +176,7 @@ static void log_result(const struct rule *rule, const struct nictl_dev *before,
 static enum apply_result not_applied(struct keeper *k, const struct rule *rule,
 				     const char *what, dev_key key)
 {
-	log_err("%s: rule %s (line %u) not applied", what, rule->name, rule->line);
+	log_err("%s: rule %s (%s:%u) not applied", what, rule->name, rule->file, rule->line);
 	/* Or one failed bind of a new device would leave it unkept for good. */
 	if (!owned_entry(k, key))
 		ctl_msg("out of memory");

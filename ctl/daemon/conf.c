@@ -6,7 +6,9 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,8 +182,8 @@ static int new_rule(struct parser *p, const char *name)
 		return fail(p, "rule name '%s': use letters, digits, '_', '.' and '-'", name);
 	for (i = 0; i < c->nr_rules; i++)
 		if (!strcmp(c->rules[i].name, name))
-			return fail(p, "a rule named '%s' already starts at line %u", name,
-				    c->rules[i].line);
+			return fail(p, "a rule named '%s' already starts at %s:%u", name,
+				    c->rules[i].file, c->rules[i].line);
 	rules = realloc(c->rules, (c->nr_rules + 1) * sizeof(*rules));
 	if (!rules)
 		return fail(p, "out of memory");
@@ -196,8 +198,10 @@ static int new_rule(struct parser *p, const char *name)
 		.balance_threshold_pct = BALANCE_THRESHOLD_DEFAULT_PCT,
 	};
 	rules[c->nr_rules].name = strdup(name);
+	rules[c->nr_rules].file = strdup(p->path);
 	c->nr_rules++;	/* counted before the check, so conf_free() frees it */
-	return rules[c->nr_rules - 1].name ? 0 : fail(p, "out of memory");
+	return rules[c->nr_rules - 1].name && rules[c->nr_rules - 1].file ? 0 :
+	       fail(p, "out of memory");
 }
 
 /* "[rule NAME]" or "[daemon]"; @s is the line without its brackets' outside. */
@@ -435,46 +439,118 @@ static int parse_line(struct parser *p, char *raw)
 	return parse_key(p, s, eq);
 }
 
+/* Read one file into the configuration @p builds; 0 or -1 with p->err set. */
+static int parse_file(struct parser *p, FILE *f, const char *path)
+{
+	char *line = NULL;
+	size_t size = 0;
+	int ret = 0;
+
+	/* A file starts outside any section: a drop-in's rules are its own. */
+	p->path = path;
+	p->line = 0;
+	p->in_section = p->in_daemon = p->steer_auto = false;
+	p->seen = 0;
+	while (!ret && getline(&line, &size, f) >= 0) {
+		p->line++;
+		ret = parse_line(p, line);
+	}
+	free(line);
+	if (!ret && ferror(f))
+		ret = fail(p, "read error");
+	return ret ?: end_section(p);
+}
+
+static void conf_init(struct parser *p, struct conf *conf, char *err, size_t errlen)
+{
+	*p = (struct parser){ .conf = conf, .err = err, .errlen = errlen };
+	*conf = (struct conf){ .irq_wait_ms = IRQ_WAIT_DEFAULT_MS, .irqbalance_ban = true,
+			       .banned_cpus = true };
+}
+
 /*
  * Read the configuration in @f (named @path in messages) into @conf. On
  * failure @conf is empty and @err says "PATH:LINE: what is wrong"; -1.
  */
 int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t errlen)
 {
-	struct parser p = { .path = path, .conf = conf, .err = err, .errlen = errlen };
-	char *line = NULL;
-	size_t size = 0;
-	int ret = 0;
+	struct parser p;
+	int ret;
 
-	*conf = (struct conf){ .irq_wait_ms = IRQ_WAIT_DEFAULT_MS, .irqbalance_ban = true,
-			       .banned_cpus = true };
-	while (!ret && getline(&line, &size, f) >= 0) {
-		p.line++;
-		ret = parse_line(&p, line);
-	}
-	free(line);
-	if (!ret && ferror(f))
-		ret = fail(&p, "read error");
-	if (!ret)
-		ret = end_section(&p);
+	conf_init(&p, conf, err, errlen);
+	ret = parse_file(&p, f, path);
 	if (ret)
 		conf_free(conf);
 	return ret;
 }
 
-/* conf_parse() of the file at @path. */
-int conf_load(const char *path, struct conf *conf, char *err, size_t errlen)
+static int load_file(struct parser *p, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	int ret;
 
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		*conf = (struct conf){ 0 };
+		snprintf(p->err, p->errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	ret = conf_parse(f, path, conf, err, errlen);
+	ret = parse_file(p, f, path);
 	fclose(f);
+	return ret;
+}
+
+/* Drop-ins are *.conf files; editors' backups and hidden files are not. */
+static int dropin_filter(const struct dirent *e)
+{
+	size_t len = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && len > 5 && !strcmp(e->d_name + len - 5, ".conf");
+}
+
+/* The drop-ins of @path, each after the one before in name order. */
+static int load_dropins(struct parser *p, const char *path)
+{
+	struct dirent **names;
+	char dir[PATH_MAX], file[PATH_MAX + 256];
+	int n, i, ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s%s", path, CONF_DROPIN_SUFFIX);
+	n = scandir(dir, &names, dropin_filter, alphasort);
+	if (n < 0 && errno == ENOENT)
+		return 0;
+	if (n < 0) {
+		snprintf(p->err, p->errlen, "%s: cannot read: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name);
+		if (!ret)
+			ret = load_file(p, file);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/**
+ * conf_load() - read the file at @path and its drop-ins
+ * @path: the main file, which must exist
+ * @conf: receives the configuration: the drop-ins' rules first, in the order
+ *	of their names, then the main file's, so that a drop-in (a host's own,
+ *	pushed beside a fleet's file) overrides what the main file says
+ * @err: receives "FILE:LINE: what is wrong"
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 with @conf empty.
+ */
+int conf_load(const char *path, struct conf *conf, char *err, size_t errlen)
+{
+	struct parser p;
+	int ret;
+
+	conf_init(&p, conf, err, errlen);
+	ret = load_dropins(&p, path) ?: load_file(&p, path);
+	if (ret)
+		conf_free(conf);
 	return ret;
 }
 
@@ -485,6 +561,7 @@ void conf_free(struct conf *conf)
 
 	for (i = 0; i < conf->nr_rules; i++) {
 		free(conf->rules[i].name);
+		free(conf->rules[i].file);
 		for (k = 0; k < NR_RULE_MATCH; k++)
 			free(conf->rules[i].match[k]);
 		bind_policy_free(&conf->rules[i].policy);

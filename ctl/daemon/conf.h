@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The daemon's configuration file (format: docs/config.md). Parsing is all
- * or nothing: a file with one bad line yields no configuration and a
- * message "FILE:LINE: what is wrong", so a reload can keep the old one.
+ * The daemon's configuration file and its drop-ins (format: docs/config.md).
+ * Parsing is all or nothing: one bad line in any of them yields no
+ * configuration and a message "FILE:LINE: what is wrong", so a reload can
+ * keep the old one.
  */
 #ifndef NICTLCTL_CONF_H
 #define NICTLCTL_CONF_H
@@ -15,6 +16,8 @@
 #include "steer/part.h"
 
 #define CONF_DEFAULT_PATH	"/etc/nictl/nictl.conf"
+/* Drop-ins: the *.conf files in PATH.d, whose rules come before PATH's. */
+#define CONF_DROPIN_SUFFIX	".d"
 
 /*
  * What a rule matches on; each holds fnmatch(3) globs separated by spaces
@@ -32,6 +35,7 @@ enum rule_key {
 
 struct rule {
 	char *name;			/* [rule NAME] */
+	char *file;			/* the file it is in: the main one or a drop-in */
 	unsigned int line;		/* of its section header */
 	char *match[NR_RULE_MATCH];
 	struct bind_policy policy;

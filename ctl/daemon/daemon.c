@@ -686,7 +686,7 @@ int cmd_daemon(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (conf_load(d.conf_path, &d.k.conf, err, sizeof(err)) ||
-	    (mode.check && conf_check_host(&d.k.conf, d.conf_path, err, sizeof(err)))) {
+	    (mode.check && conf_check_host(&d.k.conf, err, sizeof(err)))) {
 		ctl_msg("%s; %s", err, mode.check ? "not valid" : "not started");
 		keeper_free(&d.k);
 		return EXIT_CONFIG;

@@ -15,11 +15,11 @@ struct host {
 	struct cpuset nodes;
 };
 
-/* Say "@path:LINE: rule 'NAME': " and the rest in @err; returns -1. */
-static __printf(5, 6) int refuse(const struct rule *r, const char *path, char *err,
-				 size_t errlen, const char *fmt, ...)
+/* Say "FILE:LINE: rule 'NAME': " and the rest in @err; returns -1. */
+static __printf(4, 5) int refuse(const struct rule *r, char *err, size_t errlen,
+				 const char *fmt, ...)
 {
-	int n = snprintf(err, errlen, "%s:%u: rule '%s': ", path, r->line, r->name);
+	int n = snprintf(err, errlen, "%s:%u: rule '%s': ", r->file, r->line, r->name);
 	va_list ap;
 
 	if (n >= 0 && (size_t)n < errlen) {
@@ -36,12 +36,12 @@ static char *list(const struct cpuset *s)
 	return cpuset_empty(s) ? strdup("none") : cpuset_format(s);
 }
 
-static int missing_cpus(const struct rule *r, const struct host *h, const char *path,
+static int missing_cpus(const struct rule *r, const struct host *h,
 			const struct cpuset *missing, char *err, size_t errlen)
 {
 	char *gone = list(missing), *have = list(&h->present);
 
-	refuse(r, path, err, errlen, "cpus: %s %s %s not on this host (it has %s)",
+	refuse(r, err, errlen, "cpus: %s %s %s not on this host (it has %s)",
 	       cpuset_weight(missing) == 1 ? "CPU" : "CPUs", gone ?: "?",
 	       cpuset_weight(missing) == 1 ? "is" : "are", have ?: "?");
 	free(gone);
@@ -50,8 +50,8 @@ static int missing_cpus(const struct rule *r, const struct host *h, const char *
 }
 
 /* The CPUs a rule can use on this host before its exclude, into @cpus. */
-static int rule_cpus(const struct rule *r, const struct host *h, const char *path,
-		     struct cpuset *cpus, char *err, size_t errlen)
+static int rule_cpus(const struct rule *r, const struct host *h, struct cpuset *cpus,
+		     char *err, size_t errlen)
 {
 	const struct cpu_request *req = &r->policy.req;
 	struct cpuset missing = CPUSET_INIT;
@@ -62,7 +62,7 @@ static int rule_cpus(const struct rule *r, const struct host *h, const char *pat
 		ret = cpuset_or(&missing, &req->given);
 		cpuset_andnot(&missing, &h->present);
 		if (!ret && !cpuset_empty(&missing))
-			ret = missing_cpus(r, h, path, &missing, err, errlen);
+			ret = missing_cpus(r, h, &missing, err, errlen);
 		cpuset_free(&missing);
 		return ret ?: cpuset_or(cpus, &req->given);
 	}
@@ -70,7 +70,7 @@ static int rule_cpus(const struct rule *r, const struct host *h, const char *pat
 		if (cpuset_has(&h->nodes, req->node))
 			return topo_node_cpus(req->node, cpus);
 		nodes = list(&h->nodes);
-		refuse(r, path, err, errlen, "cpus: NUMA node %d is not on this host (its nodes: %s)",
+		refuse(r, err, errlen, "cpus: NUMA node %d is not on this host (its nodes: %s)",
 		       req->node, nodes ?: "?");
 		free(nodes);
 		return -1;
@@ -79,19 +79,18 @@ static int rule_cpus(const struct rule *r, const struct host *h, const char *pat
 	return cpuset_or(cpus, &h->present);
 }
 
-static int check_rule(const struct rule *r, const struct host *h, const char *path, char *err,
-		      size_t errlen)
+static int check_rule(const struct rule *r, const struct host *h, char *err, size_t errlen)
 {
 	struct cpuset cpus = CPUSET_INIT;
 	char *had;
 	int ret;
 
-	ret = rule_cpus(r, h, path, &cpus, err, errlen);
+	ret = rule_cpus(r, h, &cpus, err, errlen);
 	if (!ret && !cpuset_empty(&cpus)) {
 		had = list(&cpus);
 		cpuset_andnot(&cpus, &r->policy.req.exclude);
 		if (cpuset_empty(&cpus))
-			ret = refuse(r, path, err, errlen, "exclude leaves none of its CPUs (%s)",
+			ret = refuse(r, err, errlen, "exclude leaves none of its CPUs (%s)",
 				     had ?: "?");
 		free(had);
 	}
@@ -102,14 +101,13 @@ static int check_rule(const struct rule *r, const struct host *h, const char *pa
 /**
  * conf_check_host() - can every rule of @conf apply on this host?
  * @conf: a parsed configuration
- * @path: its file, for the message
  * @err: receives "PATH:LINE: rule 'NAME': why" for the first that cannot
  * @errlen: size of @err
  *
  * Return: 0, -1 for a rule that cannot apply, another -errno when the
  * topology cannot be read; @err says which.
  */
-int conf_check_host(const struct conf *conf, const char *path, char *err, size_t errlen)
+int conf_check_host(const struct conf *conf, char *err, size_t errlen)
 {
 	struct host h = { CPUSET_INIT, CPUSET_INIT };
 	unsigned int i;
@@ -123,7 +121,7 @@ int conf_check_host(const struct conf *conf, const char *path, char *err, size_t
 			ret = 0;
 	}
 	for (i = 0; !ret && i < conf->nr_rules; i++)
-		ret = check_rule(&conf->rules[i], &h, path, err, errlen);
+		ret = check_rule(&conf->rules[i], &h, err, errlen);
 	/* A refusal is -1 with @err said; the rest are the topology's errors. */
 	if (ret < -1)
 		snprintf(err, errlen, "cannot read the CPU topology under %s: %s", topo_root(),

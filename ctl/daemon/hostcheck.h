@@ -13,6 +13,6 @@
 
 #include "daemon/conf.h"
 
-int conf_check_host(const struct conf *conf, const char *path, char *err, size_t errlen);
+int conf_check_host(const struct conf *conf, char *err, size_t errlen);
 
 #endif /* NICTLCTL_HOSTCHECK_H */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 
@@ -247,7 +248,7 @@ TEST(errors_name_the_line)
 		{ "[rule a]\nmatch-name = x\nmatch-name = y\n",
 		  "t.conf:3: 'match-name' is set twice in this section" },
 		{ "[rule a]\nmatch-name = x\n[rule a]\nmatch-name = y\n",
-		  "t.conf:3: a rule named 'a' already starts at line 1" },
+		  "t.conf:3: a rule named 'a' already starts at t.conf:1" },
 		{ "\n[rule a]\ncpus = all\n[rule b]\nmatch-name = y\n",
 		  "t.conf:2: rule 'a' matches no device" },
 		{ "[rule a]\nxps = yes\n", "t.conf:1: rule 'a' matches no device" },
@@ -358,6 +359,77 @@ TEST(match_values_that_can_match)
 	EXPECT_STREQ("enp129s0f0np0v1* eth[!:] ens\\*", c.rules[0].match[RULE_MATCH_NAME]);
 	EXPECT_STREQ("mlx5_core ice *-dwmac", c.rules[0].match[RULE_MATCH_DRIVER]);
 	conf_free(&c);
+}
+
+/* Write @text to @dir/@name. */
+static void put(struct __test_metadata *_metadata, const char *dir, const char *name,
+		const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f) TH_LOG("%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * The *.conf files of PATH.d: their rules before the main file's, in name
+ * order, so a host's drop-in overrides the fleet's file; other names are
+ * not read; a bad line names the drop-in; a rule name is unique across all
+ * files.
+ */
+TEST(dropins)
+{
+	char dir[] = "/tmp/nictl-conf-XXXXXX", path[128], dropins[160], err[512];
+	struct conf c;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/nictl.conf", dir);
+	snprintf(dropins, sizeof(dropins), "%s.d", path);
+	put(_metadata, dir, "nictl.conf", "[daemon]\nirq-wait = 5\n[rule fleet]\n"
+	    "match-driver = ice\ncpus = numa-local\n");
+	/* Without the directory: the main file alone. */
+	ASSERT_EQ(0, conf_load(path, &c, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(1U, c.nr_rules);
+	conf_free(&c);
+
+	ASSERT_EQ(0, mkdir(dropins, 0755));
+	put(_metadata, dropins, "20-web.conf", "[rule web]\nmatch-name = eth1\ncpus = 2-3\n");
+	put(_metadata, dropins, "10-host.conf", "# this host's own\n[rule host]\n"
+	    "match-driver = ice\ncpus = node 0\n");
+	put(_metadata, dropins, "30-old.conf.bak", "[rule old]\nmatch-name = x\n");
+	put(_metadata, dropins, ".hidden.conf", "[rule hidden]\nmatch-name = x\n");
+	ASSERT_EQ(0, conf_load(path, &c, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(3U, c.nr_rules);
+	EXPECT_STREQ("host", c.rules[0].name);
+	EXPECT_EQ(2U, c.rules[0].line);
+	EXPECT_EQ(0, strcmp(c.rules[0].file + strlen(c.rules[0].file) - 12, "10-host.conf"));
+	EXPECT_STREQ("web", c.rules[1].name);
+	EXPECT_STREQ("fleet", c.rules[2].name);
+	EXPECT_STREQ(path, c.rules[2].file);
+	EXPECT_EQ(5000U, c.irq_wait_ms);
+	conf_free(&c);
+
+	put(_metadata, dropins, "40-bad.conf", "[rule bad]\nmatch-name = x\ncpus = four\n");
+	EXPECT_EQ(-1, conf_load(path, &c, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "nictl.conf.d/40-bad.conf:3: cpus: 'four' is none of"))
+		TH_LOG("%s", err);
+	EXPECT_EQ(0U, c.nr_rules);
+	put(_metadata, dropins, "40-bad.conf", "[rule fleet]\nmatch-name = x\n");
+	EXPECT_EQ(-1, conf_load(path, &c, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "/nictl.conf:3: a rule named 'fleet' already starts at "))
+		TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "/nictl.conf.d/40-bad.conf:1")) TH_LOG("%s", err);
+	/* A setting before any header of its own file is an error there too. */
+	put(_metadata, dropins, "40-bad.conf", "cpus = 1\n");
+	EXPECT_EQ(-1, conf_load(path, &c, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "40-bad.conf:1: 'cpus' comes before any")) TH_LOG("%s", err);
+
+	snprintf(err, sizeof(err), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(err));
 }
 
 TEST(missing_file)
