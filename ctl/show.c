@@ -72,8 +72,8 @@
  *   source     "none", "napi", "msi" or "msi+napi": how the queue IRQs
  *              were found (IRQ names, NAPI links, or names first and links
  *              for the queues no name covers)
- *   uppers     string, the devices stacked on it ("bond0,bond0.100"), or
- *              null when none is
+ *   uppers     array of strings, the devices stacked on it
+ *              (["bond0", "bond0.100"]), empty when none is
  *   netns_id   integer, only for a device outside the initial network
  *              namespace: the id the initial namespace has for its own
  *   netns      string or null, with netns_id: the namespace's name under
@@ -488,6 +488,23 @@ static int json_irq(struct json *j, const struct nictl_irq *irq)
 	return 0;
 }
 
+/* The names of the comma-joined list @names as an array, empty for NULL. */
+static void json_names(struct json *j, const char *key, const char *names)
+{
+	char *name;
+	size_t len;
+
+	json_arr_begin(j, key);
+	while (names && *names) {
+		len = strcspn(names, ",");
+		name = strndup(names, len);
+		json_str(j, NULL, name ?: "?");
+		free(name);
+		names += len + !!names[len];
+	}
+	json_arr_end(j);
+}
+
 /* The members of a device's object, but its IRQs. */
 void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 {
@@ -502,7 +519,7 @@ void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 	json_bool(j, "bound", dev->flags & NICTL_DEV_F_BOUND);
 	json_str(j, "sticky_id", dev->sticky_id);
 	json_str(j, "source", source_name(dev->source));
-	json_str(j, "uppers", dev->uppers);
+	json_names(j, "uppers", dev->uppers);
 	if (dev->other_netns) {
 		char ns[256];
 

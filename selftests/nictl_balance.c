@@ -234,7 +234,7 @@ static bool map_follows_plan(const struct queue_map *m, const char *json)
 	bool ok = true;
 
 	for (q = 0; q < m->n; q++) {
-		snprintf(filter, sizeof(filter), "[.queues[] | select(.dev == \"%s\" and "
+		snprintf(filter, sizeof(filter), "[.queues[] | select(.ifname == \"%s\" and "
 			 ".queue == %u) | .planned_cpu] | join(\",\")", m->ifname, q);
 		snprintf(want, sizeof(want), "%d", m->cpu[q]);
 		ok &= jq_says(json, filter, want);
@@ -397,7 +397,7 @@ TEST_F_TIMEOUT(balance, two_nics_of_a_node_together, 120)
 	ASSERT_EQ(0, bind_all_on(&self->env.nl, "igb0", 4));
 	ASSERT_EQ(0, BALANCE(&self->r, "vnode1", "igb0", "--numa-local", "-j"));
 	EXPECT_TRUE(json_applied(self->r.out));
-	EXPECT_TRUE(jq_says(self->r.out, "[.queues[].dev] | group_by(.) | "
+	EXPECT_TRUE(jq_says(self->r.out, "[.queues[].ifname] | group_by(.) | "
 			    "map(\"\\(.[0]) \\(length)\") | join(\",\")", "igb0 8,vnode1 2"));
 	/* Ten queue groups, node 1 has two cores: some must share. */
 	EXPECT_TRUE(jq_says(self->r.out, ".shared_cores", "true"));

@@ -146,7 +146,7 @@ static void flat_irq(FILE *f, unsigned int i, const struct nictl_irq *irq)
 /* What JQ_FLATTEN prints for nictlctl's one-device JSON of @d. */
 static char *flat_json(const struct nictl_dev *d)
 {
-	char *buf = NULL, list[NICTL_MAX_LINKS * IFNAMSIZ];
+	char *buf = NULL;
 	size_t len;
 	unsigned int i;
 	FILE *f = open_memstream(&buf, &len);
@@ -161,7 +161,8 @@ static char *flat_json(const struct nictl_dev *d)
 		yes_no(d->dev_flags & NICTL_DEV_F_BOUND));
 	str_or_null(f, "0.sticky_id", d->present & ATTR_BIT(NICTL_A_STICKY_ID), d->sticky_id);
 	fprintf(f, "0.source \"%s\"\n", source_name(d->source));
-	str_or_null(f, "0.uppers", d->n_uppers, uppers(d, list, sizeof(list)));
+	for (i = 0; i < d->n_uppers; i++)
+		fprintf(f, "0.uppers.%u \"%s\"\n", i, d->uppers[i]);
 	for (i = 0; i < d->n_irqs; i++)
 		flat_irq(f, i, &d->irqs[i]);
 	fclose(f);

@@ -362,7 +362,7 @@ TEST_F_TIMEOUT(doctor, bound_device_without_a_rule, 300)
 	ASSERT_EQ(0, write_conf("vnode0"));
 	ASSERT_EQ(0, CTL(self, "bind", DEV, "--numa-local", "--steer"));
 	EXPECT_EQ(1, DOCTOR(self, 0, DEV));
-	EXPECT_STREQ("no-daemon-rule", jq(self, "[.findings[] | select(.device == \"vnode1\" and "
+	EXPECT_STREQ("no-daemon-rule", jq(self, "[.findings[] | select(.ifname == \"vnode1\" and "
 					  ".severity != \"info\") | .id] | join(\" \")"));
 }
 
@@ -374,7 +374,7 @@ TEST_F_TIMEOUT(doctor, tiny_budget_under_a_flood_squeezes, 300)
 	EXPECT_TRUE(found(self, "softnet-squeeze"));
 	EXPECT_STREQ("1", evidence(self, "softnet-squeeze", "netdev_budget"));
 	EXPECT_STREQ("null", jq(self, "[.findings[] | select(.id == \"softnet-squeeze\")][0]"
-				".device"));
+				".ifname"));
 }
 
 /*

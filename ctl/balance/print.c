@@ -127,7 +127,7 @@ static void json_groups(struct json *j, const struct bal_set *set, const struct 
 	for (g = 0; g < set->nr_groups; g++) {
 		slot = &set->slots[g];
 		json_obj_begin(j, NULL);
-		json_str(j, "dev", set->devs.devs[slot->dev].ifname);
+		json_str(j, "ifname", set->devs.devs[slot->dev].ifname);
 		json_int(j, "queue", slot->queue);
 		json_int(j, "load_ns", set->groups[g].load);
 		json_int(j, "cpu", set->groups[g].cpu);

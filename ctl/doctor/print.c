@@ -14,7 +14,7 @@
  * "fix (applied): " replaces "fix: " for what --fix did.
  *
  * JSON (-j): one object, {"interval_ms": 3000, "errors": 1, "warnings": 1,
- * "infos": 0, "findings": [{"id", "severity", "device" (null: the host),
+ * "infos": 0, "findings": [{"id", "severity", "ifname" (null: the host),
  * "summary", "evidence": {key: number or CPU/IRQ list string}, "fix" (null
  * when none), "fixed"}]}.
  */
@@ -74,9 +74,9 @@ static void json_finding(struct json *j, const struct doc_finding *d)
 	json_str(j, "id", d->id);
 	json_str(j, "severity", doc_severity_name(d->severity));
 	if (d->dev)
-		json_str(j, "device", d->dev);
+		json_str(j, "ifname", d->dev);
 	else
-		json_null(j, "device");
+		json_null(j, "ifname");
 	json_str(j, "summary", d->text);
 	json_obj_begin(j, "evidence");
 	for (i = 0; i < d->nr_facts; i++) {

@@ -165,7 +165,7 @@
  *                      ifindex (integer)
  *   queues         (with DEV) array, one object per NAPI instance, in table
  *                  order:
- *     dev              string, with a stacked DEV only: the instance's
+ *     ifname           string, with a stacked DEV only: the instance's
  *                      device, one of dev.lower
  *     queue            integer, or null when unknown
  *     napi_id          integer

@@ -114,7 +114,7 @@ static void json_queue(struct json *j, const struct stats_view *v, const struct 
 {
 	json_obj_begin(j, NULL);
 	if (v->lower)
-		json_str(j, "dev", q->dev);
+		json_str(j, "ifname", q->dev);
 	if (q->queue < 0)
 		json_null(j, "queue");
 	else

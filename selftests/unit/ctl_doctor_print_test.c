@@ -52,10 +52,10 @@ TEST(json_document)
 	out = print(true, &fs);
 	EXPECT_STREQ("{\"interval_ms\":3000,\"errors\":1,\"warnings\":0,\"infos\":1,"
 		     "\"findings\":[{\"id\":\"softnet-backlog-drops\",\"severity\":\"error\","
-		     "\"device\":null,\"summary\":\"5 packets dropped\","
+		     "\"ifname\":null,\"summary\":\"5 packets dropped\","
 		     "\"evidence\":{\"dropped\":5,\"cpus\":\"0-3\"},"
 		     "\"fix\":\"sysctl -w net.core.netdev_max_backlog=2000\",\"fixed\":false},"
-		     "{\"id\":\"ring-small\",\"severity\":\"info\",\"device\":\"eth0\","
+		     "{\"id\":\"ring-small\",\"severity\":\"info\",\"ifname\":\"eth0\","
 		     "\"summary\":\"small ring\",\"evidence\":{},\"fix\":null,\"fixed\":false}]}\n",
 		     out);
 	free(out);

@@ -196,7 +196,7 @@ TEST_F(fmt, linked_names_the_upper_and_what_the_device_is_under_now)
 	ASSERT_EQ(0, event_print_json(self->f, &self->ev, &when));
 	out = text(self);
 	EXPECT_EQ(0, strncmp(out, want, strlen(want))) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "\"uppers\":\"bond0,bond0.7\"")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"uppers\":[\"bond0\",\"bond0.7\"]")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\"link\":\"bond0.7\"")) TH_LOG("%s", out);
 }
 

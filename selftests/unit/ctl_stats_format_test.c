@@ -176,11 +176,11 @@ TEST_F(fmt, stacked_device_json_names_each_queues_device)
 		"\"stacked\":true,\"lower\":[{\"ifname\":\"vnode0\",\"ifindex\":2},"
 		"{\"ifname\":\"vnode1\",\"ifindex\":3}]},"
 		"\"queues\":["
-		"{\"dev\":\"vnode0\",\"queue\":0,\"napi_id\":8193,\"polls\":300,"
+		"{\"ifname\":\"vnode0\",\"queue\":0,\"napi_id\":8193,\"polls\":300,"
 		"\"packets\":9100,\"time_ns\":250000000,"
 		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
 		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[]},"
-		"{\"dev\":\"vnode1\",\"queue\":0,\"napi_id\":8194,\"polls\":50,"
+		"{\"ifname\":\"vnode1\",\"queue\":0,\"napi_id\":8194,\"polls\":50,"
 		"\"packets\":900,\"time_ns\":2000000,"
 		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
 		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2]}]}\n",
