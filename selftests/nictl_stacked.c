@@ -617,7 +617,7 @@ TEST_F_TIMEOUT(bond, nictlctl_stats_shows_the_queues_of_each_port, 300)
 {
 	static const char filter[] =
 		"\"\\(.dev.ifname) \\(.dev.stacked) \\([.dev.lower[].ifname] | sort | join(\",\")) "
-		"\\([.queues[].dev] | unique | join(\",\"))\"";
+		"\\([.queues[].ifname] | unique | join(\",\"))\"";
 	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
 
 	ASSERT_NE(NULL, r);
