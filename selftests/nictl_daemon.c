@@ -473,7 +473,7 @@ TEST_F_TIMEOUT(daemon, failed_apply_still_governs, 600)
 	ASSERT_EQ(0, pci_driver_bind(self->driver, bdf, true));
 	EXPECT_EQ(0, netdev_revive(self->vnode1.pci_path, self->driver, "vnode1"));
 	EXPECT_TRUE(monitor_saw(self, 1, "registered", NULL, 0));
-	daemon_log_wait(DAEMON_LOG, "rule node1-nic (line 2) not applied", DAEMON_WAIT_S);
+	daemon_log_wait(DAEMON_LOG, "rule node1-nic (" CONF ":2) not applied", DAEMON_WAIT_S);
 	/* Let the daemon fail on the rest of the new device's events too. */
 	sleep(5);
 	ASSERT_EQ(0, nictl_set_fault(0));
@@ -500,7 +500,7 @@ TEST_F_TIMEOUT(daemon, failed_steering_leaves_nothing, 600)
 	unsetenv("NICTL_FAULT_STEER_WRITE");
 	ASSERT_LT(0, self->pid);
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
-	EXPECT_TRUE(daemon_log_wait(DAEMON_LOG, "rule node1-nic (line 2) not applied",
+	EXPECT_TRUE(daemon_log_wait(DAEMON_LOG, "rule node1-nic (" CONF ":2) not applied",
 				    DAEMON_WAIT_S));
 	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "cannot steer vnode1: writing "));
 	EXPECT_TRUE(steering_is("vnode1", &self->before));
