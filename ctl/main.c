@@ -41,6 +41,8 @@ static const struct command commands[] = {
 	  true, true },
 	{ "daemon", "[-c FILE]", "keep the rules of a configuration file applied", cmd_daemon,
 	  false, false },
+	{ "verify", "[-c FILE]", "exit 1 when a device is not as the configuration says",
+	  cmd_verify, false, true },
 	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor, false,
 	  true },
 	{ "balance", "[DEV...]", "move queue IRQs so no CPU carries more NET_RX work than it must",
@@ -77,7 +79,7 @@ static void print_usage(void)
 	printf("\n"
 	       "Run '%s COMMAND --help' for the options of a command.\n"
 	       "Exit status: 0 success, 1 failure, 2 usage error, 78 configuration refused\n"
-	       "(daemon).\n", PROG_NAME);
+	       "(daemon, verify).\n", PROG_NAME);
 }
 
 static const struct command *find_command(const char *name)

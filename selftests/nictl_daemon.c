@@ -617,6 +617,68 @@ TEST_F_TIMEOUT(daemon, one_rule_lists_two_drivers, 600)
 	free(r);
 }
 
+/* nictlctl verify -c CONF, its output in @r: the exit status. */
+static int verify(struct run_result *r, bool json)
+{
+	return run_ctl(r, false, NULL, (const char *const []){ "verify", "-c", CONF,
+							       json ? "-j" : NULL, NULL });
+}
+
+/*
+ * verify says what differs and changes nothing: 0 after an apply; 1 naming
+ * an IRQ moved by hand (no daemon runs, and sticky = no: nothing puts it
+ * back), the device after a restore; 78 for a refused file.
+ */
+TEST_F_TIMEOUT(daemon, verify_says_what_differs, 600)
+{
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+	struct nictl_dev dev;
+	struct nl_result res;
+	char want[160];
+	unsigned int irq;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, jq);
+	ASSERT_EQ(0, write_conf_mac(CONF, "vnode1", "[rule node1-nic]\nmatch-mac = %s\n"
+				    "cpus = numa-local\nsticky = no\n\n[rule onboard]\n"
+				    "match-driver = e1000e\ncpus = node 0\nsticky = no\n"));
+	EXPECT_EQ(1, verify(r, false));
+	EXPECT_NE(NULL, strstr(r->out, "e1k: rule onboard (" CONF ":6): not bound by nictl\n"))
+		TH_LOG("%s", r->out);
+	ASSERT_EQ(0, run_ctl(r, false, NULL,
+			     (const char *const []){ "daemon", "-c", CONF, "--once", NULL }))
+		TH_LOG("%s", r->err);
+	ASSERT_TRUE(in_policy(&self->env.nl, &e1k, &dev));
+	EXPECT_EQ(0, verify(r, false)) TH_LOG("%s%s", r->out, r->err);
+	EXPECT_NE(NULL, strstr(r->out, "vnode1: rule node1-nic (" CONF ":1): as configured\n"))
+		TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "2 devices governed, 0 not as configured\n"))
+		TH_LOG("%s", r->out);
+
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "e1k", &dev, &res));
+	irq = dev.irqs[0].num;
+	ASSERT_NE(0U, dev.irqs[0].target_cpu);
+	ASSERT_EQ(0, move_to_cpu0(irq));
+	EXPECT_EQ(1, verify(r, false));
+	snprintf(want, sizeof(want), "e1k: rule onboard (" CONF ":6): IRQ %u is on CPUs 0, its "
+		 "binding says %u\n", irq, dev.irqs[0].target_cpu);
+	EXPECT_NE(NULL, strstr(r->out, want)) TH_LOG("got %s, want %s", r->out, want);
+	EXPECT_EQ(1, verify(r, true));
+	EXPECT_EQ(0, run_jq(jq, r->out, "[.governed, .not_as_configured, "
+			    "(.devices[] | select(.ifname == \"e1k\") | .as_configured)] | "
+			    "@csv"));
+	EXPECT_STREQ("2,1,false\n", jq->out);
+	/* It only looked. */
+	EXPECT_EQ(0, irq_affinity(irq, &dev.irqs[0].affinity, NULL));
+	EXPECT_TRUE(cpus_test(&dev.irqs[0].affinity, 0));
+
+	ASSERT_EQ(0, write_file(CONF, "[rule x]\nmatch-name = vnode1\ncpus = often\n"));
+	EXPECT_EQ(78, verify(r, false));
+	EXPECT_TRUE(one_line_error(r, CONF ":3: cpus: 'often' is none of"));
+	free(jq);
+	free(r);
+}
+
 #define NOTIFY_SOCKET	"/tmp/nictl-notify.sock"
 
 /* The next message the daemon sends systemd, into @msg: its length or -errno. */

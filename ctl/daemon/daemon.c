@@ -9,7 +9,7 @@
  * request socket (its pid differs from the one the module sees when it runs
  * in a PID namespace) and ignores them, so it never answers itself.
  *
- * It never forks: systemd (Type=simple) or the shell keeps it in the
+ * It never forks: systemd (Type=notify) or the shell keeps it in the
  * background. Without --foreground it logs to syslog. When configured, it
  * serves /metrics from the same loop (daemon/metrics.c).
  */
