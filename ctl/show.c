@@ -140,7 +140,8 @@ static const char *const source_names[] = {
 	[NICTL_IRQ_SOURCE_MSI_NAPI] = "msi+napi",
 };
 
-static const char *kind_name(unsigned int kind)
+/* "rx", "tx" or "combined": the word every output uses for a queue kind. */
+const char *show_kind_name(unsigned int kind)
 {
 	return kind < __NICTL_QUEUE_KIND_MAX ? kind_names[kind] : "unknown";
 }
@@ -305,7 +306,7 @@ static bool fill_row(char **row, const struct nictl_irq *irq)
 	int i;
 
 	row[COL_QUEUE] = queues_cell(irq);
-	row[COL_KIND] = cell("%s", kind_name(irq->kind));
+	row[COL_KIND] = cell("%s", show_kind_name(irq->kind));
 	row[COL_IRQ] = cell("%u", irq->irq);
 	row[COL_NAME] = cell("%s", irq->name ?: "-");
 	row[COL_CPUS] = cpus_cell(&irq->affinity);
@@ -445,12 +446,12 @@ int show_json_irq_fields(struct json *j, const struct nictl_irq *irq)
 	unsigned int k;
 
 	json_int(j, "queue", irq->queue);
-	json_str(j, "kind", kind_name(irq->kind));
+	json_str(j, "kind", show_kind_name(irq->kind));
 	json_arr_begin(j, "queues");
 	for (k = 0; k < irq->nr_queues; k++) {
 		json_obj_begin(j, NULL);
 		json_int(j, "queue", irq->queues[k].queue);
-		json_str(j, "kind", kind_name(irq->queues[k].kind));
+		json_str(j, "kind", show_kind_name(irq->queues[k].kind));
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -13,6 +13,7 @@
 #include "dev.h"
 #include "json.h"
 
+const char *show_kind_name(unsigned int kind);
 int show_table(FILE *f, const struct dev_list *list);
 int show_json(FILE *f, const struct dev_list *list);
 int show_json_cpus(struct json *j, const char *key, const char *list_key,

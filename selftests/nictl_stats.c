@@ -1060,9 +1060,15 @@ TEST_F_TIMEOUT(stats, cli_prometheus_passes_promtool, 300)
 	}
 	for (i = 0; i < self->s[1].napis.n; i++) {
 		napi = &self->s[1].napis.napi[i];
-		snprintf(series, sizeof(series),
-			 "nictl_napi_packets_total{dev=\"%s\",queue=\"%u\",napi_id=\"%u\"}", DEV,
-			 napi->queue, napi->id);
+		/* Without a queue, the instance is told by its NAPI id. */
+		if (napi->present & ATTR_BIT(NICTL_A_NAPI_QUEUE))
+			snprintf(series, sizeof(series),
+				 "nictl_napi_packets_total{device=\"%s\",queue=\"%u\"}", DEV,
+				 napi->queue);
+		else
+			snprintf(series, sizeof(series),
+				 "nictl_napi_packets_total{device=\"%s\",queue=\"napi-%u\"}", DEV,
+				 napi->id);
 		EXPECT_TRUE(prom_sample(self->run.out, series, &v) &&
 			    between("packets of NAPI", napi->id,
 				    self->s[0].napis.napi[i].packets, v, napi->packets));

@@ -460,6 +460,7 @@ static void reload(struct daemon *d)
 	notify_systemd("RELOADING=1\nMONOTONIC_USEC=%llu",
 		       (unsigned long long)now.tv_sec * 1000000 + now.tv_nsec / 1000);
 	d->ready = false;
+	d->m.counts.last_reload_ok = false;
 	if (conf_load(d->conf_path, &conf, err, sizeof(err))) {
 		log_err("%s; configuration not reloaded, the previous one stays in force", err);
 		tell_systemd(d, "reload refused, the previous rules stay: %s", err);
@@ -467,6 +468,8 @@ static void reload(struct daemon *d)
 	}
 	conf_free(&d->k.conf);
 	d->k.conf = conf;
+	d->m.counts.last_reload_ok = true;
+	d->m.counts.last_reload_ok_s = time(NULL);
 	start_banned(d, true);
 	metrics_configure(&d->m, d->k.conf.metrics);
 	/* Placements were made under the old rules; the next rounds make new ones. */
@@ -595,6 +598,8 @@ static int start(struct daemon *d)
 		return EXIT_FAILURE;
 	}
 	nl_socket_modify_cb(d->ev, NL_CB_VALID, NL_CB_CUSTOM, on_message, d);
+	d->m.counts.last_reload_ok = true;
+	d->m.counts.last_reload_ok_s = time(NULL);
 	log_info("started: %u rule%s from %s", d->k.conf.nr_rules,
 		 d->k.conf.nr_rules == 1 ? "" : "s", d->conf_path);
 	start_banned(d, true);

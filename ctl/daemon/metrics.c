@@ -15,6 +15,8 @@
 #include "log.h"
 #include "netns.h"
 #include "report.h"
+#include "show.h"
+#include "topology.h"
 
 void metrics_init(struct daemon_metrics *m, struct keeper *k, const bool *attached)
 {
@@ -141,6 +143,21 @@ static void gauge(FILE *f, const char *name, const char *help, long long v)
 	fprintf(f, "%s %lld\n", name, v);
 }
 
+/* The loaded module's version as a label value, "" without the module. */
+static void module_version(FILE *f)
+{
+	char path[256], line[64] = "";
+	FILE *v;
+
+	snprintf(path, sizeof(path), "%s/module/nictl/version", topo_root());
+	v = fopen(path, "r");
+	if (v && fgets(line, sizeof(line), v))
+		line[strcspn(line, "\n")] = '\0';
+	if (v)
+		fclose(v);
+	prom_label(f, line);
+}
+
 static void daemon_families(FILE *f, const struct daemon_metrics *m)
 {
 	const struct daemon_counts *c = &m->counts;
@@ -148,9 +165,12 @@ static void daemon_families(FILE *f, const struct daemon_metrics *m)
 
 	for (i = 0; i < m->k->nr_owned; i++)
 		irqs += m->k->owned[i].irqs.nr;
-	prom_family(f, "nictl_build_info", "gauge", "The running nictlctl's version, as a label.");
+	prom_family(f, "nictl_build_info", "gauge",
+		    "The running nictlctl's version and the loaded module's, as labels.");
 	fputs("nictl_build_info{version=", f);
 	prom_label(f, NICTL_VERSION);
+	fputs(",module_version=", f);
+	module_version(f);
 	fputs("} 1\n", f);
 	gauge(f, "nictl_module_loaded", "1 while the nictl module is loaded, else 0.",
 	      *m->attached);
@@ -178,32 +198,84 @@ static void daemon_families(FILE *f, const struct daemon_metrics *m)
 		c->events_missed);
 	counter(f, "nictl_daemon_event_overflows_total",
 		"Times the events socket overran and events were lost.", c->event_overflows);
+	gauge(f, "nictl_daemon_config_last_reload_successful",
+	      "1 when the last reading of the configuration (start or reload) was taken, 0 "
+	      "when it was refused and the rules before it stay.", c->last_reload_ok);
+	gauge(f, "nictl_daemon_config_last_reload_success_timestamp_seconds",
+	      "When the configuration in force was read, in seconds since the epoch.",
+	      c->last_reload_ok_s);
+}
+
+/* /proc/irq/@irq/@file into @s: 0, or -1 when it cannot be read. */
+static int irq_mask(unsigned int irq, const char *file, struct cpuset *s)
+{
+	char path[96], line[4096];
+	FILE *f;
+	int err = -1;
+
+	snprintf(path, sizeof(path), "%s/irq/%u/%s", softnet_root(), irq, file);
+	f = fopen(path, "r");
+	if (f && fgets(line, sizeof(line), f) && !cpuset_parse(s, line))
+		err = 0;
+	if (f)
+		fclose(f);
+	return err;
 }
 
 /* The CPU @irq interrupts now: the first of its effective affinity, or -1. */
 static int irq_cpu(unsigned int irq)
 {
-	char path[64], line[4096];
 	struct cpuset s = CPUSET_INIT;
-	FILE *f;
-	int cpu = -1;
+	int cpu = irq_mask(irq, "effective_affinity_list", &s) ? -1 : cpuset_next(&s, -1);
 
-	snprintf(path, sizeof(path), "%s/irq/%u/effective_affinity_list", softnet_root(), irq);
-	f = fopen(path, "r");
-	if (f && fgets(line, sizeof(line), f) && !cpuset_parse(&s, line))
-		cpu = cpuset_next(&s, -1);
-	if (f)
-		fclose(f);
 	cpuset_free(&s);
 	return cpu;
 }
 
+/*
+ * Whether @irq's mask is now other than its target CPU alone. The mask, not
+ * the effective affinity: on x86 an IRQ moves at its next interrupt, and an
+ * idle queue's would look off target until then.
+ */
+static bool irq_off_target(const struct nictl_irq *irq)
+{
+	struct cpuset s = CPUSET_INIT;
+	bool off = irq_mask(irq->irq, "smp_affinity_list", &s) || cpuset_weight(&s) != 1 ||
+		   !cpuset_has(&s, irq->target_cpu);
+
+	cpuset_free(&s);
+	return off;
+}
+
+/* Device, queue and kind: not the IRQ number, which a driver reload changes. */
 static void irq_labels(FILE *f, const char *name, const struct nictl_dev *dev,
 		       const struct nictl_irq *irq)
 {
-	fprintf(f, "%s{dev=", name);
+	fprintf(f, "%s{device=", name);
 	prom_label(f, dev->ifname);
-	fprintf(f, ",irq=\"%u\",queue=\"%u\"} ", irq->irq, irq->queue);
+	fprintf(f, ",queue=\"%u\",kind=\"%s\"} ", irq->queue, show_kind_name(irq->kind));
+}
+
+/* Per kept device, its bound IRQs not on their target CPU now: 0 as it should be. */
+static void off_target_family(FILE *f, const struct daemon_metrics *m)
+{
+	const struct nictl_dev *dev;
+	const struct nictl_irq *irq;
+	unsigned int i, j, q, off;
+
+	prom_family(f, "nictl_irqs_off_target", "gauge",
+		    "Kept queue IRQs whose affinity is not their target CPU now; alert above 0.");
+	for (i = 0; i < m->nr_kept; i++)
+		for (j = 0; j < m->kept[i].list.nr; j++) {
+			dev = &m->kept[i].list.devs[j];
+			for (off = 0, q = 0; q < dev->nr_irqs; q++) {
+				irq = &dev->irqs[q];
+				off += irq->target_cpu >= 0 && irq_off_target(irq);
+			}
+			fputs("nictl_irqs_off_target{device=", f);
+			prom_label(f, dev->ifname);
+			fprintf(f, "} %u\n", off);
+		}
 }
 
 static void irq_families(FILE *f, const struct daemon_metrics *m)
@@ -303,6 +375,7 @@ int metrics_render(FILE *f, void *arg)
 	if (cpu_families(f, m->k))
 		return -1;
 	irq_families(f, m);
+	off_target_family(f, m);
 	return napi_families(f, m);
 }
 

@@ -28,6 +28,8 @@ struct daemon_counts {
 	unsigned long long backoffs;		/* a fight began: re-applies wait longer */
 	unsigned long long events_missed;	/* by the sequence numbers' gaps */
 	unsigned long long event_overflows;	/* the events socket overran */
+	bool last_reload_ok;			/* the last reading of the file was taken */
+	long long last_reload_ok_s;		/* when the file in force was read (epoch) */
 };
 
 /* A kept device as the last refresh read it: its IRQs, its NAPI counters. */

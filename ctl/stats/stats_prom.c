@@ -177,15 +177,17 @@ static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int 
 
 	for (i = 0; i < n; i++) {
 		q = &queues[i];
-		fprintf(f, "%s{dev=", name);
-		/* A stacked DEV's instances are its physical devices': dev names those. */
+		fprintf(f, "%s{device=", name);
+		/* A stacked DEV's instances are its physical devices': device names those. */
 		prom_label(f, q->dev);
-		/* An unknown queue is an empty label, which Prometheus reads as absent. */
+		/*
+		 * No NAPI id: a driver reload renumbers them, and each reload would
+		 * start new series. An instance of unknown queue is told by its id.
+		 */
 		if (q->queue < 0)
-			fputs(",queue=\"\"", f);
+			fprintf(f, ",queue=\"napi-%u\"} ", q->napi_id);
 		else
-			fprintf(f, ",queue=\"%d\"", q->queue);
-		fprintf(f, ",napi_id=\"%u\"} ", q->napi_id);
+			fprintf(f, ",queue=\"%d\"} ", q->queue);
 		if (what == NAPI_SECONDS)
 			put_seconds(f, q->time_ns);
 		else

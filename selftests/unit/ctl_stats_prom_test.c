@@ -513,19 +513,19 @@ TEST_F(prom, exact_text)
 		"# HELP nictl_napi_polls_total Polls of the device's NAPI instance since nictl's "
 		"counters started.\n"
 		"# TYPE nictl_napi_polls_total counter\n"
-		"nictl_napi_polls_total{dev=\"vnode1\",queue=\"0\",napi_id=\"8193\"} 1300\n"
-		"nictl_napi_polls_total{dev=\"vnode1\",queue=\"1\",napi_id=\"8194\"} 150\n"
+		"nictl_napi_polls_total{device=\"vnode1\",queue=\"0\"} 1300\n"
+		"nictl_napi_polls_total{device=\"vnode1\",queue=\"1\"} 150\n"
 		"# HELP nictl_napi_packets_total Packets the device's NAPI instance received since "
 		"nictl's counters started.\n"
 		"# TYPE nictl_napi_packets_total counter\n"
-		"nictl_napi_packets_total{dev=\"vnode1\",queue=\"0\",napi_id=\"8193\"} 59100\n"
-		"nictl_napi_packets_total{dev=\"vnode1\",queue=\"1\",napi_id=\"8194\"} 5900\n"
+		"nictl_napi_packets_total{device=\"vnode1\",queue=\"0\"} 59100\n"
+		"nictl_napi_packets_total{device=\"vnode1\",queue=\"1\"} 5900\n"
 		"# HELP nictl_napi_seconds_total NET_RX time the device's NAPI instance took since "
 		"nictl's counters started.\n"
 		"# TYPE nictl_napi_seconds_total counter\n"
-		"nictl_napi_seconds_total{dev=\"vnode1\",queue=\"0\",napi_id=\"8193\"} "
+		"nictl_napi_seconds_total{device=\"vnode1\",queue=\"0\"} "
 		"1.250000000\n"
-		"nictl_napi_seconds_total{dev=\"vnode1\",queue=\"1\",napi_id=\"8194\"} "
+		"nictl_napi_seconds_total{device=\"vnode1\",queue=\"1\"} "
 		"0.042000000\n",
 		expose(self));
 	EXPECT_TRUE(prom_check(self->text));
@@ -538,28 +538,28 @@ TEST_F(prom, every_line_follows_the_grammar)
 	EXPECT_STREQ("", prom_error);
 }
 
-TEST_F(prom, label_values_are_escaped_and_unknown_queues_empty)
+TEST_F(prom, label_values_are_escaped_and_unknown_queues_named_by_napi)
 {
 	free(self->cur.ifname);
 	self->cur.ifname = strdup("a\"b\\c");
 	self->cur.napis[1].queue = -1;
 	expose(self);
-	EXPECT_NE(NULL, strstr(self->text, "nictl_napi_packets_total{dev=\"a\\\"b\\\\c\","
-				"queue=\"\",napi_id=\"8194\"} 5900\n"));
+	EXPECT_NE(NULL, strstr(self->text, "nictl_napi_packets_total{device=\"a\\\"b\\\\c\","
+				"queue=\"napi-8194\"} 5900\n"));
 	EXPECT_TRUE(prom_check(self->text));
 	EXPECT_STREQ("", prom_error);
 }
 
-/* bond0's instances carry the label set of any device's, dev naming their own device. */
+/* bond0's instances carry the label set of any device's, device naming their own. */
 TEST_F(prom, stacked_device_labels_each_instance_with_its_device)
 {
 	sample_stacked(&self->cur);
 	expose(self);
 	EXPECT_NE(NULL, strstr(self->text,
-			       "\nnictl_napi_packets_total{dev=\"vnode0\",queue=\"0\","
-			       "napi_id=\"8193\"} 59100\n"
-			       "nictl_napi_packets_total{dev=\"vnode1\",queue=\"0\","
-			       "napi_id=\"8194\"} 5900\n")) TH_LOG("%s", self->text);
+			       "\nnictl_napi_packets_total{device=\"vnode0\",queue=\"0\"} "
+			       "59100\n"
+			       "nictl_napi_packets_total{device=\"vnode1\",queue=\"0\"} 5900\n"))
+		TH_LOG("%s", self->text);
 	EXPECT_EQ(NULL, strstr(self->text, "bond0"));
 	EXPECT_TRUE(prom_check(self->text));
 	EXPECT_STREQ("", prom_error);
