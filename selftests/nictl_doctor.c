@@ -357,6 +357,21 @@ TEST_F_TIMEOUT(doctor, one_queue_without_rps, 300)
 		     jq(self, "[.findings[] | select(.id == \"few-queues-no-rps\")][0].fix"));
 }
 
+/*
+ * The README's tour binds with --numa-local --steer --sticky: after it
+ * neither show nor doctor has anything to warn about on the device (with
+ * --numa-local alone, show warns that XPS is on the other node).
+ */
+TEST_F_TIMEOUT(doctor, readme_bind_leaves_nothing_to_warn_about, 300)
+{
+	ASSERT_EQ(0, CTL(self, "bind", DEV, "--numa-local", "--steer", "--sticky"));
+	ASSERT_EQ(0, CTL(self, "show", DEV));
+	EXPECT_EQ(NULL, strstr(self->run.out, "warning:")) TH_LOG("%s", self->run.out);
+	DOCTOR(self, 0, DEV);
+	EXPECT_STREQ("", jq(self, "[.findings[] | select(.ifname == \"" DEV "\" and "
+			    ".severity != \"info\") | .id] | join(\" \")"));
+}
+
 TEST_F_TIMEOUT(doctor, bound_device_without_a_rule, 300)
 {
 	ASSERT_EQ(0, write_conf("vnode0"));
