@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/hostcheck.h"
+#include "report.h"
 #include "topology.h"
 #include "util.h"
 
@@ -104,8 +105,9 @@ static int check_rule(const struct rule *r, const struct host *h, char *err, siz
  * @err: receives "PATH:LINE: rule 'NAME': why" for the first that cannot
  * @errlen: size of @err
  *
- * Return: 0, -1 for a rule that cannot apply, another -errno when the
- * topology cannot be read; @err says which.
+ * Return: 0 (also where sysfs shows no CPUs, after saying so), -1 for a rule
+ * that cannot apply, another -errno when the topology cannot be read; @err
+ * says which.
  */
 int conf_check_host(const struct conf *conf, char *err, size_t errlen)
 {
@@ -114,6 +116,12 @@ int conf_check_host(const struct conf *conf, char *err, size_t errlen)
 	int ret;
 
 	ret = topo_present_cpus(&h.present);
+	/* A chroot or an image build without /sys: nothing to judge by, and said so. */
+	if (ret == -ENOENT) {
+		ctl_msg("%s shows no CPUs here (a chroot or a container?): the rules were not "
+			"checked against this host", topo_root());
+		return 0;
+	}
 	if (!ret) {
 		ret = topo_online_nodes(&h.nodes);
 		/* A kernel without NUMA has no node directory: no node to name. */

@@ -646,7 +646,7 @@ TEST_F(cmd, daemon_check_refuses_what_this_host_cannot_do)
 	};
 	static const char fine[] = "[rule x]\nmatch-name = vnode1\ncpus = node 1\nexclude = 4\n"
 				   "[rule y]\nmatch-name = e1k\ncpus = 1-7\nexclude = 0\n";
-	char path[] = "/tmp/nictl-check-XXXXXX";
+	char path[] = "/tmp/nictl-check-XXXXXX", sys[256];
 	int fd = mkstemp(path);
 	unsigned int i;
 
@@ -665,6 +665,17 @@ TEST_F(cmd, daemon_check_refuses_what_this_host_cannot_do)
 	ASSERT_EQ((ssize_t)strlen(fine), pwrite(fd, fine, strlen(fine), 0));
 	EXPECT_EQ(0, run(self, cmd_daemon, "daemon", "--check", "-c", path, NULL))
 		TH_LOG("%s", self->err);
+
+	/* In a chroot without /sys the file is still checked, and the host part said skipped. */
+	snprintf(sys, sizeof(sys), "%s/devices/system/cpu/present", self->fs.root);
+	ASSERT_EQ(0, unlink(sys));
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	ASSERT_EQ((ssize_t)strlen(cases[0][0]), pwrite(fd, cases[0][0], strlen(cases[0][0]), 0));
+	EXPECT_EQ(0, run(self, cmd_daemon, "daemon", "--check", "-c", path, NULL));
+	snprintf(sys, sizeof(sys), "%s: valid, 1 rule\n", path);
+	EXPECT_STREQ(sys, self->out);
+	EXPECT_NE(NULL, strstr(self->err, "shows no CPUs here (a chroot or a container?): the "
+			       "rules were not checked against this host\n")) TH_LOG("%s", self->err);
 	EXPECT_EQ(0, fnl.nr_req);
 	close(fd);
 	unlink(path);
