@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <microhttpd.h>
 #include <sys/un.h>
 
+#include "metrics/mhd.h"
 #include "metrics/server.h"
 
 #define PATH		"/metrics"
@@ -24,16 +24,16 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status, c
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	r = mhd.create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = mhd.queue_response(conn, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -95,13 +95,16 @@ int metrics_server_start(struct metrics_server *s, const struct metrics_addr *a,
 			 metrics_render_fn render, void *arg, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
+	s->listen_fd = -1;
+	if (mhd_load(err, errlen))
+		return -1;
 	s->addr = *a;
 	s->render = render;
 	s->arg = arg;
 	s->listen_fd = metrics_addr_listen(a, err, errlen);
 	if (s->listen_fd < 0)
 		return -1;
-	s->mhd = MHD_start_daemon(MHD_USE_EPOLL, 0, NULL, NULL, on_request, s,
+	s->mhd = mhd.start_daemon(MHD_USE_EPOLL, 0, NULL, NULL, on_request, s,
 				  MHD_OPTION_LISTEN_SOCKET, s->listen_fd,
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)METRICS_MAX_CLIENTS,
 				  MHD_OPTION_CONNECTION_TIMEOUT,
@@ -123,7 +126,7 @@ int metrics_server_fd(const struct metrics_server *s)
 
 	if (!s->mhd)
 		return -1;
-	info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+	info = mhd.get_daemon_info(s->mhd, MHD_DAEMON_INFO_EPOLL_FD);
 	return info ? info->epoll_fd : -1;
 }
 
@@ -132,7 +135,7 @@ int metrics_server_timeout(const struct metrics_server *s)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
 
-	if (!s->mhd || MHD_get_timeout(s->mhd, &ms) != MHD_YES)
+	if (!s->mhd || mhd.get_timeout(s->mhd, &ms) != MHD_YES)
 		return -1;
 	return ms > 60000 ? 60000 : (int)ms;
 }
@@ -141,7 +144,7 @@ int metrics_server_timeout(const struct metrics_server *s)
 void metrics_server_run(struct metrics_server *s)
 {
 	if (s->mhd)
-		MHD_run(s->mhd);
+		mhd.run(s->mhd);
 }
 
 void metrics_server_stop(struct metrics_server *s)
@@ -151,7 +154,7 @@ void metrics_server_stop(struct metrics_server *s)
 	if (!s->mhd)
 		return;
 	/* It closes the listening socket it was given. */
-	MHD_stop_daemon(s->mhd);
+	mhd.stop_daemon(s->mhd);
 	if (sun->sun_family == AF_UNIX)
 		unlink(sun->sun_path);
 	s->mhd = NULL;
