@@ -256,58 +256,69 @@ static void irq_labels(FILE *f, const char *name, const struct nictl_dev *dev,
 	fprintf(f, ",queue=\"%u\",kind=\"%s\"} ", irq->queue, show_kind_name(irq->kind));
 }
 
-/* Per kept device, its bound IRQs not on their target CPU now: 0 as it should be. */
-static void off_target_family(FILE *f, const struct daemon_metrics *m)
-{
-	const struct nictl_dev *dev;
-	const struct nictl_irq *irq;
-	unsigned int i, j, q, off;
+/* The samples of family @name that one kept device gives. */
+typedef void (*dev_samples_fn)(FILE *f, const char *name, const struct nictl_dev *dev);
 
-	prom_family(f, "nictl_irqs_off_target", "gauge",
-		    "Kept queue IRQs whose affinity is not their target CPU now; alert above 0.");
+/* Family @name, with the samples @fn gives for each kept device. */
+static void kept_family(FILE *f, const struct daemon_metrics *m, const char *name,
+			const char *help, dev_samples_fn fn)
+{
+	unsigned int i, j;
+
+	prom_family(f, name, "gauge", help);
 	for (i = 0; i < m->nr_kept; i++)
-		for (j = 0; j < m->kept[i].list.nr; j++) {
-			dev = &m->kept[i].list.devs[j];
-			for (off = 0, q = 0; q < dev->nr_irqs; q++) {
-				irq = &dev->irqs[q];
-				off += irq->target_cpu >= 0 && irq_off_target(irq);
-			}
-			fputs("nictl_irqs_off_target{device=", f);
-			prom_label(f, dev->ifname);
-			fprintf(f, "} %u\n", off);
-		}
+		for (j = 0; j < m->kept[i].list.nr; j++)
+			fn(f, name, &m->kept[i].list.devs[j]);
+}
+
+static void irq_cpu_samples(FILE *f, const char *name, const struct nictl_dev *dev)
+{
+	unsigned int q;
+	int cpu;
+
+	for (q = 0; q < dev->nr_irqs; q++) {
+		cpu = irq_cpu(dev->irqs[q].irq);
+		if (cpu < 0)
+			continue;
+		irq_labels(f, name, dev, &dev->irqs[q]);
+		fprintf(f, "%d\n", cpu);
+	}
+}
+
+static void irq_target_samples(FILE *f, const char *name, const struct nictl_dev *dev)
+{
+	unsigned int q;
+
+	for (q = 0; q < dev->nr_irqs; q++) {
+		if (dev->irqs[q].target_cpu < 0)
+			continue;
+		irq_labels(f, name, dev, &dev->irqs[q]);
+		fprintf(f, "%d\n", dev->irqs[q].target_cpu);
+	}
+}
+
+/* A device's bound IRQs not on their target CPU now: 0 as it should be. */
+static void off_target_sample(FILE *f, const char *name, const struct nictl_dev *dev)
+{
+	unsigned int q, off = 0;
+
+	for (q = 0; q < dev->nr_irqs; q++)
+		off += dev->irqs[q].target_cpu >= 0 && irq_off_target(&dev->irqs[q]);
+	fprintf(f, "%s{device=", name);
+	prom_label(f, dev->ifname);
+	fprintf(f, "} %u\n", off);
 }
 
 static void irq_families(FILE *f, const struct daemon_metrics *m)
 {
-	const struct nictl_dev *dev;
-	const struct nictl_irq *irq;
-	unsigned int i, j, q;
-	int cpu;
-
-	prom_family(f, "nictl_irq_cpu", "gauge",
-		    "The CPU a kept queue IRQ interrupts now (its effective affinity's first).");
-	for (i = 0; i < m->nr_kept; i++)
-		for (j = 0; j < m->kept[i].list.nr; j++)
-			for (dev = &m->kept[i].list.devs[j], q = 0; q < dev->nr_irqs; q++) {
-				irq = &dev->irqs[q];
-				cpu = irq_cpu(irq->irq);
-				if (cpu < 0)
-					continue;
-				irq_labels(f, "nictl_irq_cpu", dev, irq);
-				fprintf(f, "%d\n", cpu);
-			}
-	prom_family(f, "nictl_irq_target_cpu", "gauge",
-		    "The CPU nictl bound a kept queue IRQ to.");
-	for (i = 0; i < m->nr_kept; i++)
-		for (j = 0; j < m->kept[i].list.nr; j++)
-			for (dev = &m->kept[i].list.devs[j], q = 0; q < dev->nr_irqs; q++) {
-				irq = &dev->irqs[q];
-				if (irq->target_cpu < 0)
-					continue;
-				irq_labels(f, "nictl_irq_target_cpu", dev, irq);
-				fprintf(f, "%d\n", irq->target_cpu);
-			}
+	kept_family(f, m, "nictl_irq_cpu",
+		    "The CPU a kept queue IRQ interrupts now (its effective affinity's first).",
+		    irq_cpu_samples);
+	kept_family(f, m, "nictl_irq_target_cpu", "The CPU nictl bound a kept queue IRQ to.",
+		    irq_target_samples);
+	kept_family(f, m, "nictl_irqs_off_target",
+		    "Kept queue IRQs whose affinity is not their target CPU now; alert above 0.",
+		    off_target_sample);
 }
 
 /* The name of the device with @ifindex among the kept ones, or "?". */
@@ -375,7 +386,6 @@ int metrics_render(FILE *f, void *arg)
 	if (cpu_families(f, m->k))
 		return -1;
 	irq_families(f, m);
-	off_target_family(f, m);
 	return napi_families(f, m);
 }
 
