@@ -17,20 +17,40 @@
 #include "nictl.h"
 #include "stats.h"
 
+/* Bucket @b counts runs of [2^(b-1), 2^b) us, see %NICTL_HIST_BUCKETS. */
+static int nictl_put_hist_bucket(struct sk_buff *skb, unsigned int b, u64 count)
+{
+	struct nlattr *nest = nla_nest_start(skb, NICTL_A_SOFTIRQ_HIST);
+	u32 low = b ? BIT(b - 1) * NSEC_PER_USEC : 0;
+
+	if (!nest || nla_put_u32(skb, NICTL_A_HIST_BUCKET_LOW_NS, low) ||
+	    (b < NICTL_HIST_BUCKETS - 1 &&
+	     nla_put_u32(skb, NICTL_A_HIST_BUCKET_HIGH_NS, BIT(b) * NSEC_PER_USEC)) ||
+	    nla_put_u64_64bit(skb, NICTL_A_HIST_BUCKET_COUNT, count, NICTL_A_HIST_BUCKET_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int nictl_put_softirq(struct sk_buff *skb, unsigned int vec,
 			     const struct nictl_softirq_acc *acc)
 {
 	struct nlattr *nest = nla_nest_start(skb, NICTL_A_SOFTIRQ);
+	unsigned int b;
+	int err;
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, NICTL_A_SOFTIRQ_VEC, vec) ||
-	    nla_put_u64_64bit(skb, NICTL_A_SOFTIRQ_COUNT, acc->count, NICTL_A_SOFTIRQ_PAD) ||
-	    nla_put_u64_64bit(skb, NICTL_A_SOFTIRQ_TIME_NS, acc->time_ns, NICTL_A_SOFTIRQ_PAD) ||
-	    nla_put_u64_64bit(skb, NICTL_A_SOFTIRQ_MAX_NS, acc->max_ns, NICTL_A_SOFTIRQ_PAD) ||
-	    nla_put(skb, NICTL_A_SOFTIRQ_HIST, sizeof(acc->hist), acc->hist)) {
+	err = nla_put_u32(skb, NICTL_A_SOFTIRQ_VEC, vec) ||
+	      nla_put_u64_64bit(skb, NICTL_A_SOFTIRQ_COUNT, acc->count, NICTL_A_SOFTIRQ_PAD) ||
+	      nla_put_u64_64bit(skb, NICTL_A_SOFTIRQ_TIME_NS, acc->time_ns, NICTL_A_SOFTIRQ_PAD) ||
+	      nla_put_u64_64bit(skb, NICTL_A_SOFTIRQ_MAX_NS, acc->max_ns, NICTL_A_SOFTIRQ_PAD) ?
+	      -EMSGSIZE : 0;
+	for (b = 0; !err && b < NICTL_HIST_BUCKETS; b++)
+		err = nictl_put_hist_bucket(skb, b, acc->hist[b]);
+	if (err) {
 		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+		return err;
 	}
 	nla_nest_end(skb, nest);
 	return 0;

@@ -323,6 +323,23 @@ static struct nlmsghdr *reply_start(void *buf, uint32_t seq, uint8_t cmd)
 	return nlh;
 }
 
+/* Histogram buckets 0 to @n - 1 as the module puts them, with @low_ns of bucket 1. */
+static void put_hist(struct nlmsghdr *nlh, const uint64_t *hist, unsigned int n,
+		     uint32_t low_ns)
+{
+	struct nlattr *nest;
+	unsigned int b;
+
+	for (b = 0; b < n; b++) {
+		nest = mnl_attr_nest_start(nlh, NICTL_A_SOFTIRQ_HIST);
+		mnl_attr_put_u32(nlh, NICTL_A_HIST_BUCKET_LOW_NS, b ? low_ns << (b - 1) : 0);
+		if (b < NICTL_HIST_BUCKETS - 1)
+			mnl_attr_put_u32(nlh, NICTL_A_HIST_BUCKET_HIGH_NS, low_ns << b);
+		mnl_attr_put_u64(nlh, NICTL_A_HIST_BUCKET_COUNT, hist[b]);
+		mnl_attr_nest_end(nlh, nest);
+	}
+}
+
 /* One vector of a STATS_GET message: @count runs of 3 us (bucket 2: 2-4 us). */
 static void put_softirq(struct nlmsghdr *nlh, uint32_t vec, uint64_t count)
 {
@@ -333,7 +350,7 @@ static void put_softirq(struct nlmsghdr *nlh, uint32_t vec, uint64_t count)
 	mnl_attr_put_u64(nlh, NICTL_A_SOFTIRQ_COUNT, count);
 	mnl_attr_put_u64(nlh, NICTL_A_SOFTIRQ_TIME_NS, count * 3000);
 	mnl_attr_put_u64(nlh, NICTL_A_SOFTIRQ_MAX_NS, count ? 3000 : 0);
-	mnl_attr_put(nlh, NICTL_A_SOFTIRQ_HIST, sizeof(hist), hist);
+	put_hist(nlh, hist, NICTL_HIST_BUCKETS, 1000);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -404,7 +421,7 @@ static size_t stats_dump(char *buf, uint32_t seq)
 
 TEST(stats_dump_parses_and_holds)
 {
-	char *buf = malloc(NICTL_MAX_CPUS * 1024);
+	char *buf = malloc(NICTL_MAX_CPUS * 4096);
 	struct nictl_stats *st = malloc(sizeof(*st)), *later = malloc(sizeof(*later));
 	const struct nictl_softirq *rx;
 	struct nl_result res = { 0 };
@@ -511,7 +528,7 @@ TEST(stats_invariants_catch_each_break)
 
 TEST(malformed_stats_are_refused)
 {
-	uint64_t hist[NICTL_HIST_BUCKETS - 1] = { 0 };
+	uint64_t hist[NICTL_HIST_BUCKETS] = { 0 };
 	struct nictl_stats *st = malloc(sizeof(*st));
 	char buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh;
@@ -533,7 +550,15 @@ TEST(malformed_stats_are_refused)
 	nlh = reply_start(buf, 1, NICTL_CMD_STATS_GET);
 	nest = mnl_attr_nest_start(nlh, NICTL_A_SOFTIRQ);
 	mnl_attr_put_u32(nlh, NICTL_A_SOFTIRQ_VEC, NICTL_SOFTIRQ_NET_TX);
-	mnl_attr_put(nlh, NICTL_A_SOFTIRQ_HIST, sizeof(hist), hist);
+	put_hist(nlh, hist, NICTL_HIST_BUCKETS - 1, 1000);
+	mnl_attr_nest_end(nlh, nest);
+	st->n = 0;
+	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));
+	/* Every bucket, but of other bounds than the uapi says. */
+	nlh = cpu_stats_msg(buf, 1, 0, 1);
+	nest = mnl_attr_nest_start(nlh, NICTL_A_SOFTIRQ);
+	mnl_attr_put_u32(nlh, NICTL_A_SOFTIRQ_VEC, NICTL_SOFTIRQ_NET_TX);
+	put_hist(nlh, hist, NICTL_HIST_BUCKETS, 500);
 	mnl_attr_nest_end(nlh, nest);
 	st->n = 0;
 	EXPECT_EQ(-EPROTO, nictl_stats_cb(nlh, st));

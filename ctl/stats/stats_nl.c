@@ -16,7 +16,6 @@
 #include "stats/stats.h"
 #include "topology.h"
 
-#define HIST_BYTES	(NICTL_HIST_BUCKETS * sizeof(uint64_t))
 
 static const struct nla_policy cpu_policy[NICTL_A_MAX + 1] = {
 	[NICTL_A_CPU]			= { .type = NLA_U32 },
@@ -42,7 +41,13 @@ static const struct nla_policy softirq_policy[NICTL_A_SOFTIRQ_MAX + 1] = {
 	[NICTL_A_SOFTIRQ_COUNT]		= { .type = NLA_U64 },
 	[NICTL_A_SOFTIRQ_TIME_NS]	= { .type = NLA_U64 },
 	[NICTL_A_SOFTIRQ_MAX_NS]	= { .type = NLA_U64 },
-	[NICTL_A_SOFTIRQ_HIST]		= { .type = NLA_BINARY, .maxlen = HIST_BYTES },
+	[NICTL_A_SOFTIRQ_HIST]		= { .type = NLA_NESTED },
+};
+
+static const struct nla_policy hist_bucket_policy[NICTL_A_HIST_BUCKET_MAX + 1] = {
+	[NICTL_A_HIST_BUCKET_LOW_NS]	= { .type = NLA_U32 },
+	[NICTL_A_HIST_BUCKET_HIGH_NS]	= { .type = NLA_U32 },
+	[NICTL_A_HIST_BUCKET_COUNT]	= { .type = NLA_U64 },
 };
 
 static const struct nla_policy napi_dev_policy[NICTL_A_MAX + 1] = {
@@ -65,6 +70,32 @@ static uint64_t get_u64(struct nlattr *attr)
 	return attr ? nla_get_u64(attr) : 0;
 }
 
+/*
+ * The buckets in order, each with the bounds the labels of --hist and of the
+ * metrics name (NICTL_HIST_BUCKETS): a module bucketing otherwise is refused
+ * rather than shown under the wrong labels.
+ */
+static int parse_hist(struct stats_vec *v, struct nlattr *softirq)
+{
+	struct nlattr *tb[NICTL_A_HIST_BUCKET_MAX + 1], *attr;
+	unsigned int b = 0;
+	uint32_t low;
+	int rem;
+
+	nla_for_each_nested(attr, softirq, rem) {
+		if (nla_type(attr) != NICTL_A_SOFTIRQ_HIST)
+			continue;
+		low = b ? (1U << (b - 1)) * 1000 : 0;
+		if (b == NICTL_HIST_BUCKETS ||
+		    nla_parse_nested(tb, NICTL_A_HIST_BUCKET_MAX, attr, hist_bucket_policy) ||
+		    !tb[NICTL_A_HIST_BUCKET_LOW_NS] || !tb[NICTL_A_HIST_BUCKET_COUNT] ||
+		    nla_get_u32(tb[NICTL_A_HIST_BUCKET_LOW_NS]) != low)
+			return -EPROTO;
+		v->hist[b++] = nla_get_u64(tb[NICTL_A_HIST_BUCKET_COUNT]);
+	}
+	return b && b != NICTL_HIST_BUCKETS ? -EPROTO : 0;
+}
+
 static int parse_softirq(struct stats_cpu *c, struct nlattr *nest)
 {
 	struct nlattr *tb[NICTL_A_SOFTIRQ_MAX + 1];
@@ -81,12 +112,7 @@ static int parse_softirq(struct stats_cpu *c, struct nlattr *nest)
 	v->count = get_u64(tb[NICTL_A_SOFTIRQ_COUNT]);
 	v->time_ns = get_u64(tb[NICTL_A_SOFTIRQ_TIME_NS]);
 	v->max_ns = get_u64(tb[NICTL_A_SOFTIRQ_MAX_NS]);
-	if (tb[NICTL_A_SOFTIRQ_HIST]) {
-		if (nla_len(tb[NICTL_A_SOFTIRQ_HIST]) != HIST_BYTES)
-			return -EPROTO;
-		memcpy(v->hist, nla_data(tb[NICTL_A_SOFTIRQ_HIST]), HIST_BYTES);
-	}
-	return 0;
+	return parse_hist(v, nest);
 }
 
 static int parse_poll(struct stats_cpu *c, struct nlattr *nest)

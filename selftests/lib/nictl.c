@@ -406,6 +406,60 @@ int nictl_devs_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
+/* One bucket's bounds and count, as the uapi's NICTL_HIST_BUCKETS says. */
+struct hist_bucket {
+	uint64_t present;
+	uint32_t low_ns, high_ns;
+	uint64_t count;
+};
+
+static int hist_bucket_cb(const struct nlattr *attr, void *data)
+{
+	struct hist_bucket *hb = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	int ret;
+
+	switch (type) {
+	case NICTL_A_HIST_BUCKET_LOW_NS:
+		ret = get_u32(attr, &hb->low_ns);
+		break;
+	case NICTL_A_HIST_BUCKET_HIGH_NS:
+		ret = get_u32(attr, &hb->high_ns);
+		break;
+	case NICTL_A_HIST_BUCKET_COUNT:
+		ret = get_u64(attr, &hb->count);
+		break;
+	case NICTL_A_HIST_BUCKET_PAD:
+		return MNL_CB_OK;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return seen_once(&hb->present, type, ret);
+}
+
+/* Bucket b of [2^(b-1), 2^b) us, the first from 0, the last unbounded. */
+static int parse_hist_bucket(const struct nlattr *attr, struct nictl_softirq *si)
+{
+	unsigned int b = si->n_hist;
+	uint32_t low = b ? (1U << (b - 1)) * 1000 : 0;
+	bool last = b == NICTL_HIST_BUCKETS - 1;
+	struct hist_bucket hb = { 0 };
+
+	if (b == NICTL_HIST_BUCKETS || mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0 ||
+	    mnl_attr_parse_nested(attr, hist_bucket_cb, &hb) < 0)
+		return MNL_CB_ERROR;
+	if (hb.low_ns != low || !(hb.present & ATTR_BIT(NICTL_A_HIST_BUCKET_COUNT)) ||
+	    !!(hb.present & ATTR_BIT(NICTL_A_HIST_BUCKET_HIGH_NS)) == last ||
+	    (!last && hb.high_ns != low * 2 + !b * 1000)) {
+		fprintf(stderr, "# bucket %u: [%u, %u) ns, expected [%u, %u)\n", b, hb.low_ns,
+			hb.high_ns, low, last ? 0 : low * 2 + !b * 1000);
+		return MNL_CB_ERROR;
+	}
+	si->hist[si->n_hist++] = hb.count;
+	si->present |= ATTR_BIT(NICTL_A_SOFTIRQ_HIST);
+	return MNL_CB_OK;
+}
+
 static int softirq_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct nictl_softirq *si = data;
@@ -426,10 +480,7 @@ static int softirq_attr_cb(const struct nlattr *attr, void *data)
 		ret = get_u64(attr, &si->max_ns);
 		break;
 	case NICTL_A_SOFTIRQ_HIST:
-		ret = mnl_attr_get_payload_len(attr) == sizeof(si->hist) ? 0 : -EPROTO;
-		if (!ret)
-			memcpy(si->hist, mnl_attr_get_payload(attr), sizeof(si->hist));
-		break;
+		return parse_hist_bucket(attr, si);
 	case NICTL_A_SOFTIRQ_PAD:
 		/* Alignment filler the kernel may put before a u64. */
 		return MNL_CB_OK;
@@ -448,8 +499,9 @@ static int parse_softirq(const struct nlattr *attr, struct nictl_cpu_stats *st)
 	    mnl_attr_parse_nested(attr, softirq_attr_cb, &si) < 0)
 		return -EPROTO;
 	if (!(si.present & ATTR_BIT(NICTL_A_SOFTIRQ_VEC)) || si.vec >= __NICTL_SOFTIRQ_MAX ||
-	    st->vec[si.vec].present) {
-		fprintf(stderr, "# CPU %u: softirq nest without a vector, or one twice\n", st->cpu);
+	    st->vec[si.vec].present || (si.n_hist && si.n_hist != NICTL_HIST_BUCKETS)) {
+		fprintf(stderr, "# CPU %u: softirq nest without a vector, one twice, or %u buckets\n",
+			st->cpu, si.n_hist);
 		return -EPROTO;
 	}
 	st->vec[si.vec] = si;

@@ -109,6 +109,7 @@ struct nictl_softirq {
 	uint64_t time_ns;
 	uint64_t max_ns;
 	uint64_t hist[NICTL_HIST_BUCKETS];
+	unsigned int n_hist;	/* NICTL_A_SOFTIRQ_HIST nests seen */
 };
 
 /* One kind of NAPI poll on a CPU (NICTL_A_POLL). */

@@ -122,6 +122,23 @@ static void put_polls(struct nl_msg *msg, const struct stats_cpu *c)
 	}
 }
 
+/* A vector's histogram as the module puts it: bucket b of [2^(b-1), 2^b) us. */
+static void put_hist(struct nl_msg *msg, const uint64_t *hist)
+{
+	struct nlattr *nest;
+	unsigned int b;
+
+	for (b = 0; b < NICTL_HIST_BUCKETS; b++) {
+		nest = nla_nest_start(msg, NICTL_A_SOFTIRQ_HIST);
+		if (!nest || nla_put_u32(msg, NICTL_A_HIST_BUCKET_LOW_NS, b ? 500U << b : 0) ||
+		    (b < NICTL_HIST_BUCKETS - 1 &&
+		     nla_put_u32(msg, NICTL_A_HIST_BUCKET_HIGH_NS, 1000U << b)) ||
+		    nla_put_u64(msg, NICTL_A_HIST_BUCKET_COUNT, hist[b]))
+			abort();
+		nla_nest_end(msg, nest);
+	}
+}
+
 /* One message per CPU, as the module dumps them, then the file the kernel keeps. */
 static void send_stats(void)
 {
@@ -145,10 +162,9 @@ static void send_stats(void)
 			if (!nest || nla_put_u32(msg, NICTL_A_SOFTIRQ_VEC, v) ||
 			    nla_put_u64(msg, NICTL_A_SOFTIRQ_COUNT, c->vec[v].count) ||
 			    nla_put_u64(msg, NICTL_A_SOFTIRQ_TIME_NS, c->vec[v].time_ns) ||
-			    nla_put_u64(msg, NICTL_A_SOFTIRQ_MAX_NS, c->vec[v].max_ns) ||
-			    nla_put(msg, NICTL_A_SOFTIRQ_HIST, sizeof(c->vec[v].hist),
-				    c->vec[v].hist))
+			    nla_put_u64(msg, NICTL_A_SOFTIRQ_MAX_NS, c->vec[v].max_ns))
 				abort();
+			put_hist(msg, c->vec[v].hist);
 			nla_nest_end(msg, nest);
 		}
 		put_polls(msg, c);

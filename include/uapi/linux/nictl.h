@@ -487,8 +487,9 @@ enum nictl_softirq_vec {
  * @NICTL_A_SOFTIRQ_COUNT: u64, runs of the vector's handler counted
  * @NICTL_A_SOFTIRQ_TIME_NS: u64, their total duration in ns
  * @NICTL_A_SOFTIRQ_MAX_NS: u64, the longest run in ns
- * @NICTL_A_SOFTIRQ_HIST: binary, %NICTL_HIST_BUCKETS native-endian __u64
- *	run counts by duration; they add up to the count
+ * @NICTL_A_SOFTIRQ_HIST: nest, &enum nictl_hist_bucket_attr: one bucket of
+ *	the runs by duration, %NICTL_HIST_BUCKETS of them, shortest first;
+ *	their counts add up to the count
  * @NICTL_A_SOFTIRQ_PAD: padding for 64-bit attributes
  * @__NICTL_A_SOFTIRQ_MAX: one past the last attribute
  * @NICTL_A_SOFTIRQ_MAX: the last attribute
@@ -504,6 +505,29 @@ enum nictl_softirq_attr {
 
 	__NICTL_A_SOFTIRQ_MAX,
 	NICTL_A_SOFTIRQ_MAX = __NICTL_A_SOFTIRQ_MAX - 1
+};
+
+/**
+ * enum nictl_hist_bucket_attr - one bucket of a duration histogram
+ *	(inside %NICTL_A_SOFTIRQ_HIST)
+ * @NICTL_A_HIST_BUCKET_UNSPEC: not an attribute
+ * @NICTL_A_HIST_BUCKET_LOW_NS: u32, the shortest duration it counts, in ns
+ * @NICTL_A_HIST_BUCKET_HIGH_NS: u32, the duration it counts up to (not
+ *	included), in ns; absent in the last bucket, which has no bound
+ * @NICTL_A_HIST_BUCKET_COUNT: u64, runs of that duration
+ * @NICTL_A_HIST_BUCKET_PAD: padding for 64-bit attributes
+ * @__NICTL_A_HIST_BUCKET_MAX: one past the last attribute
+ * @NICTL_A_HIST_BUCKET_MAX: the last attribute
+ */
+enum nictl_hist_bucket_attr {
+	NICTL_A_HIST_BUCKET_UNSPEC,
+	NICTL_A_HIST_BUCKET_LOW_NS,
+	NICTL_A_HIST_BUCKET_HIGH_NS,
+	NICTL_A_HIST_BUCKET_COUNT,
+	NICTL_A_HIST_BUCKET_PAD,
+
+	__NICTL_A_HIST_BUCKET_MAX,
+	NICTL_A_HIST_BUCKET_MAX = __NICTL_A_HIST_BUCKET_MAX - 1
 };
 
 /**
