@@ -48,9 +48,8 @@ test-modules: $(MODULE_SOURCES)
 
 # The module as users get it: Debian's dkms builds it for both suite kernels,
 # with its trees in $(BUILD)/dkms instead of the host's; the guests load it.
-dkms-modules: $(MODULE_SOURCES) dkms.conf.in
+dkms-modules: $(MODULE_SOURCES) dkms.conf
 	rm -rf $(BUILD)/dkms
-	$(MAKE) dkms-source DKMS_SRC=$(BUILD)/dkms/source/nictl-$(VERSION)
 	scripts/build-dkms-modules.sh $(BUILD)/dkms $(VERSION)
 
 selftests:
@@ -160,7 +159,7 @@ uninstall-userspace:
 # The DKMS source tree: the module's sources and dkms.conf with VERSION.
 dkms-source:
 	scripts/module-source.sh $(DKMS_SRC)
-	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$(DKMS_SRC)/dkms.conf
+	sed 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' dkms.conf >$(DKMS_SRC)/dkms.conf
 
 # DKMS builds and installs nictl.ko for KERNELRELEASE now, and for each new
 # kernel later. Run again, it replaces what an earlier run installed.

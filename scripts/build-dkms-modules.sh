@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Build and install nictl.ko with Debian's dkms for every suite kernel, the
-# way `make dkms-install` does on a real host, but with each of dkms's trees
-# inside OUTDIR, so the host's /usr/src, /var/lib/dkms and /lib/modules stay
-# untouched:
-#   OUTDIR/source/nictl-VERSION  the DKMS source tree (`make dkms-source`)
+# way `dkms add .` in a clone then `dkms install` do on a real host, but with
+# each of dkms's trees inside OUTDIR, so the host's /usr/src, /var/lib/dkms
+# and /lib/modules stay untouched:
+#   OUTDIR/clone                 the repository's files, as a clone has them
+#   OUTDIR/source/nictl-VERSION  the DKMS source tree `dkms add` copied them to
 #   OUTDIR/tree                  dkms's own tree (--dkmstree)
 #   OUTDIR/install/KREL/updates/dkms/nictl.ko[.xz]
 #                                what `dkms install` installed (compressed
@@ -14,10 +15,12 @@
 #   OUTDIR/mok.key, mok.pub      the key dkms signs with, which it makes on
 #                                first use, as /var/lib/dkms/mok.key on a host
 #   OUTDIR/KREL.log              dkms's output
-# Also checks that dkms.conf makes dkms skip kernels older than 5.10.
+# Also checks that dkms.conf names VERSION (the top Makefile's) and makes dkms
+# skip kernels older than 5.10.
 # Usage: build-dkms-modules.sh OUTDIR VERSION
 set -eu
 [ $# -eq 2 ] || { echo "usage: build-dkms-modules.sh OUTDIR VERSION" >&2; exit 2; }
+mkdir -p "$1"
 out=$(cd "$1" && pwd)
 version=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +30,8 @@ die() {
 	exit 1
 }
 
-# dkms_for KREL ACTION [ARG...]: run dkms on OUTDIR's trees for kernel KREL,
+# dkms_for KREL ACTION [ARG...]: run dkms on OUTDIR's trees for kernel KREL
+# (add: on the tree ARG names; any other action: on nictl/VERSION),
 # against its build tree in the cache (scripts/kernel-build-dir.sh, where a
 # host has /lib/modules/KREL/build point; this one may have no /lib/modules
 # at all), where modules for KREL are built (scripts/krun.sh: the host, or
@@ -36,13 +40,14 @@ die() {
 dkms_for() {
 	krel=$1 action=$2
 	shift 2
+	[ "$action" = add ] || set -- "nictl/$version" "$@"
 	# The kernels dkms must refuse have no tree; it must not look for one.
 	kdir=$("$top/scripts/kernel-build-dir.sh" "$krel" 2>/dev/null) ||
 		kdir=/usr/src/linux-headers-$krel
 	"$top/scripts/krun.sh" "$krel" --rw "$out" -- env \
 		mok_signing_key="$out/mok.key" mok_certificate="$out/mok.pub" \
 		sign_file="$kdir/scripts/sign-file" \
-		dkms "$action" "nictl/$version" -k "$krel" "$@" \
+		dkms "$action" "$@" -k "$krel" \
 		--dkmstree "$out/tree" --sourcetree "$out/source" --installtree "$out/install" \
 		--kernelsourcedir "$kdir" --no-depmod
 }
@@ -104,15 +109,19 @@ exclusive_one() {
 	echo "dkms: BUILD_EXCLUSIVE_KERNEL makes $1 $2 (status $status)"
 }
 
-[ -f "$out/source/nictl-$version/dkms.conf" ] ||
-	die "no $out/source/nictl-$version/dkms.conf (make dkms-source)"
+# Every file git knows of and does not ignore, committed or not.
+mkdir -p "$out/clone"
+git -C "$top" ls-files -z --cached --others --exclude-standard |
+	(cd "$top" && xargs -0 cp --parents -t "$out/clone")
 kernels=$("$top/scripts/kernels.sh")
 mkdir -p "$out/tree" "$out/install"
 # Adding is the same for every kernel; dkms_for needs one.
-dkms_for "$(echo "$kernels" | head -n 1)" add >"$out/add.log" 2>&1 || {
+dkms_for "$(echo "$kernels" | head -n 1)" add "$out/clone" >"$out/add.log" 2>&1 || {
 	cat "$out/add.log" >&2
-	die "dkms add nictl/$version failed"
+	die "dkms add $out/clone failed"
 }
+[ -f "$out/source/nictl-$version/dkms.conf" ] ||
+	die "dkms add did not make $out/source/nictl-$version: dkms.conf names another version"
 for krel in $kernels; do
 	build_one "$krel"
 done

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The version is kept in one place, the top Makefile's VERSION: debian/
 # changelog says the same (debian/rules refuses to build otherwise), and the
-# module, nictlctl, dkms.conf and the man pages take it from the Makefile.
+# module, nictlctl, dkms.conf (as DKMS reads it, and the copy
+# `make dkms-source` writes) and the man pages take it from the Makefile.
 # selftests/unit/Makefile fills in the path of the repository.
 # shellcheck disable=SC2317 # the checks are run through tap_check
 set -u
@@ -43,6 +44,28 @@ kbuild_asks_makefile() {
 	[ "$got" = "$VERSION" ] || { echo "Kbuild: '$got', Makefile: '$VERSION'"; return 1; }
 }
 
+# dkms.conf as DKMS reads it: sourced by bash from elsewhere, beside the
+# Makefile of the tree DKMS copied (`dkms add .` copies the clone).
+dkms_conf_asks_makefile() {
+	local got
+
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	got=$(cd / && bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$REPO/dkms.conf")
+	[ "$got" = "$VERSION" ] || { echo "dkms.conf: '$got', Makefile: '$VERSION'"; return 1; }
+}
+
+# The copy for the package names it literally: dh_dkms reads, not runs, it.
+dkms_source_literal() {
+	local dir line
+
+	dir=$(mktemp -d)
+	make -s --no-print-directory -C "$REPO" dkms-source DKMS_SRC="$dir/src" >/dev/null ||
+		{ rm -rf "$dir"; return 1; }
+	line=$(grep '^PACKAGE_VERSION=' "$dir/src/dkms.conf")
+	rm -rf "$dir"
+	[ "$line" = "PACKAGE_VERSION=\"$VERSION\"" ] || { echo "dkms-source wrote: $line"; return 1; }
+}
+
 # No other file of the repository names the version: it would go stale.
 nowhere_else() {
 	local files
@@ -54,7 +77,7 @@ nowhere_else() {
 tap_check "debian/changelog is at the Makefile's VERSION ($VERSION)" changelog_agrees
 tap_check "ctl/Makefile takes the Makefile's VERSION" ctl_asks_makefile
 tap_check "Kbuild takes the Makefile's VERSION" kbuild_asks_makefile
-tap_check "dkms.conf.in leaves the version to the Makefile" grep -q 'PACKAGE_VERSION="@VERSION@"' \
-	"$REPO/dkms.conf.in"
+tap_check "dkms.conf takes the Makefile's VERSION" dkms_conf_asks_makefile
+tap_check "make dkms-source writes the version into its dkms.conf" dkms_source_literal
 tap_check "no other file names $VERSION" nowhere_else
 tap_done
