@@ -450,11 +450,11 @@ static void nictl_bind_replay(struct net_device *netdev, const struct nictl_requ
 /**
  * nictl_bind_sticky() - apply a device's sticky binding if it is not in force
  * @netdev: the device, whose queue IRQs may have appeared or changed
- * @lock: take the device's instance lock (the caller does not hold it)
  *
- * Context: rtnl held; the notifier or the periodic check.
+ * Context: rtnl and the device's instance lock held; the notifier or the
+ * periodic check.
  */
-void nictl_bind_sticky(struct net_device *netdev, bool lock)
+void nictl_bind_sticky(struct net_device *netdev)
 {
 	struct netlink_ext_ack extack = {};
 	const struct net_device *twin;
@@ -465,11 +465,7 @@ void nictl_bind_sticky(struct net_device *netdev, bool lock)
 	if (!req)
 		return;
 	req->extack = &extack;
-	if (lock)
-		netdev_lock(netdev);
 	nictl_bind_replay(netdev, req, id, twin);
-	if (lock)
-		netdev_unlock(netdev);
 	req->extack = NULL;
 }
 

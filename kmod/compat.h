@@ -314,6 +314,21 @@ static inline bool netdev_need_ops_lock(const struct net_device *dev)
 }
 #endif /* NICTL_HAVE_NETDEV_OPS_LOCK */
 
+#ifndef NICTL_HAVE_NETDEV_LOCK_OPS_TO_FULL
+/* The lock the core holds around an ops-locked device's events, else nictl's. */
+static inline void netdev_lock_ops_to_full(struct net_device *dev)
+{
+	if (!netdev_need_ops_lock(dev))
+		netdev_lock(dev);
+}
+
+static inline void netdev_unlock_full_to_ops(struct net_device *dev)
+{
+	if (!netdev_need_ops_lock(dev))
+		netdev_unlock(dev);
+}
+#endif /* NICTL_HAVE_NETDEV_LOCK_OPS_TO_FULL */
+
 #ifdef NICTL_HAVE_NETDEV_LOCK
 /*
  * A second device's instance lock while one is held: under rtnl any order is

@@ -280,7 +280,7 @@ struct net_device *nictl_netdev_lookup(const struct genl_info *info);
 /* bind.c */
 int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info);
-void nictl_bind_sticky(struct net_device *netdev, bool lock);
+void nictl_bind_sticky(struct net_device *netdev);
 
 /* genl.c */
 int nictl_genl_register(void);
@@ -332,6 +332,7 @@ void nictl_event_link(enum nictl_event type, const struct nictl_dev *dev,
 /* snapshot.c */
 const char *nictl_snapshot_name(const struct net_device *netdev);
 void nictl_snapshot_update(const struct nictl_dev *dev);
+void nictl_snapshot_keep_name(const struct net_device *netdev);
 void nictl_snapshot_drop(const struct net_device *netdev);
 void nictl_snapshots_drop_all(void);
 bool nictl_snapshots_check(struct nictl_recheck *recheck);

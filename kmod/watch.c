@@ -61,6 +61,9 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
  * re-request them on a reset that shows only as NETDEV_CHANGE. Pre-sets the
  * vectors by the sticky binding before IRQs are requested (REGISTER,
  * PRE_UP); applies it where they may have appeared (REGISTER, UP, CHANGE).
+ * With nobody listening and nothing sticky only REGISTER discovers (once in a
+ * device's life, so a later listener hears of changes against what it had);
+ * other events keep the name for a later RENAMED.
  *
  * Context: the notifier, under rtnl. On 6.15+ the core holds an ops-locked
  * device's instance lock around REGISTER, UP, DOWN, CHANGE and CHANGENAME,
@@ -71,7 +74,6 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
 void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 {
 	enum nictl_event type = nictl_watch_event_type(event);
-	bool unlocked = !netdev_need_ops_lock(netdev) || event == NETDEV_UNREGISTER;
 	struct nictl_dev dev;
 	int err;
 
@@ -85,11 +87,18 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 		return;
 	if (event == NETDEV_REGISTER)
 		nictl_sticky_preset(netdev);
-	if (unlocked)
+	if (event != NETDEV_REGISTER && !nictl_events_listening() && !nictl_sticky_any()) {
+		if (type == NICTL_EVENT_UNREGISTERED)
+			nictl_snapshot_drop(netdev);
+		else
+			nictl_snapshot_keep_name(netdev);
+		return;
+	}
+	if (event == NETDEV_UNREGISTER)
 		netdev_lock(netdev);
+	else
+		netdev_lock_ops_to_full(netdev);
 	err = nictl_dev_discover(netdev, &dev);
-	if (unlocked)
-		netdev_unlock(netdev);
 	if (!err) {
 		if (type != NICTL_EVENT_UNSPEC)
 			nictl_event_dev(type, &dev, type == NICTL_EVENT_RENAMED ?
@@ -101,7 +110,11 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 	if (type == NICTL_EVENT_UNREGISTERED)
 		nictl_snapshot_drop(netdev);
 	else if (type != NICTL_EVENT_DOWN && type != NICTL_EVENT_RENAMED)
-		nictl_bind_sticky(netdev, unlocked);
+		nictl_bind_sticky(netdev);
+	if (event == NETDEV_UNREGISTER)
+		netdev_unlock(netdev);
+	else
+		netdev_unlock_full_to_ops(netdev);
 }
 
 /**
@@ -150,7 +163,9 @@ static void nictl_watch_look(struct net_device *netdev)
 		return;
 	nictl_snapshot_update(&dev);
 	nictl_dev_release(&dev);
-	nictl_bind_sticky(netdev, true);
+	netdev_lock(netdev);
+	nictl_bind_sticky(netdev);
+	netdev_unlock(netdev);
 }
 
 static void nictl_watch_check(void)

@@ -21,7 +21,7 @@
 #include "netdev.h"
 #include "nicops.h"
 #include "nictl.h"
-#include "rtnl_probe.h"
+#include "kprobe.h"
 #include "run.h"
 #include "sys.h"
 #include "verify.h"
@@ -495,14 +495,14 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 
 	nictl_unlisten(&self->l);
 	ASSERT_EQ(0, listen_as(NOBODY_UID, &self->l));
-	ASSERT_EQ(0, rtnl_probe_start());
+	ASSERT_EQ(0, kprobe_start(&rtnl_from_nictl));
 	/* The probe sees the module's rtnl_lock(): a DEV_GET takes it once. */
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &reply, &res));
-	ASSERT_EQ(1, rtnl_probe_count()) TH_LOG("one DEV_GET, one rtnl_lock() from nictl");
+	ASSERT_EQ(1, kprobe_count(&rtnl_from_nictl)) TH_LOG("one DEV_GET, one rtnl_lock() from nictl");
 
-	ASSERT_EQ(0, rtnl_probe_clear());
+	ASSERT_EQ(0, kprobe_clear());
 	usleep(quiet_ms * 1000);
-	calls = rtnl_probe_count();
+	calls = kprobe_count(&rtnl_from_nictl);
 	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms of nothing changing",
 				    calls, quiet_ms);
 
@@ -512,9 +512,9 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
 	AWAIT(NICTL_EVENT_BOUND, reply.ifindex, NOW_MS);
 	ASSERT_TRUE(effective_follows(&reply));
-	ASSERT_EQ(0, rtnl_probe_clear());
+	ASSERT_EQ(0, kprobe_clear());
 	usleep(quiet_ms * 1000);
-	calls = rtnl_probe_count();
+	calls = kprobe_count(&rtnl_from_nictl);
 	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms with vnode1 bound",
 				    calls, quiet_ms);
 
@@ -526,11 +526,11 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 			cpus_set(&other, cpu);
 			break;
 		}
-	ASSERT_EQ(0, rtnl_probe_clear());
+	ASSERT_EQ(0, kprobe_clear());
 	ASSERT_EQ(0, irq_set_affinity(irq, &other));
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
 	EXPECT_TRUE(drift_is(&self->ev, &reply.irqs[0], &other));
-	calls = rtnl_probe_count();
+	calls = kprobe_count(&rtnl_from_nictl);
 	EXPECT_EQ(0, calls) TH_LOG("finding the drift took rtnl %d times", calls);
 
 	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
@@ -542,7 +542,7 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 	EXPECT_EQ(1U, self->ev.old_rx_queues);
 	EXPECT_EQ(2U, self->ev.dev.rx_queues);
 	EXPECT_EQ(0U, self->l.gaps);
-	rtnl_probe_stop();
+	kprobe_stop(&rtnl_from_nictl);
 }
 
 /* No listener, no event: the sequence number does not move meanwhile. */
@@ -553,6 +553,7 @@ TEST_F_TIMEOUT(events, nobody_listening_gets_no_events, 300)
 	struct nl_result res;
 	struct cpus node;
 	uint64_t last;
+	int calls;
 
 	ASSERT_EQ(0, node_cpus(0, &node));
 	args.cpus = &node;
@@ -562,10 +563,18 @@ TEST_F_TIMEOUT(events, nobody_listening_gets_no_events, 300)
 	last = self->l.last_seq;
 	nictl_unlisten(&self->l);
 
-	/* Things that would each send an event, with nobody to hear them. */
+	/*
+	 * Things that would each send an event, with nobody to hear them: the
+	 * notifier does not even discover the device.
+	 */
+	ASSERT_EQ(0, kprobe_start(&nictl_discovery));
 	ASSERT_EQ(0, netdev_rename("vnode0", RENAMED));
 	ASSERT_EQ(0, netdev_rename(RENAMED, "vnode0"));
 	ASSERT_EQ(0, netdev_set_up("vnode0", true));
+	calls = kprobe_count(&nictl_discovery);
+	kprobe_stop(&nictl_discovery);
+	EXPECT_EQ(0, calls) TH_LOG("two renames and an up with nobody listening: %d discoveries",
+				    calls);
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, "vnode0", &reply, &res)) TH_LOG("%s", res.msg);
 	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
@@ -580,6 +589,45 @@ TEST_F_TIMEOUT(events, nobody_listening_gets_no_events, 300)
 	EXPECT_EQ(NICTL_EVENT_DOWN, self->ev.type);
 	EXPECT_EQ(last + 1, self->ev.seq);
 	ASSERT_EQ(0, netdev_set_up("vnode0", true));
+}
+
+/*
+ * With nobody listening the notifier discovers a device only when it
+ * registers: a listener that comes later still hears of a queue change,
+ * against the queues the device had then.
+ */
+TEST_F_TIMEOUT(events, unheard_device_still_reports_queue_change, 600)
+{
+	int wait_ms = self->period_ms + MARGIN_MS;
+	struct netdev_info info;
+	struct nictl_dev before;
+	struct nl_result res;
+	char driver[64];
+	int calls;
+
+	ASSERT_EQ(0, netdev_info("vnode1", &info));
+	pci_driver_name(info.pci_path, driver, sizeof(driver));
+	nictl_unlisten(&self->l);
+	ASSERT_EQ(0, pci_driver_bind(driver, info.bus_addr, false));
+	ASSERT_EQ(0, pci_driver_bind(driver, info.bus_addr, true));
+	ASSERT_EQ(0, kprobe_start(&nictl_discovery));
+	ASSERT_EQ(0, netdev_revive(info.pci_path, driver, "vnode1"));
+	calls = kprobe_count(&nictl_discovery);
+	kprobe_stop(&nictl_discovery);
+	EXPECT_EQ(0, calls) TH_LOG("a rename and an up with nobody listening: %d discoveries",
+				    calls);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &before, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(2U, before.rx_queues) TH_LOG("vnode1 comes back with 2 queue pairs");
+
+	ASSERT_EQ(0, nictl_listen_group(&self->l, NICTL_MCGRP_AUDIT));
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
+	AWAIT(NICTL_EVENT_QUEUES_CHANGED, before.ifindex, wait_ms);
+	EXPECT_EQ(2U, self->ev.old_rx_queues);
+	EXPECT_EQ(1U, self->ev.dev.rx_queues);
+	EXPECT_EQ(before.n_irqs, self->ev.n_old_irqs) TH_LOG("the IRQs vnode1 had are the old ones");
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 2));
+	AWAIT(NICTL_EVENT_QUEUES_CHANGED, before.ifindex, wait_ms);
+	EXPECT_EQ(0U, self->l.gaps);
 }
 
 /* The bus address, driver and MAC of the function survive a rebind. */

@@ -6,22 +6,36 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rtnl_probe.h"
+#include "kprobe.h"
 #include "sys.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
-#define PROBE_GROUP	"nictl_test"
-#define PROBE_EVENT	"nictl_rtnl"
-#define PROBE		PROBE_GROUP "/" PROBE_EVENT
-#define PROBE_ENABLE	TRACEFS "/events/" PROBE "/enable"
+#define GROUP		"nictl_test"
 
 /*
  * At the entry of rtnl_lock() the stack's top is the return address: the
  * caller, printed as "function+off/size [module]".
  */
-#define PROBE_DEF	"p:" PROBE " rtnl_lock caller=+0($stack):symbol"
+const struct kprobe_def rtnl_from_nictl = {
+	.event = "nictl_rtnl",
+	.def = "p:" GROUP "/nictl_rtnl rtnl_lock caller=+0($stack):symbol",
+	.what = "rtnl_lock() from nictl",
+	.match = "[nictl]",
+};
 
-int rtnl_probe_clear(void)
+const struct kprobe_def nictl_discovery = {
+	.event = "nictl_discover",
+	.def = "p:" GROUP "/nictl_discover nictl:nictl_dev_discover",
+	.what = "nictl_dev_discover()",
+	.match = "",
+};
+
+static void enable_path(const struct kprobe_def *p, char *buf, size_t size)
+{
+	snprintf(buf, size, TRACEFS "/events/" GROUP "/%s/enable", p->event);
+}
+
+int kprobe_clear(void)
 {
 	/* Opening the trace for writing with O_TRUNC empties it. */
 	int fd = open(TRACEFS "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -32,42 +46,48 @@ int rtnl_probe_clear(void)
 	return 0;
 }
 
-int rtnl_probe_start(void)
+int kprobe_start(const struct kprobe_def *p)
 {
+	char enable[256];
 	int ret;
 
-	rtnl_probe_stop();
+	kprobe_stop(p);
+	enable_path(p, enable, sizeof(enable));
 	/* Without O_TRUNC, kprobe_events keeps the probes others defined. */
-	ret = write_str(TRACEFS "/kprobe_events", PROBE_DEF);
+	ret = write_str(TRACEFS "/kprobe_events", p->def);
 	if (!ret)
-		ret = write_str(PROBE_ENABLE, "1");
+		ret = write_str(enable, "1");
 	if (!ret)
-		ret = rtnl_probe_clear();
+		ret = kprobe_clear();
 	if (ret)
-		fprintf(stderr, "# cannot set up the kprobe \"%s\": %s\n", PROBE_DEF,
-			strerror(-ret));
+		fprintf(stderr, "# cannot set up the kprobe \"%s\": %s\n", p->def, strerror(-ret));
 	return ret;
 }
 
-int rtnl_probe_count(void)
+int kprobe_count(const struct kprobe_def *p)
 {
 	FILE *f = fopen(TRACEFS "/trace", "re");
-	char line[512];
+	char line[512], tag[64];
 	int n = 0;
 
 	if (!f)
 		return -errno;
+	snprintf(tag, sizeof(tag), "%s:", p->event);
 	while (fgets(line, sizeof(line), f))
-		if (line[0] != '#' && strstr(line, PROBE_EVENT ":") && strstr(line, "[nictl]")) {
-			fprintf(stderr, "# rtnl_lock() from nictl: %s", line);
+		if (line[0] != '#' && strstr(line, tag) && strstr(line, p->match)) {
+			fprintf(stderr, "# %s: %s", p->what, line);
 			n++;
 		}
 	fclose(f);
 	return n;
 }
 
-void rtnl_probe_stop(void)
+void kprobe_stop(const struct kprobe_def *p)
 {
-	write_str(PROBE_ENABLE, "0");
-	write_str(TRACEFS "/kprobe_events", "-:" PROBE);
+	char enable[256], remove[128];
+
+	enable_path(p, enable, sizeof(enable));
+	snprintf(remove, sizeof(remove), "-:" GROUP "/%s", p->event);
+	write_str(enable, "0");
+	write_str(TRACEFS "/kprobe_events", remove);
 }
