@@ -3,7 +3,7 @@
 # nictl: build the module for the running kernel and the controller with
 # `make`; `make check` installs what it needs, builds everything and runs the
 # whole suite in QEMU guests on Debian's 6.1 and 6.12 kernels; `make demo`
-# boots one guest and shows a bind.
+# boots one guest and shows a bind and the interrupts landing where it put them.
 
 # The one place the version is kept: the module, nictlctl, dkms.conf and the
 # man pages take it from here; debian/rules refuses a debian/changelog that
@@ -92,7 +92,7 @@ check-debug: deps
 		selftests/vm/run-suite.sh $(BUILD)/debug
 
 demo: deps
-	$(MAKE) test-modules ctl
+	$(MAKE) test-modules ctl selftests
 	selftests/vm/demo.sh $(BUILD)
 
 # `make install` and `make uninstall`; selftests/unit/install_test.sh checks

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # demo.sh BUILD: boot the 6.12 guest and show nictl binding vnode1's queue
-# IRQs to its NUMA node (selftests/vm/demo-guest.sh), console on stdout.
+# IRQs to its NUMA node and their interrupts landing there under traffic
+# (selftests/vm/demo-guest.sh, which fails otherwise), console on stdout.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -25,6 +26,8 @@ main() {
 	# Fail here, not after a minute of booting.
 	[ -f "$build/kmod/$krel/nictl.ko" ] || die "$build/kmod/$krel/nictl.ko missing (make test-modules)"
 	[ -x "$build/bin/nictlctl" ] || die "$build/bin/nictlctl missing (make ctl)"
+	[ -x "$build/selftests/bcast-flood" ] ||
+		die "$build/selftests/bcast-flood missing (make selftests)"
 	rm -rf "$build/demo"
 	NICTL_BUILD=$build NICTL_VM_QUIET=1 \
 		exec "$HERE/run-guest.sh" "$krel" "$build/demo" selftests/vm/demo-guest.sh
