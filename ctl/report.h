@@ -12,6 +12,11 @@
 
 /* Exit statuses: 0 is EXIT_SUCCESS, 1 EXIT_FAILURE. */
 #define EXIT_USAGE	2
+/*
+ * sysexits.h's EX_UNAVAILABLE: doctor or verify could not look (nictl not
+ * loaded, the devices unreadable), so 1 keeps meaning "found something".
+ */
+#define EXIT_UNAVAILABLE	69
 /* sysexits.h's EX_CONFIG: a configuration file refused, which no restart fixes. */
 #define EXIT_CONFIG	78
 

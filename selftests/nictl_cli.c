@@ -455,6 +455,11 @@ TEST_F_TIMEOUT(cli, module_not_loaded, 300)
 	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
 	EXPECT_EQ(1, CTL(self, "bind", "vnode1", "--numa-local"));
 	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
+	/* Not "found problems" (1) but "could not look" (EX_UNAVAILABLE). */
+	EXPECT_EQ(69, CTL(self, "doctor", "-i", "10ms"));
+	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
+	EXPECT_EQ(69, CTL(self, "verify", "-c", "/dev/null"));
+	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
 	ASSERT_EQ(0, nictl_module_load());
 	EXPECT_EQ(0, CTL(self, "show", "vnode1"));
 }

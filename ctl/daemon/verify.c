@@ -37,8 +37,9 @@ static const char verify_usage[] =
 	"Check, without changing anything, that every device a rule of the\n"
 	"configuration governs is as the rule says: bound by nictl, sticky when\n"
 	"the rule says so, each queue IRQ on its binding's CPU and that CPU one the\n"
-	"rule allows. Exit status 0 when all are, 1 when one is not, 78 when the\n"
-	"configuration is refused.\n"
+	"rule allows. Exit status 0 when all are, 1 when one is not, 69 when the\n"
+	"devices could not be listed (and none differs), 78 when the configuration\n"
+	"is refused.\n"
 	"\n"
 	"Options:\n"
 	"  -c, --config FILE  the configuration (default " CONF_DEFAULT_PATH ")\n"
@@ -207,7 +208,7 @@ static int verify_netns(const char *name, void *arg)
 static int verify_all(struct verify *vf)
 {
 	if (ctl_nl_open(&vf->nl))
-		return EXIT_FAILURE;
+		return EXIT_UNAVAILABLE;
 	if (vf->json) {
 		json_start(&vf->j, stdout);
 		json_obj_begin(&vf->j, NULL);
@@ -228,7 +229,9 @@ static int verify_all(struct verify *vf)
 		printf("%u device%s governed, %u not as configured\n", vf->governed,
 		       vf->governed == 1 ? "" : "s", vf->off);
 	}
-	return vf->err || vf->off ? EXIT_FAILURE : EXIT_SUCCESS;
+	if (vf->off)
+		return EXIT_FAILURE;
+	return vf->err ? EXIT_UNAVAILABLE : EXIT_SUCCESS;
 }
 
 int cmd_verify(int argc, char **argv)

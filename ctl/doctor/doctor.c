@@ -5,8 +5,8 @@
  * budget and NIC (rules.c), worst first, each finding with its evidence and
  * the command that fixes it. Nothing is changed unless --fix is given.
  * Exit status: 0 when no finding is a warning or an error (info ones are
- * explanations), 1 when one is or the machine could not be read, 2 on a
- * usage error.
+ * explanations), 1 when one is, 2 on a usage error, 69 when it could not
+ * look or could not report: automation alerts on 1 and on 69 differently.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -43,7 +43,8 @@ static const char doctor_usage[] =
 	"  -h, --help              show this help\n"
 	"\n"
 	"Exit status: 0 nothing wrong (info findings do not count), 1 something\n"
-	"is, or the machine could not be read, 2 usage error.\n";
+	"is, 2 usage error, 69 could not look (nictl not loaded, the machine\n"
+	"unreadable) or could not print the report.\n";
 
 static const char doctor_shortopts[] = ":i:jc:h";
 
@@ -72,7 +73,7 @@ static int report(const struct doctor_args *a, const struct doc_findings *fs)
 
 	if (fflush(stdout) || err) {
 		ctl_msg("doctor: cannot write the report");
-		return EXIT_FAILURE;
+		return EXIT_UNAVAILABLE;
 	}
 	return doc_problems(fs) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
@@ -81,14 +82,14 @@ static int diagnose(struct ctl_nl *nl, const struct doctor_args *a)
 {
 	struct doc_sample prev, cur;
 	struct doc_findings fs;
-	int ret = EXIT_FAILURE;
+	int ret = EXIT_UNAVAILABLE;
 
 	if (doc_sample_read(nl, &a->read, &prev))
-		return EXIT_FAILURE;
+		return EXIT_UNAVAILABLE;
 	duration_sleep(a->interval_ns);
 	if (doc_sample_read(nl, &a->read, &cur)) {
 		doc_sample_free(&prev);
-		return EXIT_FAILURE;
+		return EXIT_UNAVAILABLE;
 	}
 	if (doc_rules(&prev, &cur, &fs)) {
 		ctl_msg("out of memory");
@@ -146,7 +147,7 @@ int cmd_doctor(int argc, char **argv)
 	a.read.devs = argv + optind;
 	a.read.nr_devs = argc - optind;
 	if (ctl_nl_open(&nl))
-		return EXIT_FAILURE;
+		return EXIT_UNAVAILABLE;
 	ret = diagnose(&nl, &a);
 	ctl_nl_close(&nl);
 	return ret;

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 
@@ -100,6 +101,14 @@ TEST(usage_errors_exit_2)
 	EXPECT_EQ(EXIT_USAGE, run((const char *const []){ "doctor", "--bogus", NULL }));
 	EXPECT_EQ(EXIT_USAGE, run((const char *const []){ "doctor", "-i", NULL }));
 	EXPECT_EQ(EXIT_SUCCESS, run((const char *const []){ "doctor", "--help", NULL }));
+}
+
+/* Without the module doctor cannot look: not 1, which means it found something. */
+TEST(no_module_exits_69)
+{
+	if (!access("/sys/module/nictl", F_OK))
+		SKIP(return, "nictl is loaded on this host");
+	EXPECT_EQ(EXIT_UNAVAILABLE, run((const char *const []){ "doctor", "-i", "10ms", NULL }));
 }
 
 TEST_HARNESS_MAIN
