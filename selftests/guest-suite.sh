@@ -27,8 +27,7 @@ set -u
 FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_stacked nictl_errors nictl_security nictl_netns
 	nictl_fuzz nictl_rollback nictl_shared nictl_stats"
 SECOND_HALF="nictl_cli nictl_steer nictl_doctor nictl_ynl nictl_igb nictl_genl nictl_events
-	nictl_daemon nictl_balance nictl_banned nictl_metrics nictl_demo nictl_stress nictl_lifecycle
-	nictl_sticky"
+	nictl_daemon nictl_balance nictl_banned nictl_metrics nictl_stress nictl_lifecycle nictl_sticky"
 # What every suite kernel runs, where the whole suite runs on the oldest and
 # newest only (scripts/kernels.list, CHECK core): the module as DKMS builds
 # it, finding queue IRQs (igb0's too) and binding them, stacked devices and
