@@ -13,6 +13,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_balance(int argc, char **argv);

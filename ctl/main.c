@@ -43,6 +43,8 @@ static const struct command commands[] = {
 	  false, false },
 	{ "verify", "[-c FILE]", "exit 1 when a device is not as the configuration says",
 	  cmd_verify, false, true },
+	{ "plan", "[-c FILE]", "show what the configuration would do, changing nothing",
+	  cmd_plan, false, true },
 	{ "monitor", "[-j]", "print the module's events as they happen", cmd_monitor, false,
 	  true },
 	{ "balance", "[DEV...]", "move queue IRQs so no CPU carries more NET_RX work than it must",
@@ -78,8 +80,8 @@ static void print_usage(void)
 	}
 	printf("\n"
 	       "Run '%s COMMAND --help' for the options of a command.\n"
-	       "Exit status: 0 success, 1 failure, 2 usage error, 78 configuration refused\n"
-	       "(daemon, verify).\n", PROG_NAME);
+	       "Exit status: 0 success, 1 failure, 2 usage error, 69 could not look (doctor,\n"
+	       "verify, plan), 78 configuration refused (daemon, verify, plan).\n", PROG_NAME);
 }
 
 static const struct command *find_command(const char *name)

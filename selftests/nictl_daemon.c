@@ -679,6 +679,86 @@ TEST_F_TIMEOUT(daemon, verify_says_what_differs, 600)
 	free(r);
 }
 
+/* "IRQ:CPU ..." of @name's IRQs as nictl has them bound now. */
+static void bound_map(FIXTURE_DATA(daemon) *self, const char *name, char *map, size_t len)
+{
+	struct nictl_dev dev;
+	struct nl_result res;
+	size_t n = 0;
+	unsigned int i;
+
+	map[0] = '\0';
+	if (nictl_dev_get(&self->env.nl, name, &dev, &res))
+		return;
+	for (i = 0; i < dev.n_irqs && n < len; i++)
+		n += snprintf(map + n, len - n, "%s%u:%u", i ? " " : "", dev.irqs[i].num,
+			      dev.irqs[i].target_cpu);
+}
+
+/*
+ * plan is the daemon's apply as a dry run: each governed device's rule and
+ * the CPU of each queue IRQ, which daemon --once then gives them; nothing
+ * moves meanwhile. A rule that leaves no CPU is 1, naming the device.
+ */
+TEST_F_TIMEOUT(daemon, plan_is_what_the_daemon_then_does, 600)
+{
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+	static const char *const by_irq = "[.devices[] | select(.ifname == \"%s\") | "
+		".irqs[] | \"\\(.irq):\\(.target_cpu)\"] | join(\" \")";
+	char filter[256], planned[2][256], bound[256];
+	const char *names[] = { "vnode1", "e1k" };
+	struct nictl_dev dev;
+	struct nl_result res;
+	unsigned int i;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, jq);
+	ASSERT_EQ(0, write_conf_mac(CONF, "vnode1", "[rule node1-nic]\nmatch-mac = %s\n"
+				    "cpus = numa-local\n\n[rule onboard]\n"
+				    "match-driver = e1000e\ncpus = node 0\n"));
+	ASSERT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "plan", "-c", CONF, NULL }))
+		TH_LOG("%s%s", r->out, r->err);
+	EXPECT_NE(NULL, strstr(r->out, "vnode1: rule node1-nic (" CONF ":1) by match-mac = "))
+		TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "e1k: rule onboard (" CONF ":5) by match-driver = "
+			       "e1000e\n  CPUs "))
+		TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "vnode0: no rule\n")) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "2 devices governed, 0 could not be placed\n"))
+		TH_LOG("%s", r->out);
+
+	ASSERT_EQ(0, run_ctl(r, false, NULL,
+			     (const char *const []){ "plan", "-c", CONF, "-j", NULL }));
+	for (i = 0; i < 2; i++) {
+		snprintf(filter, sizeof(filter), by_irq, names[i]);
+		ASSERT_EQ(0, run_jq(jq, r->out, filter));
+		jq->out[strcspn(jq->out, "\n")] = '\0';
+		strncpy(planned[i], jq->out, sizeof(planned[i]) - 1);
+		planned[i][sizeof(planned[i]) - 1] = '\0';
+		EXPECT_NE('\0', planned[i][0]) TH_LOG("%s has no placement in %s", names[i],
+						       r->out);
+		/* A dry run: nothing bound. */
+		ASSERT_EQ(0, nictl_dev_get(&self->env.nl, names[i], &dev, &res));
+		EXPECT_FALSE(dev.dev_flags & NICTL_DEV_F_BOUND) TH_LOG("plan bound %s", names[i]);
+	}
+
+	ASSERT_EQ(0, run_ctl(r, false, NULL,
+			     (const char *const []){ "daemon", "-c", CONF, "--once", NULL }))
+		TH_LOG("%s", r->err);
+	for (i = 0; i < 2; i++) {
+		bound_map(self, names[i], bound, sizeof(bound));
+		EXPECT_STREQ(planned[i], bound) TH_LOG("%s: planned, then bound", names[i]);
+	}
+
+	ASSERT_EQ(0, write_file(CONF, "[rule none-left]\nmatch-name = vnode1\n"
+				"cpus = node 1\nexclude = 0-63\n"));
+	EXPECT_EQ(1, run_ctl(r, false, NULL, (const char *const []){ "plan", "-c", CONF, NULL }));
+	EXPECT_NE(NULL, strstr(r->out, "1 device governed, 1 could not be placed\n"))
+		TH_LOG("%s%s", r->out, r->err);
+	free(jq);
+	free(r);
+}
+
 #define NOTIFY_SOCKET	"/tmp/nictl-notify.sock"
 
 /* The next message the daemon sends systemd, into @msg: its length or -errno. */

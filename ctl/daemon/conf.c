@@ -531,6 +531,12 @@ static int load_dropins(struct parser *p, const char *path)
 	return ret;
 }
 
+/* The name of key @key (a RULE_MATCH_* too) as the file writes it. */
+const char *conf_key_name(unsigned int key)
+{
+	return key < NR_KEYS ? keys[key].name : "?";
+}
+
 /**
  * conf_load() - read the file at @path and its drop-ins
  * @path: the main file, which must exist

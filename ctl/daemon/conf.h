@@ -58,5 +58,6 @@ struct conf {
 int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t errlen);
 int conf_load(const char *path, struct conf *conf, char *err, size_t errlen);
 void conf_free(struct conf *conf);
+const char *conf_key_name(unsigned int key);
 
 #endif /* NICTLCTL_CONF_H */

@@ -21,10 +21,9 @@
 
 #include "commands.h"
 #include "daemon/conf.h"
-#include "daemon/rules.h"
+#include "daemon/governed.h"
 #include "dev.h"
 #include "json.h"
-#include "netns.h"
 #include "policy.h"
 #include "report.h"
 
@@ -160,49 +159,23 @@ static void print_verdict(struct verify *vf, const struct verdict *v)
 	putchar('\n');
 }
 
-/* Verify the devices of the namespace selected now. */
-static void verify_listed(struct verify *vf)
+/* One device of the walk: judged when a rule governs it. */
+static void verify_dev(const struct nictl_dev *dev, const struct rule *rule, const char *upper,
+		       void *arg)
 {
-	struct ctl_nl_error e = { .err = -ENOMEM };
-	struct nl_msg *msg = dev_request(&vf->nl, NICTL_CMD_DEV_GET, NULL);
-	struct dev_list list = { NULL, 0, NULL, 0 };
-	struct verdict v;
-	unsigned int i, k;
-	char *upper;
-
-	if (msg)
-		ctl_nl_transact(&vf->nl, msg, dev_collect, &list, &e);
-	if (e.err) {
-		ctl_nl_report("verify", NULL, &e);
-		vf->err = -1;
-		dev_list_free(&list);
-		return;
-	}
-	for (i = 0; i < list.nr; i++) {
-		v = (struct verdict){ .dev = &list.devs[i] };
-		v.rule = rules_find_dev(vf->conf, v.dev, &upper);
-		free(upper);
-		if (!v.rule)
-			continue;
-		check_dev(&v);
-		vf->governed++;
-		vf->off += !!v.nr;
-		print_verdict(vf, &v);
-		for (k = 0; k < v.nr; k++)
-			free(v.problems[k]);
-	}
-	dev_list_free(&list);
-}
-
-static int verify_netns(const char *name, void *arg)
-{
+	struct verdict v = { .dev = dev, .rule = rule };
 	struct verify *vf = arg;
+	unsigned int k;
 
-	if (!rules_want_netns(vf->conf, name) || ctl_netns_select_name(name))
-		return 0;
-	verify_listed(vf);
-	ctl_netns_select_none();
-	return 0;
+	(void)upper;
+	if (!rule)
+		return;
+	check_dev(&v);
+	vf->governed++;
+	vf->off += !!v.nr;
+	print_verdict(vf, &v);
+	for (k = 0; k < v.nr; k++)
+		free(v.problems[k]);
 }
 
 static int verify_all(struct verify *vf)
@@ -214,8 +187,7 @@ static int verify_all(struct verify *vf)
 		json_obj_begin(&vf->j, NULL);
 		json_arr_begin(&vf->j, "devices");
 	}
-	verify_listed(vf);
-	ctl_netns_each(verify_netns, vf);
+	vf->err = governed_each(&vf->nl, vf->conf, "verify", verify_dev, vf);
 	ctl_nl_close(&vf->nl);
 	if (vf->json) {
 		json_arr_end(&vf->j);

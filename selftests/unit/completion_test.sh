@@ -64,7 +64,7 @@ tap_check "the completion is registered for nictlctl" \
 	"$REPO/completion/nictlctl"
 
 tap_check "commands" offers "nictlctl " \
-	"balance bind daemon doctor help monitor restore show stats verify"
+	"balance bind daemon doctor help monitor plan restore show stats verify"
 tap_check "a command by its prefix" offers "nictlctl re" "restore"
 tap_check "global options" offers "nictlctl -" "$(printf '%s\n' --help --version -h -V -j --json \
 	-p --pretty -n --netns | sort | xargs)"

@@ -114,8 +114,8 @@ render "$REPO/man/nictlctl.8" >"$TMP/nictlctl.txt"
 render "$REPO/man/nictl.conf.5" >"$TMP/nictl.conf.txt"
 
 commands=$(ctl_commands)
-tap_check "nictlctl --help lists the ten commands" test "$(xargs <<<"$commands")" = \
-	"show bind restore stats daemon verify monitor balance doctor help"
+tap_check "nictlctl --help lists the eleven commands" test "$(xargs <<<"$commands")" = \
+	"show bind restore stats daemon verify plan monitor balance doctor help"
 tap_check "nictlctl.8: a subsection for exactly the commands nictlctl has" same_list commands \
 	"$(section "$TMP/nictlctl.txt" COMMANDS | sed -n 's/^   \([a-z]*\)$/\1/p' | sort)" \
 	"$(echo "$commands" | sort)"

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+
+#include <linux/nictl.h>
+
+#include "daemon/governed.h"
+#include "daemon/rules.h"
+#include "netns.h"
+#include "report.h"
+
+struct walk {
+	struct ctl_nl *nl;
+	const struct conf *conf;
+	const char *cmd;
+	governed_fn fn;
+	void *arg;
+	int err;
+};
+
+/* The devices of the namespace selected now; a listing that fails is reported. */
+static void walk_listed(struct walk *w)
+{
+	struct nl_msg *msg = dev_request(w->nl, NICTL_CMD_DEV_GET, NULL);
+	struct ctl_nl_error e = { .err = -ENOMEM };
+	struct dev_list list = { NULL, 0, NULL, 0 };
+	const struct rule *rule;
+	unsigned int i;
+	char *upper;
+
+	if (msg)
+		ctl_nl_transact(w->nl, msg, dev_collect, &list, &e);
+	if (e.err) {
+		ctl_nl_report(w->cmd, NULL, &e);
+		w->err = -1;
+	}
+	for (i = 0; !e.err && i < list.nr; i++) {
+		rule = rules_find_dev(w->conf, &list.devs[i], &upper);
+		w->fn(&list.devs[i], rule, upper, w->arg);
+		free(upper);
+	}
+	dev_list_free(&list);
+}
+
+static int walk_netns(const char *name, void *arg)
+{
+	struct walk *w = arg;
+
+	if (!rules_want_netns(w->conf, name) || ctl_netns_select_name(name))
+		return 0;
+	walk_listed(w);
+	ctl_netns_select_none();
+	return 0;
+}
+
+/**
+ * governed_each() - call @fn for every device listed, initial namespace first
+ * @nl: an open nictl socket
+ * @conf: the configuration whose rules govern
+ * @cmd: the command, for the message of a listing that fails
+ * @fn: called for each device
+ * @arg: passed to @fn
+ *
+ * Return: 0, or -1 when a namespace's devices could not be listed (reported;
+ * the others were walked).
+ */
+int governed_each(struct ctl_nl *nl, const struct conf *conf, const char *cmd, governed_fn fn,
+		  void *arg)
+{
+	struct walk w = { nl, conf, cmd, fn, arg, 0 };
+
+	walk_listed(&w);
+	ctl_netns_each(walk_netns, &w);
+	return w.err;
+}
