@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/nictl.h>
@@ -8,6 +10,55 @@
 #include "daemon/rules.h"
 #include "netns.h"
 #include "report.h"
+
+/**
+ * governed_start() - parse -c FILE, -j and -h, then load the configuration
+ * @cmd: the command (verify, plan)
+ * @usage: its help
+ * @argc: its argument count
+ * @argv: its arguments
+ * @conf: receives the configuration, for conf_free()
+ * @json: set by -j
+ *
+ * Return: -1 when the command goes on with @conf, else its exit status: 0
+ * after -h, %EXIT_USAGE, %EXIT_CONFIG for a refused file (said on stderr).
+ */
+int governed_start(const char *cmd, const char *usage, int argc, char **argv,
+		   struct conf *conf, bool *json)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *shortopts = ":c:jh", *path = CONF_DEFAULT_PATH;
+	char err[512];
+	int c;
+
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			path = optarg;
+			break;
+		case 'j':
+			*json = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return EXIT_SUCCESS;
+		default:
+			return ctl_bad_option(cmd, shortopts, c, argv);
+		}
+	}
+	if (optind < argc)
+		return ctl_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (conf_load(path, conf, err, sizeof(err))) {
+		ctl_msg("%s; %s did not run", err, cmd);
+		return EXIT_CONFIG;
+	}
+	return -1;
+}
 
 struct walk {
 	struct ctl_nl *nl;

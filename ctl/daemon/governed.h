@@ -19,6 +19,8 @@
 typedef void (*governed_fn)(const struct nictl_dev *dev, const struct rule *rule,
 			    const char *upper, void *arg);
 
+int governed_start(const char *cmd, const char *usage, int argc, char **argv,
+		   struct conf *conf, bool *json);
 int governed_each(struct ctl_nl *nl, const struct conf *conf, const char *cmd, governed_fn fn,
 		  void *arg);
 

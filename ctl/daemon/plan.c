@@ -11,7 +11,6 @@
  * 69 when the devices could not be listed, 78 for a refused configuration.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -243,40 +242,14 @@ static int plan_all(struct plan *p, const struct conf *conf)
 
 int cmd_plan(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *shortopts = ":c:jh", *path = CONF_DEFAULT_PATH;
 	struct plan p = { 0 };
 	struct banned b;
 	struct conf conf;
-	char err[512];
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			path = optarg;
-			break;
-		case 'j':
-			p.json = true;
-			break;
-		case 'h':
-			fputs(plan_usage, stdout);
-			return EXIT_SUCCESS;
-		default:
-			return ctl_bad_option("plan", shortopts, c, argv);
-		}
-	}
-	if (optind < argc)
-		return ctl_usage("plan", "unexpected argument '%s'", argv[optind]);
-	if (conf_load(path, &conf, err, sizeof(err))) {
-		ctl_msg("%s; no plan", err);
-		return EXIT_CONFIG;
-	}
+	ret = governed_start("plan", plan_usage, argc, argv, &conf, &p.json);
+	if (ret >= 0)
+		return ret;
 	banned_init(&b);
 	ret = ban(&conf, &b) ? EXIT_UNAVAILABLE : plan_all(&p, &conf);
 	banned_free(&b);

@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,39 +207,13 @@ static int verify_all(struct verify *vf)
 
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *shortopts = ":c:jh", *path = CONF_DEFAULT_PATH;
 	struct verify vf = { 0 };
 	struct conf conf;
-	char err[512];
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			path = optarg;
-			break;
-		case 'j':
-			vf.json = true;
-			break;
-		case 'h':
-			fputs(verify_usage, stdout);
-			return EXIT_SUCCESS;
-		default:
-			return ctl_bad_option("verify", shortopts, c, argv);
-		}
-	}
-	if (optind < argc)
-		return ctl_usage("verify", "unexpected argument '%s'", argv[optind]);
-	if (conf_load(path, &conf, err, sizeof(err))) {
-		ctl_msg("%s; not verified", err);
-		return EXIT_CONFIG;
-	}
+	ret = governed_start("verify", verify_usage, argc, argv, &conf, &vf.json);
+	if (ret >= 0)
+		return ret;
 	vf.conf = &conf;
 	ret = verify_all(&vf);
 	conf_free(&conf);
