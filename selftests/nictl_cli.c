@@ -9,6 +9,7 @@
 
 #include "kselftest_harness.h"
 
+#include "daemon.h"
 #include "env.h"
 #include "main.h"
 #include "module.h"
@@ -444,6 +445,62 @@ TEST_F_TIMEOUT(cli, other_network_namespace_is_told_where_to_go, 300)
 	EXPECT_TRUE(one_line_error(&self->run,
 				   "reachable from the initial network namespace only"));
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+#define JSON_CONF	"/tmp/nictl-json.conf"
+
+/*
+ * Every command's -j output is what docs/json/nictlctl.schema.json says,
+ * in each of its shapes: a device dump, one device, a bind, a dry run with
+ * steering, a restore, stats since the start, of a device and by interval,
+ * verify, plan, doctor, balance, and monitor's events of a bind and a
+ * restore. No member the schema does not name, none of another type.
+ */
+TEST_F_TIMEOUT(cli, every_json_output_matches_its_schema, 600)
+{
+	static const char *const runs[][12] = {
+		{ "show", "show", "-j" },
+		{ "show", "show", "vnode1", "-j" },
+		{ "bind", "bind", "vnode1", "--numa-local", "-j" },
+		{ "bind", "bind", "e1k", "--node", "0", "--steer", "--dry-run", "-j" },
+		{ "restore", "restore", "vnode1", "-j" },
+		{ "stats", "stats", "-j" },
+		{ "stats", "stats", "vnode1", "-j" },
+		{ "stats", "stats", "-i", "100ms", "--count", "2", "-j" },
+		{ "verify", "verify", "-c", JSON_CONF, "-j" },
+		{ "plan", "plan", "-c", JSON_CONF, "-j" },
+		{ "doctor", "doctor", "-i", "100ms", "-c", JSON_CONF, "-j" },
+		{ "balance", "balance", "vnode1", "--window", "100ms", "--dry-run", "-j" },
+	};
+	const char *const monitor[] = { "monitor", "-j", NULL };
+	char *events = malloc(RUN_OUT_LEN);
+	struct spawned sp;
+	unsigned int i;
+
+	ASSERT_NE(NULL, events);
+	/* The check itself refuses what the schema does not allow. */
+	EXPECT_EQ(1, run_json_check(&self->jq, "show", "[{\"ifname\": 1}]"));
+	ASSERT_EQ(0, write_file(JSON_CONF, "[rule nic]\nmatch-name = vnode1\ncpus = numa-local\n"));
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		/* doctor and verify may find something: 1 is an answer too. */
+		EXPECT_GE(1, run_ctl(&self->run, false, NULL, &runs[i][1])) TH_LOG("%s", runs[i][1]);
+		EXPECT_EQ(0, run_json_check(&self->jq, runs[i][0], self->run.out))
+			TH_LOG("nictlctl %s ... -j printed: %s", runs[i][1], self->run.out);
+	}
+
+	ASSERT_EQ(0, spawn_ctl(&sp, monitor));
+	usleep(300 * 1000);
+	EXPECT_EQ(0, CTL(self, "bind", "vnode1", "--numa-local"));
+	EXPECT_EQ(0, CTL(self, "restore", "vnode1"));
+	events[0] = '\0';
+	while (read_more(sp.out, events, RUN_OUT_LEN, 2000) > 0)
+		;
+	spawn_stop(&sp, SIGTERM, 5000);
+	EXPECT_NE(NULL, strstr(events, "\"event\":\"bound\"")) TH_LOG("monitor printed: %s", events);
+	EXPECT_EQ(0, run_json_check(&self->jq, "monitor", events))
+		TH_LOG("monitor -j printed: %s", events);
+	unlink(JSON_CONF);
+	free(events);
 }
 
 /* Teardown loads the module again should the test stop half-way. */

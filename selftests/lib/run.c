@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -326,6 +327,19 @@ int run_jq(struct run_result *r, const char *input, const char *filter)
 
 	if (!ret && r->status)
 		fprintf(stderr, "# jq failed (%d): %s", r->status, r->err);
+	return ret ?: r->status;
+}
+
+int run_json_check(struct run_result *r, const char *command, const char *input)
+{
+	char script[PATH_MAX];
+	const char *argv[] = { "python3", script, command, NULL };
+	int ret;
+
+	snprintf(script, sizeof(script), "%s/scripts/json-check.py", getenv("NICTL_REPO") ?: ".");
+	ret = run_cmd(r, false, input, argv);
+	if (!ret && r->status)
+		fprintf(stderr, "# %s -j does not match its schema:\n%s", command, r->err);
 	return ret ?: r->status;
 }
 
