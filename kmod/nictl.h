@@ -332,7 +332,6 @@ void nictl_event_link(enum nictl_event type, const struct nictl_dev *dev,
 /* snapshot.c */
 const char *nictl_snapshot_name(const struct net_device *netdev);
 void nictl_snapshot_update(const struct nictl_dev *dev);
-void nictl_snapshot_keep_name(const struct net_device *netdev);
 void nictl_snapshot_drop(const struct net_device *netdev);
 void nictl_snapshots_drop_all(void);
 bool nictl_snapshots_check(struct nictl_recheck *recheck);

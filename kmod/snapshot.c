@@ -5,9 +5,6 @@
  * (ethtool -L raises no notifier event, so a change shows only by
  * comparing). Keyed by the net_device and dropped when it unregisters, so
  * under nictl_snapshots_mutex alone every snapshot's device is registered.
- * While nobody listens and nothing is sticky, only a device's registration
- * looks at its queues; its later events keep the name, and the next look
- * compares with the queues last seen.
  */
 #include <linux/jhash.h>
 #include <linux/list.h>
@@ -152,23 +149,6 @@ void nictl_snapshot_update(const struct nictl_dev *dev)
 	}
 	strscpy(s->name, dev->netdev->name, sizeof(s->name));
 out:
-	mutex_unlock(&nictl_snapshots_mutex);
-}
-
-/**
- * nictl_snapshot_keep_name() - remember a seen device's name, not its queues
- * @netdev: the device, after a notifier event nobody hears
- *
- * Context: rtnl held.
- */
-void nictl_snapshot_keep_name(const struct net_device *netdev)
-{
-	struct nictl_snapshot *s;
-
-	mutex_lock(&nictl_snapshots_mutex);
-	s = nictl_snapshot_find(netdev);
-	if (s)
-		strscpy(s->name, netdev->name, sizeof(s->name));
 	mutex_unlock(&nictl_snapshots_mutex);
 }
 

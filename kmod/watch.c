@@ -61,9 +61,8 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
  * re-request them on a reset that shows only as NETDEV_CHANGE. Pre-sets the
  * vectors by the sticky binding before IRQs are requested (REGISTER,
  * PRE_UP); applies it where they may have appeared (REGISTER, UP, CHANGE).
- * With nobody listening and nothing sticky only REGISTER discovers (once in a
- * device's life, so a later listener hears of changes against what it had);
- * other events keep the name for a later RENAMED.
+ * It discovers even with nobody listening: a listener that comes later
+ * compares with the snapshot, which must be the device as it is then.
  *
  * Context: the notifier, under rtnl. On 6.15+ the core holds an ops-locked
  * device's instance lock around REGISTER, UP, DOWN, CHANGE and CHANGENAME,
@@ -87,13 +86,6 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 		return;
 	if (event == NETDEV_REGISTER)
 		nictl_sticky_preset(netdev);
-	if (event != NETDEV_REGISTER && !nictl_events_listening() && !nictl_sticky_any()) {
-		if (type == NICTL_EVENT_UNREGISTERED)
-			nictl_snapshot_drop(netdev);
-		else
-			nictl_snapshot_keep_name(netdev);
-		return;
-	}
 	if (event == NETDEV_UNREGISTER)
 		netdev_lock(netdev);
 	else

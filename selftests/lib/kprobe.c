@@ -23,13 +23,6 @@ const struct kprobe_def rtnl_from_nictl = {
 	.match = "[nictl]",
 };
 
-const struct kprobe_def nictl_discovery = {
-	.event = "nictl_discover",
-	.def = "p:" GROUP "/nictl_discover nictl:nictl_dev_discover",
-	.what = "nictl_dev_discover()",
-	.match = "",
-};
-
 static void enable_path(const struct kprobe_def *p, char *buf, size_t size)
 {
 	snprintf(buf, size, TRACEFS "/events/" GROUP "/%s/enable", p->event);

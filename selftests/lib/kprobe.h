@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Counting calls with kprobe events: rtnl_lock() called from nictl.ko's own
- * code (the probe records its caller, which the kernel prints with the
- * module's name), and nictl's discovery of a device. No help of the module
- * is needed, and the count is the same for any build of it.
+ * Counting calls with kprobe events, such as rtnl_lock() called from
+ * nictl.ko's own code (the probe records its caller, which the kernel
+ * prints with the module's name). No help of the module is needed, and the
+ * count is the same for any build of it.
  */
 #ifndef NICTL_TEST_KPROBE_H
 #define NICTL_TEST_KPROBE_H
@@ -24,8 +24,6 @@ struct kprobe_def {
 
 /* rtnl_lock() called from nictl.ko. */
 extern const struct kprobe_def rtnl_from_nictl;
-/* nictl_dev_discover(): the module discovers a device's IRQs. */
-extern const struct kprobe_def nictl_discovery;
 
 /* Add and enable @p, with an empty trace: 0 or -errno. */
 int kprobe_start(const struct kprobe_def *p);
