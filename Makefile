@@ -43,8 +43,12 @@ deps:
 
 # The test build of the module, once per suite kernel, W=1 and with the
 # fault-injection knob; any compiler warning fails it.
-test-modules: $(MODULE_SOURCES)
+# Built again only when a source changed: make demo's build serves make check.
+test-modules: $(BUILD)/kmod/built
+$(BUILD)/kmod/built: $(MODULE_SOURCES) scripts/build-test-modules.sh scripts/module-source.sh \
+		scripts/kernels.list
 	scripts/build-test-modules.sh $(BUILD)/kmod
+	touch $@
 
 # The module as users get it: Debian's dkms builds it for both suite kernels,
 # with its trees in $(BUILD)/dkms instead of the host's; the guests load it.
