@@ -330,16 +330,21 @@ int run_jq(struct run_result *r, const char *input, const char *filter)
 	return ret ?: r->status;
 }
 
-int run_json_check(struct run_result *r, const char *command, const char *input)
+int run_json_check(struct run_result *r, const char *const *args, const char *input)
 {
+	const char *argv[36] = { "python3" };
 	char script[PATH_MAX];
-	const char *argv[] = { "python3", script, command, NULL };
+	unsigned int n = 2;
 	int ret;
 
 	snprintf(script, sizeof(script), "%s/scripts/json-check.py", getenv("NICTL_REPO") ?: ".");
+	argv[1] = script;
+	while (*args && n < sizeof(argv) / sizeof(argv[0]) - 1)
+		argv[n++] = *args++;
+	argv[n] = NULL;
 	ret = run_cmd(r, false, input, argv);
 	if (!ret && r->status)
-		fprintf(stderr, "# %s -j does not match its schema:\n%s", command, r->err);
+		fprintf(stderr, "# -j output that does not match its schema:\n%s", r->err);
 	return ret ?: r->status;
 }
 
