@@ -21,7 +21,7 @@
 #include "netdev.h"
 #include "nicops.h"
 #include "nictl.h"
-#include "kprobe.h"
+#include "rtnl_probe.h"
 #include "run.h"
 #include "sys.h"
 #include "verify.h"
@@ -495,14 +495,14 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 
 	nictl_unlisten(&self->l);
 	ASSERT_EQ(0, listen_as(NOBODY_UID, &self->l));
-	ASSERT_EQ(0, kprobe_start(&rtnl_from_nictl));
+	ASSERT_EQ(0, rtnl_probe_start());
 	/* The probe sees the module's rtnl_lock(): a DEV_GET takes it once. */
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &reply, &res));
-	ASSERT_EQ(1, kprobe_count(&rtnl_from_nictl)) TH_LOG("one DEV_GET, one rtnl_lock() from nictl");
+	ASSERT_EQ(1, rtnl_probe_count()) TH_LOG("one DEV_GET, one rtnl_lock() from nictl");
 
-	ASSERT_EQ(0, kprobe_clear());
+	ASSERT_EQ(0, rtnl_probe_clear());
 	usleep(quiet_ms * 1000);
-	calls = kprobe_count(&rtnl_from_nictl);
+	calls = rtnl_probe_count();
 	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms of nothing changing",
 				    calls, quiet_ms);
 
@@ -512,9 +512,9 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
 	AWAIT(NICTL_EVENT_BOUND, reply.ifindex, NOW_MS);
 	ASSERT_TRUE(effective_follows(&reply));
-	ASSERT_EQ(0, kprobe_clear());
+	ASSERT_EQ(0, rtnl_probe_clear());
 	usleep(quiet_ms * 1000);
-	calls = kprobe_count(&rtnl_from_nictl);
+	calls = rtnl_probe_count();
 	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms with vnode1 bound",
 				    calls, quiet_ms);
 
@@ -526,11 +526,11 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 			cpus_set(&other, cpu);
 			break;
 		}
-	ASSERT_EQ(0, kprobe_clear());
+	ASSERT_EQ(0, rtnl_probe_clear());
 	ASSERT_EQ(0, irq_set_affinity(irq, &other));
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
 	EXPECT_TRUE(drift_is(&self->ev, &reply.irqs[0], &other));
-	calls = kprobe_count(&rtnl_from_nictl);
+	calls = rtnl_probe_count();
 	EXPECT_EQ(0, calls) TH_LOG("finding the drift took rtnl %d times", calls);
 
 	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
@@ -542,7 +542,7 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 	EXPECT_EQ(1U, self->ev.old_rx_queues);
 	EXPECT_EQ(2U, self->ev.dev.rx_queues);
 	EXPECT_EQ(0U, self->l.gaps);
-	kprobe_stop(&rtnl_from_nictl);
+	rtnl_probe_stop();
 }
 
 /* No listener, no event: the sequence number does not move meanwhile. */
