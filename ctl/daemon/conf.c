@@ -531,6 +531,15 @@ static int load_dropins(struct parser *p, const char *path)
 	return ret;
 }
 
+/* Every rule keeps off @banned when the file says banned-cpus, none otherwise. */
+void conf_ban(struct conf *conf, const struct cpuset *banned)
+{
+	unsigned int i;
+
+	for (i = 0; i < conf->nr_rules; i++)
+		conf->rules[i].policy.req.banned = conf->banned_cpus ? banned : NULL;
+}
+
 /* The name of key @key (a RULE_MATCH_* too) as the file writes it. */
 const char *conf_key_name(unsigned int key)
 {

@@ -58,6 +58,7 @@ struct conf {
 int conf_parse(FILE *f, const char *path, struct conf *conf, char *err, size_t errlen);
 int conf_load(const char *path, struct conf *conf, char *err, size_t errlen);
 void conf_free(struct conf *conf);
+void conf_ban(struct conf *conf, const struct cpuset *banned);
 const char *conf_key_name(unsigned int key);
 
 #endif /* NICTLCTL_CONF_H */

@@ -91,16 +91,6 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* Every rule keeps off the banned CPUs, or none does. */
-static void ban_rules(struct daemon *d)
-{
-	const struct cpuset *banned = d->k.conf.banned_cpus ? &d->banned.cpus : NULL;
-	unsigned int i;
-
-	for (i = 0; i < d->k.conf.nr_rules; i++)
-		d->k.conf.rules[i].policy.req.banned = banned;
-}
-
 /*
  * Read the banned CPUs again; when they changed, say which and why, and
  * apply every rule again, so IRQs leave CPUs banned now and may come back
@@ -144,7 +134,7 @@ static void start_banned(struct daemon *d, bool watch)
 	int err;
 
 	banned_free(&d->banned);
-	ban_rules(d);
+	conf_ban(&d->k.conf, &d->banned.cpus);
 	if (!d->k.conf.banned_cpus)
 		return;
 	err = banned_start(&d->banned, d->k.conf.banned_cpus_file, watch);

@@ -130,7 +130,6 @@ static void text_dev(const struct nictl_dev *dev, const struct rule *rule, const
 static void json_dev(struct json *j, const struct nictl_dev *dev, const struct rule *rule,
 		     const char *upper, const struct steered *s, bool placed)
 {
-	const struct nictl_dev *after = placed ? &s->result.devs[0] : dev;
 	unsigned int i;
 
 	json_obj_begin(j, NULL);
@@ -152,9 +151,9 @@ static void json_dev(struct json *j, const struct nictl_dev *dev, const struct r
 	}
 	json_bool(j, "placed", placed);
 	json_arr_begin(j, "irqs");
-	for (i = 0; placed && i < after->nr_irqs; i++) {
+	for (i = 0; placed && i < s->result.devs[0].nr_irqs; i++) {
 		json_obj_begin(j, NULL);
-		show_json_irq_fields(j, &after->irqs[i]);
+		show_json_irq_fields(j, &s->result.devs[0].irqs[i]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -196,7 +195,6 @@ static void plan_dev(const struct nictl_dev *dev, const struct rule *rule, const
 static int ban(struct conf *conf, struct banned *b)
 {
 	struct timespec ts;
-	unsigned int i;
 	bool news;
 
 	if (!conf->banned_cpus)
@@ -207,8 +205,7 @@ static int ban(struct conf *conf, struct banned *b)
 		ctl_msg("plan: cannot read the banned CPUs: %s", b->error ?: "out of memory");
 		return -1;
 	}
-	for (i = 0; i < conf->nr_rules; i++)
-		conf->rules[i].policy.req.banned = &b->cpus;
+	conf_ban(conf, &b->cpus);
 	return 0;
 }
 
