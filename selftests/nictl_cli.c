@@ -529,6 +529,8 @@ TEST_F_TIMEOUT(cli, module_not_loaded, 300)
 	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
 	EXPECT_EQ(69, CTL(self, "verify", "-c", "/dev/null"));
 	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
+	EXPECT_EQ(69, CTL(self, "plan", "-c", "/dev/null"));
+	EXPECT_TRUE(one_line_error(&self->run, "module nictl is not loaded"));
 	ASSERT_EQ(0, nictl_module_load());
 	EXPECT_EQ(0, CTL(self, "show", "vnode1"));
 }
