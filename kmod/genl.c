@@ -212,6 +212,9 @@ int nictl_genl_register(void)
 	/* family.c is below every op; the op table, above them all, is here. */
 	nictl_family.ops = nictl_ops;
 	nictl_family.n_ops = ARRAY_SIZE(nictl_ops);
+#ifdef NICTL_HAVE_GENL_BIND
+	nictl_family.bind = nictl_watch_join;
+#endif
 	return genl_register_family(&nictl_family);
 }
 

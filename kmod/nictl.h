@@ -7,7 +7,8 @@
  * BIND and RESTORE then cpus_read_lock. The bindings (state.c) and device
  * snapshots (snapshot.c) each have a mutex: changes hold rtnl and the mutex,
  * readers either. The notifier runs under rtnl; the periodic check (watch.c)
- * reads under the mutexes and takes rtnl only for a device that changed.
+ * reads under the mutexes and takes rtnl only for a device that changed; a
+ * socket joining a group takes it under genl's cb_lock, as every op does.
  * Order: rtnl -> cpus_read_lock -> bindings or snapshots mutex -> events
  * mutex. STATS_SET, STATS_RESET and the NAPI slots' readers take the stats
  * mutex (stats.c), NAPI_GET before rtnl. A request finds its netns (netns.c)
@@ -217,6 +218,9 @@ static inline bool nictl_recheck_add(struct nictl_recheck *recheck, int ifindex)
 /* watch.c */
 void nictl_watch_netdev(struct net_device *netdev, unsigned long event);
 void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool linking);
+#ifdef NICTL_HAVE_GENL_BIND
+int nictl_watch_join(int group);
+#endif
 void nictl_watch_start(void);
 void nictl_watch_stop(void);
 
@@ -332,6 +336,8 @@ void nictl_event_link(enum nictl_event type, const struct nictl_dev *dev,
 /* snapshot.c */
 const char *nictl_snapshot_name(const struct net_device *netdev);
 void nictl_snapshot_update(const struct nictl_dev *dev);
+void nictl_snapshot_unheard(const struct net_device *netdev);
+struct net_device **nictl_snapshots_stale(unsigned int *n);
 void nictl_snapshot_drop(const struct net_device *netdev);
 void nictl_snapshots_drop_all(void);
 bool nictl_snapshots_check(struct nictl_recheck *recheck);

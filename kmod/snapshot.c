@@ -5,6 +5,8 @@
  * (ethtool -L raises no notifier event, so a change shows only by
  * comparing). Keyed by the net_device and dropped when it unregisters, so
  * under nictl_snapshots_mutex alone every snapshot's device is registered.
+ * A snapshot is stale after an event nobody heard (watch.c): the next
+ * listener's join looks at the device again before it can hear anything.
  */
 #include <linux/jhash.h>
 #include <linux/list.h>
@@ -20,12 +22,14 @@
  * @netdev: the device, registered as long as the snapshot exists
  * @name: its name
  * @queues: its queues
+ * @stale: the device had an event nobody heard since
  */
 struct nictl_snapshot {
 	struct list_head list;
-	const struct net_device *netdev;
+	struct net_device *netdev;
 	char name[IFNAMSIZ];
 	struct nictl_queue_set queues;
+	bool stale;
 };
 
 static LIST_HEAD(nictl_snapshots);
@@ -147,6 +151,7 @@ void nictl_snapshot_update(const struct nictl_dev *dev)
 		swap(seen, s->queues);
 		kfree(seen.irqs);
 	}
+	s->stale = false;
 	strscpy(s->name, dev->netdev->name, sizeof(s->name));
 out:
 	mutex_unlock(&nictl_snapshots_mutex);
@@ -178,6 +183,61 @@ bool nictl_snapshots_check(struct nictl_recheck *recheck)
 	nictl_snapshots_incomplete = false;
 	mutex_unlock(&nictl_snapshots_mutex);
 	return incomplete;
+}
+
+/**
+ * nictl_snapshot_unheard() - a device had an event nobody heard
+ * @netdev: the device
+ *
+ * Context: rtnl held.
+ */
+void nictl_snapshot_unheard(const struct net_device *netdev)
+{
+	struct nictl_snapshot *s;
+
+	mutex_lock(&nictl_snapshots_mutex);
+	s = nictl_snapshot_find(netdev);
+	if (s)
+		s->stale = true;
+	mutex_unlock(&nictl_snapshots_mutex);
+}
+
+/* Queue counts change without a notifier event (ethtool -L); rtnl keeps them. */
+static bool nictl_snapshot_stale(const struct nictl_snapshot *s)
+{
+	return s->stale || s->netdev->real_num_rx_queues != s->queues.rx ||
+	       s->netdev->real_num_tx_queues != s->queues.tx;
+}
+
+/**
+ * nictl_snapshots_stale() - the devices that may have changed unseen: an
+ *	event nobody heard, or other queue counts
+ * @n: set to how many
+ *
+ * Context: rtnl held, and kept while the devices are used.
+ * Return: a new array of them (kfree it), NULL when there are none; when
+ * it cannot be allocated, NULL, and the next check looks at every device.
+ */
+struct net_device **nictl_snapshots_stale(unsigned int *n)
+{
+	struct net_device **stale = NULL;
+	struct nictl_snapshot *s;
+	unsigned int max = 0;
+
+	ASSERT_RTNL();
+	*n = 0;
+	mutex_lock(&nictl_snapshots_mutex);
+	list_for_each_entry(s, &nictl_snapshots, list)
+		max += nictl_snapshot_stale(s);
+	if (max)
+		stale = kmalloc_array(max, sizeof(*stale), GFP_KERNEL);
+	if (max && !stale)
+		nictl_snapshots_incomplete = true;
+	list_for_each_entry(s, &nictl_snapshots, list)
+		if (stale && nictl_snapshot_stale(s))
+			stale[(*n)++] = s->netdev;
+	mutex_unlock(&nictl_snapshots_mutex);
+	return stale;
 }
 
 static void nictl_snapshot_free(struct nictl_snapshot *s)

@@ -11,6 +11,7 @@
  */
 #include <linux/moduleparam.h>
 #include <linux/rtnetlink.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
 #include "nictl.h"
@@ -51,6 +52,32 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
 	}
 }
 
+#ifdef NICTL_HAVE_GENL_BIND
+/* Far longer than genl takes from asking nictl_watch_join() to adding the socket. */
+#define NICTL_WATCH_JOIN_NS	NSEC_PER_SEC
+
+/* Until then (ktime_get_ns()), notifier events discover as if heard. */
+static u64 nictl_watch_join_end_ns;
+#endif
+
+/*
+ * Whether a notifier event must discover @netdev: someone hears it or has
+ * just joined, or nictl keeps a binding or sticky binding that follows the
+ * device's IRQs. Otherwise the event only marks the device's snapshot
+ * stale, and the next listener's join looks at it again. Without genl's
+ * join callback (before 6.7) nothing marks that moment: every event
+ * discovers, so that the snapshots are always current.
+ */
+static bool nictl_watch_heard(const struct net_device *netdev)
+{
+#ifdef NICTL_HAVE_GENL_BIND
+	return nictl_events_listening() || ktime_get_ns() < READ_ONCE(nictl_watch_join_end_ns) ||
+	       nictl_sticky_any() || nictl_binding_find(netdev);
+#else
+	return true;
+#endif
+}
+
 /**
  * nictl_watch_netdev() - react to a netdevice notifier event
  * @netdev: the device
@@ -61,8 +88,7 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
  * re-request them on a reset that shows only as NETDEV_CHANGE. Pre-sets the
  * vectors by the sticky binding before IRQs are requested (REGISTER,
  * PRE_UP); applies it where they may have appeared (REGISTER, UP, CHANGE).
- * It discovers even with nobody listening: a listener that comes later
- * compares with the snapshot, which must be the device as it is then.
+ * An event nobody hears (nictl_watch_heard()) only marks the snapshot stale.
  *
  * Context: the notifier, under rtnl. On 6.15+ the core holds an ops-locked
  * device's instance lock around REGISTER, UP, DOWN, CHANGE and CHANGENAME,
@@ -84,8 +110,15 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 	}
 	if (type == NICTL_EVENT_UNSPEC && event != NETDEV_CHANGE)
 		return;
-	if (event == NETDEV_REGISTER)
+	if (event == NETDEV_REGISTER) {
 		nictl_sticky_preset(netdev);
+	} else if (!nictl_watch_heard(netdev)) {
+		if (type == NICTL_EVENT_UNREGISTERED)
+			nictl_snapshot_drop(netdev);
+		else
+			nictl_snapshot_unheard(netdev);
+		return;
+	}
 	if (event == NETDEV_UNREGISTER)
 		netdev_lock(netdev);
 	else
@@ -159,6 +192,39 @@ static void nictl_watch_look(struct net_device *netdev)
 	nictl_bind_sticky(netdev);
 	netdev_unlock(netdev);
 }
+
+#ifdef NICTL_HAVE_GENL_BIND
+/**
+ * nictl_watch_join() - a socket joins one of the family's groups
+ * @group: the group, as an index into the family's
+ *
+ * genl asks before it adds the socket. The devices whose events nobody
+ * heard are looked at again (their queue changes are sent to whoever
+ * listens already), so the new listener's events compare with the devices
+ * as they are now; for a second after, the notifier discovers as if the
+ * socket were in the group already. A join costs rtnl once, and a look
+ * only at devices that had unheard events, which only an administrator or
+ * a driver cause.
+ *
+ * Context: process; genl holds its cb_lock for reading, which it takes
+ * before rtnl for every op too.
+ * Return: 0, the join goes ahead.
+ */
+int nictl_watch_join(int group)
+{
+	struct net_device **stale;
+	unsigned int i, n;
+
+	WRITE_ONCE(nictl_watch_join_end_ns, ktime_get_ns() + NICTL_WATCH_JOIN_NS);
+	rtnl_lock();
+	stale = nictl_snapshots_stale(&n);
+	for (i = 0; i < n; i++)
+		nictl_watch_look(stale[i]);
+	rtnl_unlock();
+	kfree(stale);
+	return 0;
+}
+#endif
 
 static void nictl_watch_check(void)
 {

@@ -14,14 +14,15 @@
 
 #include "kselftest_harness.h"
 
+#include "btf.h"
 #include "env.h"
 #include "events.h"
+#include "kprobe.h"
 #include "main.h"
 #include "module.h"
 #include "netdev.h"
 #include "nicops.h"
 #include "nictl.h"
-#include "rtnl_probe.h"
 #include "run.h"
 #include "sys.h"
 #include "verify.h"
@@ -495,14 +496,14 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 
 	nictl_unlisten(&self->l);
 	ASSERT_EQ(0, listen_as(NOBODY_UID, &self->l));
-	ASSERT_EQ(0, rtnl_probe_start());
+	ASSERT_EQ(0, kprobe_start(&rtnl_from_nictl));
 	/* The probe sees the module's rtnl_lock(): a DEV_GET takes it once. */
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &reply, &res));
-	ASSERT_EQ(1, rtnl_probe_count()) TH_LOG("one DEV_GET, one rtnl_lock() from nictl");
+	ASSERT_EQ(1, kprobe_count(&rtnl_from_nictl)) TH_LOG("one DEV_GET, one rtnl_lock() from nictl");
 
-	ASSERT_EQ(0, rtnl_probe_clear());
+	ASSERT_EQ(0, kprobe_clear());
 	usleep(quiet_ms * 1000);
-	calls = rtnl_probe_count();
+	calls = kprobe_count(&rtnl_from_nictl);
 	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms of nothing changing",
 				    calls, quiet_ms);
 
@@ -512,9 +513,9 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
 	AWAIT(NICTL_EVENT_BOUND, reply.ifindex, NOW_MS);
 	ASSERT_TRUE(effective_follows(&reply));
-	ASSERT_EQ(0, rtnl_probe_clear());
+	ASSERT_EQ(0, kprobe_clear());
 	usleep(quiet_ms * 1000);
-	calls = rtnl_probe_count();
+	calls = kprobe_count(&rtnl_from_nictl);
 	EXPECT_EQ(0, calls) TH_LOG("%d rtnl_lock() from nictl in %d ms with vnode1 bound",
 				    calls, quiet_ms);
 
@@ -526,11 +527,11 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 			cpus_set(&other, cpu);
 			break;
 		}
-	ASSERT_EQ(0, rtnl_probe_clear());
+	ASSERT_EQ(0, kprobe_clear());
 	ASSERT_EQ(0, irq_set_affinity(irq, &other));
 	ASSERT_EQ(1, await_drift(self, reply.ifindex, irq, wait_ms));
 	EXPECT_TRUE(drift_is(&self->ev, &reply.irqs[0], &other));
-	calls = rtnl_probe_count();
+	calls = kprobe_count(&rtnl_from_nictl);
 	EXPECT_EQ(0, calls) TH_LOG("finding the drift took rtnl %d times", calls);
 
 	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
@@ -542,7 +543,7 @@ TEST_F_TIMEOUT(events, unprivileged_listener_costs_no_rtnl, 600)
 	EXPECT_EQ(1U, self->ev.old_rx_queues);
 	EXPECT_EQ(2U, self->ev.dev.rx_queues);
 	EXPECT_EQ(0U, self->l.gaps);
-	rtnl_probe_stop();
+	kprobe_stop(&rtnl_from_nictl);
 }
 
 /* No listener, no event: the sequence number does not move meanwhile. */
@@ -552,20 +553,37 @@ TEST_F_TIMEOUT(events, nobody_listening_gets_no_events, 300)
 	struct nictl_dev reply;
 	struct nl_result res;
 	struct cpus node;
+	int has_join, calls;
 	uint64_t last;
 
+	has_join = kernel_struct_has("genl_family", "bind");
+	ASSERT_LE(0, has_join);
 	ASSERT_EQ(0, node_cpus(0, &node));
 	args.cpus = &node;
 	ASSERT_EQ(0, netdev_set_up("vnode0", false));
 	AWAIT(NICTL_EVENT_DOWN, 0, NOW_MS);
+	/* Two quiet periods: the fixture's join is past its second of grace. */
 	ASSERT_LE(0, nictl_drain_events(&self->l, 2 * self->period_ms));
 	last = self->l.last_seq;
 	nictl_unlisten(&self->l);
 
-	/* Things that would each send an event, with nobody to hear them. */
+	/*
+	 * Things that would each send an event, with nobody to hear them.
+	 * Where genl tells a family of joins (6.7+), they do not even make the
+	 * module discover the device (the next join looks again); before,
+	 * each does.
+	 */
+	ASSERT_EQ(0, kprobe_start(&nictl_discovery));
 	ASSERT_EQ(0, netdev_rename("vnode0", RENAMED));
 	ASSERT_EQ(0, netdev_rename(RENAMED, "vnode0"));
 	ASSERT_EQ(0, netdev_set_up("vnode0", true));
+	calls = kprobe_count(&nictl_discovery);
+	kprobe_stop(&nictl_discovery);
+	if (has_join) {
+		EXPECT_EQ(0, calls) TH_LOG("two renames and an up unheard: %d discoveries", calls);
+	} else {
+		EXPECT_LE(3, calls) TH_LOG("without joins seen, every event discovers: %d", calls);
+	}
 	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, "vnode0", &reply, &res)) TH_LOG("%s", res.msg);
 	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
@@ -580,6 +598,40 @@ TEST_F_TIMEOUT(events, nobody_listening_gets_no_events, 300)
 	EXPECT_EQ(NICTL_EVENT_DOWN, self->ev.type);
 	EXPECT_EQ(last + 1, self->ev.seq);
 	ASSERT_EQ(0, netdev_set_up("vnode0", true));
+}
+
+/*
+ * A listener's events compare with the devices as they are when it joins,
+ * whatever changed while nobody listened, even with no notifier event
+ * (ethtool -L). Where genl tells a family of joins (6.7+), the join looks
+ * again; before, the first periodic check after it reports the change made
+ * unheard, late but true.
+ */
+TEST_F_TIMEOUT(events, listener_compares_with_devices_as_they_are_when_it_joins, 300)
+{
+	int wait_ms = self->period_ms + MARGIN_MS;
+	struct nictl_dev before;
+	struct nl_result res;
+	int has_join;
+
+	has_join = kernel_struct_has("genl_family", "bind");
+	ASSERT_LE(0, has_join);
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &before, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(2U, before.rx_queues);
+	nictl_unlisten(&self->l);
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 1));
+
+	ASSERT_EQ(0, nictl_listen_group(&self->l, NICTL_MCGRP_AUDIT));
+	if (!has_join) {
+		AWAIT(NICTL_EVENT_QUEUES_CHANGED, before.ifindex, wait_ms);
+		EXPECT_EQ(2U, self->ev.old_rx_queues);
+		EXPECT_EQ(1U, self->ev.dev.rx_queues);
+	}
+	ASSERT_EQ(0, netdev_set_channels("vnode1", 2));
+	AWAIT(NICTL_EVENT_QUEUES_CHANGED, before.ifindex, wait_ms);
+	EXPECT_EQ(1U, self->ev.old_rx_queues) TH_LOG("the queues vnode1 had when the listener joined");
+	EXPECT_EQ(2U, self->ev.dev.rx_queues);
+	EXPECT_EQ(0U, self->l.gaps);
 }
 
 /* The bus address, driver and MAC of the function survive a rebind. */
