@@ -199,16 +199,20 @@ static int keep_off(struct cpu_choice *choice)
 	return note(choice, "kept off CPU 0");
 }
 
-static int apply_exclude(const struct cpuset *exclude, struct cpu_choice *choice)
+static int apply_exclude(const struct cpu_request *req, struct cpu_choice *choice)
 {
-	if (!cpuset_intersects(&choice->cpus, exclude))
+	const char *name = req->exclude_name ?: "--exclude";
+	char what[64];
+
+	if (!cpuset_intersects(&choice->cpus, &req->exclude))
 		return 0;
-	cpuset_andnot(&choice->cpus, exclude);
+	cpuset_andnot(&choice->cpus, &req->exclude);
 	if (cpuset_empty(&choice->cpus)) {
-		ctl_msg("--exclude leaves no CPU to bind to; exclude fewer CPUs");
+		ctl_msg("%s leaves no CPU to bind to; exclude fewer CPUs", name);
 		return -1;
 	}
-	return note_cpus(choice, "without --exclude", exclude);
+	snprintf(what, sizeof(what), "without %s", name);
+	return note_cpus(choice, what, &req->exclude);
 }
 
 /*
@@ -252,7 +256,7 @@ int cpus_choose(const struct cpu_request *req, struct cpu_choice *choice)
 	*choice = (struct cpu_choice){ CPUSET_INIT, NULL };
 	err = source_cpus(req, choice);
 	if (!err)
-		err = apply_exclude(&req->exclude, choice);
+		err = apply_exclude(req, choice);
 	if (!err)
 		err = apply_banned(req->banned, choice);
 	if (!err && req->source != CPUS_GIVEN)

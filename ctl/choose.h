@@ -22,6 +22,7 @@ struct cpu_request {
 	bool nearest;		/* CPUS_NODE without online CPUs: the nearest that have some */
 	struct cpuset given;	/* CPUS_GIVEN */
 	struct cpuset exclude;
+	const char *exclude_name;	/* as the user wrote it, for messages; NULL: --exclude */
 	const struct cpuset *banned;	/* kept off even a given list; not owned, NULL: none */
 };
 

@@ -191,7 +191,7 @@ static int new_rule(struct parser *p, const char *name)
 	rules[c->nr_rules] = (struct rule){
 		.line = p->line,
 		.policy.req = { .source = CPUS_ONLINE, .given = CPUSET_INIT,
-				.exclude = CPUSET_INIT },
+				.exclude = CPUSET_INIT, .exclude_name = "exclude" },
 		/* The kernel keeps the binding through reloads the daemon may miss. */
 		.policy.sticky = true,
 		.balance_interval_s = BALANCE_INTERVAL_DEFAULT_S,

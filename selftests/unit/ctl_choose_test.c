@@ -247,6 +247,20 @@ TEST_F(sys, excluding_everything_fails)
 		     self->err);
 }
 
+/* A configuration's exclude is named as its file writes it, not as an option. */
+TEST_F(sys, exclude_is_named_as_written)
+{
+	self->req.exclude_name = "exclude";
+	ASSERT_EQ(0, cpuset_parse(&self->req.exclude, "1-6"));
+	ASSERT_EQ(0, choose(self));
+	EXPECT_STREQ("without exclude 1-6, kept off CPU 0", self->choice.why);
+	cpu_choice_free(&self->choice);
+
+	ASSERT_EQ(0, cpuset_parse(&self->req.exclude, "0-7"));
+	ASSERT_EQ(-1, choose(self));
+	EXPECT_STREQ("nictlctl: exclude leaves no CPU to bind to; exclude fewer CPUs\n", self->err);
+}
+
 /* Banned CPUs go even from a given list, and before the CPU 0 rule. */
 TEST_F(sys, banned_cpus_go_from_any_source)
 {
