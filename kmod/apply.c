@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * All-or-nothing affinity changes: validate every IRQ, save every mask in
- * force, write in order, and on the first failed write put every earlier one
- * back. Callers hold rtnl and cpus_read_lock, so IRQs and CPUs hold still.
+ * All-or-nothing affinity changes: validate all, save every mask, write in order, and on a failed
+ * write put every earlier one back. Under rtnl and cpus_read_lock, so IRQs and CPUs hold still.
  */
 #include <linux/interrupt.h>
 #include <linux/slab.h>
@@ -56,8 +55,7 @@ static void nictl_rollback(struct nictl_change *changes, unsigned int n)
  * @dry_run: validate only
  * @extack: names the IRQ that could not be set
  *
- * Return: 0, a validation error (nictl_irq_check_settable()), or the failed
- * write's error after every earlier write was undone.
+ * Return: 0, a validation error, or the failed write's error after every earlier one was undone.
  */
 int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 		struct netlink_ext_ack *extack)

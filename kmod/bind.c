@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BIND and RESTORE, one path: find the device's queue IRQs, plan each one's
- * target, validate all, apply all or none, record the binding, tell the
- * listeners who changed what, reply with the new map. Lock order: rtnl ->
- * instance lock (6.15+: ops-locked drivers change queues under it, perhaps
- * without rtnl; a holder's nested) -> cpus_read_lock (ops-locked drivers set
- * XPS, which takes it, under theirs) -> bindings lock (first affinity write
- * to the binding's commit or drop).
+ * BIND and RESTORE, one path: find the queue IRQs, plan, validate, apply all or none, record
+ * the binding, tell the listeners, reply. Lock order: rtnl -> instance lock (6.15+:
+ * ops-locked drivers change queues under it, perhaps without rtnl; a holder's nested) ->
+ * cpus_read_lock (ops-locked drivers set XPS, which takes it, under theirs) -> bindings lock
+ * (first affinity write to the binding's commit or drop).
  */
 #include <linux/cpu.h>
 #include <linux/rtnetlink.h>
@@ -15,7 +13,6 @@
 
 #include "nictl.h"
 
-/* How many IRQs the plan moves. */
 static unsigned int nictl_plan_count(const struct nictl_dev *dev)
 {
 	unsigned int i, n = 0;
@@ -70,11 +67,7 @@ static int nictl_bind_plan(struct nictl_stack *stack, const struct nictl_request
 	return nictl_place_explicit(&stack->dev[0], req);
 }
 
-/*
- * Is the plan in force (every IRQ it moves bound by this device to that
- * target, with that affinity)? Then a sticky binding has nothing to do. A
- * driver that rewrote affinities on a queue change (virtio_net) fails this.
- */
+/* 1 if each IRQ the plan moves is bound here to its CPU, affinity intact (virtio_net rewrites). */
 static int nictl_plan_in_force(const struct nictl_dev *dev)
 {
 	const struct nictl_qirq *q;
@@ -97,11 +90,9 @@ static int nictl_plan_in_force(const struct nictl_dev *dev)
 }
 
 /*
- * Every IRQ the plan moves must be the device's to move: not shared (unless
- * allowed), not held by another device's binding (unless taken over). A
- * claim on an IRQ that no longer serves its holder (freed; the number may
- * serve this device now) is stale and goes, except in a dry run. @serves:
- * from nictl_stack_owners().
+ * Every IRQ the plan moves must be the device's: not shared (unless allowed), not held by
+ * another device's binding (unless taken over). A claim on an IRQ that no longer serves its
+ * holder is stale and goes, except in a dry run. @serves: from nictl_stack_owners().
  */
 static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, u32 flags,
 				 struct netlink_ext_ack *extack)
@@ -134,9 +125,8 @@ static int nictl_bind_check_irqs(const struct nictl_dev *dev, const s8 *serves, 
 }
 
 /*
- * Per member, whether the devices whose bindings hold its IRQs still serve
- * them (nictl_dev_claims()). That takes their instance locks, so it runs
- * before cpus_read_lock, for every IRQ: which ones move is planned under it.
+ * Per member, whether the holders of its IRQs still serve them (nictl_dev_claims()). That takes
+ * their instance locks: before cpus_read_lock, for every IRQ, as which move is planned under it.
  * Context: rtnl and @stack's instance locks held.
  */
 static int nictl_stack_owners(struct nictl_stack *stack)
@@ -155,11 +145,7 @@ static int nictl_stack_owners(struct nictl_stack *stack)
 	return 0;
 }
 
-/*
- * The last bind says what the device should have: keep its sticky binding,
- * or without %NICTL_BIND_F_STICKY drop the old one. What could not be kept
- * (no identity, a twin, sticky_max) was refused before any write.
- */
+/* Keep its sticky binding, or drop the old one: any refusal (a twin, sticky_max) came before. */
 static void nictl_bind_keep(const struct nictl_dev *dev, struct nictl_sticky **sticky)
 {
 	if (*sticky)
@@ -271,11 +257,9 @@ static void nictl_bind_done(struct nictl_stack *stack, const struct nictl_reques
 }
 
 /*
- * Under rtnl, the instance locks and cpus_read_lock: plan and check every
- * device, then one nictl_apply() for all (a failure on the last device puts
- * the first back), commit, events. @replay: NULL for a request, else the
- * sticky binding's id for the module's own apply (one device), a no-op when
- * the plan is in force.
+ * Under rtnl, the instance locks and cpus_read_lock: plan and check every device, then one
+ * nictl_apply() for all (a failure on the last device puts the first back), commit, events.
+ * @replay: NULL for a request, else the sticky binding's id (one device; no-op if in force).
  */
 static int nictl_bind_locked(struct nictl_stack *stack, const struct nictl_request *req,
 			     const char *replay)
@@ -323,10 +307,7 @@ out:
 	return err;
 }
 
-/*
- * BIND and RESTORE under rtnl: the named devices, their instance locks and
- * queue IRQs, then @act (which takes cpus_read_lock), then the reply.
- */
+/* Under rtnl: the devices, locked and discovered, then @act (takes cpus_read_lock), the reply. */
 static int nictl_stack_do(struct genl_info *info, const struct nictl_request *req,
 			  int (*act)(struct genl_info *info, const struct nictl_request *req,
 				     struct nictl_stack *stack),
@@ -353,7 +334,6 @@ static int nictl_stack_do(struct genl_info *info, const struct nictl_request *re
 	return err;
 }
 
-/* BIND: who else holds the IRQs, then plan and apply under cpus_read_lock. */
 static int nictl_bind_act(struct genl_info *info, const struct nictl_request *req,
 			  struct nictl_stack *stack)
 {
@@ -403,11 +383,9 @@ static void nictl_replay_failed(const struct nictl_dev *dev, int err,
 }
 
 /*
- * Apply sticky binding @id (@req, with an extack to fill) to its device,
- * refused if @twin, another device, holds it. A no-op when it is in force,
- * or while the device is down without queue IRQs (drivers that request them
- * at open have not yet); else all or nothing as a bind, then
- * %NICTL_EVENT_STICKY_APPLIED or _FAILED. rtnl and the instance lock held.
+ * Apply sticky binding @id (@req) to its device, refused if @twin holds it. A no-op when in
+ * force, or while the device is down without queue IRQs (not requested yet); else all or
+ * nothing as a bind, then %NICTL_EVENT_STICKY_APPLIED or _FAILED. rtnl, instance lock held.
  */
 static void nictl_bind_replay(struct net_device *netdev, const struct nictl_request *req,
 			      const char *id, const struct net_device *twin)
@@ -451,8 +429,7 @@ static void nictl_bind_replay(struct net_device *netdev, const struct nictl_requ
  * nictl_bind_sticky() - apply a device's sticky binding if it is not in force
  * @netdev: the device, whose queue IRQs may have appeared or changed
  *
- * Context: rtnl and the device's instance lock held; the notifier or the
- * periodic check.
+ * Context: rtnl and the device's instance lock held (the notifier or the periodic check).
  */
 void nictl_bind_sticky(struct net_device *netdev)
 {
@@ -470,10 +447,8 @@ void nictl_bind_sticky(struct net_device *netdev)
 }
 
 /*
- * What a restore puts back on one device: its binding's (@b, or NULL)
- * changes; nothing for one with only a sticky binding (not opened since a
- * reload, say), which nictl_restore_done() drops. Returns 1 when there is
- * something to restore, 0 when not, or an errno.
+ * 1 when a restore has something to do on one device: @b's changes, or only a sticky binding to
+ * drop (nictl_restore_done()); 0 when not, or an errno.
  */
 static int nictl_restore_member(struct nictl_dev *dev, struct nictl_binding *b,
 				struct nictl_change **changes, unsigned int *n,
@@ -513,10 +488,7 @@ static struct nictl_change *nictl_restore_join(struct nictl_change **each, const
 	return all;
 }
 
-/*
- * After the writes: drop each sticky binding, with what it pre-set on a
- * device it has not bound yet, and tell the listeners of each restore.
- */
+/* After the writes: drop each sticky binding, undo pre-sets never applied, send the events. */
 static void nictl_restore_done(struct nictl_stack *stack, struct nictl_binding **b,
 			       struct nictl_change *all, const unsigned int *n, u32 portid)
 {
@@ -536,10 +508,7 @@ static void nictl_restore_done(struct nictl_stack *stack, struct nictl_binding *
 	}
 }
 
-/*
- * Under rtnl, the instance locks and cpus_read_lock: all devices' affinities
- * back in one apply, then their bindings dropped.
- */
+/* Under rtnl, the instance locks and cpus_read_lock: one apply for all, then drop bindings. */
 static int nictl_restore_locked(struct genl_info *info, struct nictl_stack *stack)
 {
 	struct nictl_change **each, *all = NULL;

@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Which binding claims each of a discovered device's queue IRQs, its sticky
- * identity, and whether the claiming devices still serve those IRQs: the
- * layer above discover.c, state.c (bindings) and sticky.c.
- */
+/* A discovered device with what nictl holds of it: claims on its IRQs, its sticky identity. */
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
 #include "nictl.h"
 
 /**
- * nictl_dev_discover() - describe a device, find its queue IRQs, and the
- *	binding that claims each
+ * nictl_dev_discover() - describe a device, its queue IRQs and the binding claiming each
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
  *
@@ -30,21 +25,17 @@ int nictl_dev_discover(struct net_device *netdev, struct nictl_dev *dev)
 }
 
 /**
- * nictl_dev_claims() - whether the devices whose bindings hold some of a
- *	device's IRQs still serve them
+ * nictl_dev_claims() - whether the holders of some of a device's IRQs still serve them
  * @dev: the device, discovered
  * @held: devices whose instance locks the caller holds (a bind's members)
  * @n_held: how many
  *
- * Each holder is discovered once, under its instance lock. @dev's own lock
- * must not be held unless in @held.
+ * Each holder is discovered once, under its instance lock; @dev's must not be held unless in @held.
  *
  * Context: rtnl held.
- * Return: a new array (kvfree it) with, per IRQ of @dev, 1 when another
- * device's binding holds it and that device still serves it, 0 when that
- * claim is stale (its driver freed the vector and the number went to @dev,
- * as igb's do when VFs are created), -1 when no other binding holds it;
- * or ERR_PTR(-ENOMEM).
+ * Return: a new array (kvfree it): per IRQ of @dev, 1 when another device's binding holds it and
+ * that device still serves it, 0 when the claim is stale (the vector freed, its number gone to
+ * @dev, as igb's when VFs are made), -1 when no other binding holds it; or ERR_PTR(-ENOMEM).
  */
 s8 *nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held,
 		     unsigned int n_held)
@@ -85,15 +76,12 @@ s8 *nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held
 }
 
 /**
- * nictl_dev_look() - discover a device for a reader that does not hold its
- *	instance lock, with stale claims on its IRQs shown as nobody's
+ * nictl_dev_look() - discover a device unlocked, showing stale claims as nobody's
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
- * @forget_stale: also drop the stale claims from their bindings (the
- *	periodic check); a reader (DEV_GET) changes nothing
+ * @forget_stale: also drop stale claims (the periodic check); a reader (DEV_GET) changes nothing
  *
- * Context: rtnl held; takes and drops the instance locks of @netdev and of
- * the devices whose bindings claim its IRQs.
+ * Context: rtnl held; takes and drops the instance locks of @netdev and of its IRQs' holders.
  * Return: as nictl_dev_discover().
  */
 int nictl_dev_look(struct net_device *netdev, struct nictl_dev *dev, bool forget_stale)

@@ -13,20 +13,17 @@
  *   %*   any non-empty run of characters (at most one per pattern)
  *   %%   a literal '%'
  *
- * Other characters match themselves, case included. A pattern must match
- * the whole name, in one pass (one per end of the %* run). The first
- * matching entry decides; the generic ones come last.
+ * Other characters match themselves, case included. A pattern must match the whole name, in
+ * one pass (one per end of the %* run). The first matching entry decides; generic ones last.
  *
- * Citations: file:function under drivers/net/ethernet/ (virtio: drivers/),
- * alike in 5.10, 6.1, 6.12 and 7.2 unless kernels are named; every name
- * per kernel is in docs/irq-names.md.
+ * Citations: file:function under drivers/net/ethernet/ (virtio: drivers/), alike in 5.10, 6.1,
+ * 6.12 and 7.2 unless kernels are named; every name per kernel is in docs/irq-names.md.
  */
 #include "classify.h"
 
 /**
  * enum nictl_verdict - what a matching table entry says about the vector
- * @NICTL_NOT_QUEUE: a control / misc vector, or one that serves no single
- *	queue of this netdev
+ * @NICTL_NOT_QUEUE: a control / misc vector, or one that serves no single queue of this netdev
  * @NICTL_Q_RX: receive queue %q
  * @NICTL_Q_TX: transmit queue %q
  * @NICTL_Q_COMBINED: queue pair %q
@@ -66,10 +63,9 @@ static const char * const nictl_mana_drivers[] = { "mana", NULL };
 
 static const struct nictl_irq_rule nictl_irq_rules[] = {
 	/*
-	 * virtio_net: named after the virtio device, not the netdev (renames
-	 * change nothing). virtio_pci_common.c names a vector "<vdev>-<vq>"
-	 * (vq names from virtio_net.c:virtnet_find_vqs), "<vdev>-config",
-	 * "<vdev>-virtqueues" (all vqs on one) or "<vdev>" (INTx).
+	 * virtio_net: named after the virtio device, not the netdev (renames change nothing).
+	 * virtio_pci_common.c names a vector "<vdev>-<vq>" (vq names from
+	 * virtio_net.c:virtnet_find_vqs), "<vdev>-config", "<vdev>-virtqueues" or "<vdev>" (INTx).
 	 */
 	{ nictl_virtio_drivers, "%p-input.%q",		NICTL_Q_RX },
 	{ nictl_virtio_drivers, "%p-output.%q",		NICTL_Q_TX },
@@ -79,19 +75,17 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_virtio_drivers, "%p",			NICTL_NOT_QUEUE },
 
 	/*
-	 * i40e_main.c:i40e_vsi_request_irq_msix, ice_main.c:
-	 * ice_vsi_req_irq_msix, iavf_main.c:iavf_request_traffic_irqs: at
-	 * open, 30+ byte buffers, never cut
+	 * i40e_main.c:i40e_vsi_request_irq_msix, ice_main.c:ice_vsi_req_irq_msix,
+	 * iavf_main.c:iavf_request_traffic_irqs: at open, 30+ byte buffers, never cut
 	 */
 	{ nictl_intel_drivers, "%d-%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_intel_drivers, "%d-%i-rx-%q",		NICTL_Q_RX },
 	{ nictl_intel_drivers, "%d-%i-tx-%q",		NICTL_Q_TX },
 	/*
-	 * ixgbe_request_msix_irqs, igb_request_msix, igc_request_msix,
-	 * ixgbevf_request_msix_irqs, fm10k_qv_request_irq: IFNAMSIZ + 9 byte
-	 * buffers, never cut. igbvf_request_msix and e1000e's
-	 * e1000_request_msix ("%.14s") add "-rx-0"/"-tx-0" only to ifnames
-	 * under 11 characters (never cut); else plain "<ifname>", no queue.
+	 * ixgbe_request_msix_irqs, igb_request_msix, igc_request_msix, ixgbevf_request_msix_irqs,
+	 * fm10k_qv_request_irq: IFNAMSIZ + 9 byte buffers, never cut. igbvf_request_msix and
+	 * e1000e's e1000_request_msix ("%.14s") add "-rx-0"/"-tx-0" only to ifnames under 11
+	 * characters (never cut); else plain "<ifname>", no queue.
 	 */
 	{ nictl_intel_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_intel_drivers, "%i-rx-%q",		NICTL_Q_RX },
@@ -101,10 +95,9 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	/* igb, igc: a q_vector with no ring */
 	{ nictl_intel_drivers, "%i-unused",		NICTL_NOT_QUEUE },
 	/*
-	 * "<driver>-<bdf>:<what>" (i40e_probe, ice_req_irq_msix_misc,
-	 * iavf_request_misc_irq). i40e's flow director (i40e_vsi_open) and
-	 * ice's control VSI (ice_vsi_open_ctrl) name queue vectors
-	 * "...:fdir-TxRx-0", "...:ctrl-TxRx-0": not the netdev's queues.
+	 * "<driver>-<bdf>:<what>" (i40e_probe, ice_req_irq_msix_misc, iavf_request_misc_irq).
+	 * i40e's flow director (i40e_vsi_open) and ice's control VSI (ice_vsi_open_ctrl) name
+	 * queue vectors "...:fdir-TxRx-0", "...:ctrl-TxRx-0": not the netdev's queues.
 	 */
 	{ nictl_intel_drivers, "%d-%b:misc",		NICTL_NOT_QUEUE },
 	{ nictl_intel_drivers, "%d-%b:ll_ts",		NICTL_NOT_QUEUE },
@@ -115,20 +108,16 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_intel_drivers, "%d-%b:ctrl-%*",		NICTL_NOT_QUEUE },
 	{ nictl_intel_drivers, "%d-%b:%*",		NICTL_NOT_QUEUE },
 
-	/*
-	 * idpf (6.12+): idpf_txrx.c:idpf_vport_intr_req_irq ("Rx"/"Tx"
-	 * capitalised), idpf_lib.c:idpf_mb_intr_req_irq
-	 */
+	/* idpf (6.12+): idpf_txrx.c:idpf_vport_intr_req_irq, idpf_lib.c:idpf_mb_intr_req_irq */
 	{ nictl_idpf_drivers, "%d-%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_idpf_drivers, "%d-%i-Rx-%q",		NICTL_Q_RX },
 	{ nictl_idpf_drivers, "%d-%i-Tx-%q",		NICTL_Q_TX },
 	{ nictl_idpf_drivers, "%d-Mailbox-%q",		NICTL_NOT_QUEUE },
 
 	/*
-	 * mlx5_core: vectors of the PCI function, not of a netdev, named by
-	 * pci_irq.c:irq_set_name when requested: at probe (5.10, 6.1), on
-	 * first use (6.12+, eq.c:comp_irq_request_pci). "mlx5_comp<N>" is
-	 * completion vector N whatever its MSI-X index (N + 1; N in 6.1).
+	 * mlx5_core: vectors of the PCI function, not of a netdev, named by pci_irq.c:irq_set_name
+	 * when requested: at probe (5.10, 6.1), on first use (6.12+, eq.c:comp_irq_request_pci).
+	 * "mlx5_comp<N>" is completion vector N whatever its MSI-X index (N + 1; N in 6.1).
 	 */
 	{ nictl_mlx5_drivers, "mlx5_comp%q@pci:%b",	NICTL_Q_COMBINED },
 	/* The async EQ (commands, events); with its MSI-X index from 6.1 */
@@ -136,17 +125,13 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_mlx5_drivers, "mlx5_async%q@pci:%b",	NICTL_NOT_QUEUE },
 	/* 6.1+: a lone vector, shared by the async and every completion EQ */
 	{ nictl_mlx5_drivers, "mlx5_combined%q@pci:%b",	NICTL_NOT_QUEUE },
-	/*
-	 * 6.1+, irq_sf_set_name: pools shared by the subfunctions (netdevs of
-	 * driver "mlx5_core.sf"); the number is a pool index
-	 */
+	/* 6.1+, irq_sf_set_name: pools shared by subfunctions ("mlx5_core.sf"); N: a pool index */
 	{ nictl_mlx5_drivers, "mlx5_sf_%*",		NICTL_NOT_QUEUE },
 
 	/*
-	 * bnxt.c:bnxt_setup_msix, at open: N is the completion ring, the rx
-	 * rings (rx_nr_rings == real_num_rx_queues) first. 5.10 and 6.1 cut
-	 * names to 17 characters (name[IFNAMSIZ + 2]), which
-	 * nictl_qirqs_drop_contested() copes with.
+	 * bnxt.c:bnxt_setup_msix, at open: N is the completion ring, the rx rings (rx_nr_rings ==
+	 * real_num_rx_queues) first. 5.10 and 6.1 cut names to 17 characters (name[IFNAMSIZ + 2]),
+	 * which nictl_qirqs_drop_contested() copes with.
 	 */
 	{ nictl_bnxt_drivers, "%i-TxRx-%q",		NICTL_Q_COMBINED },
 	{ nictl_bnxt_drivers, "%i-rx-%q",		NICTL_Q_RX },
@@ -160,17 +145,15 @@ static const struct nictl_irq_rule nictl_irq_rules[] = {
 	{ nictl_ena_drivers, "ena-mgmnt@pci:%b",	NICTL_NOT_QUEUE },
 
 	/*
-	 * gve_main.c:gve_alloc_notify_blocks: block N is tx queue N below
-	 * num_ntfy_blks / 2, else rx queue N - num_ntfy_blks / 2
-	 * (gve.h:gve_tx_idx_to_ntfy), a split no name tells: none is a queue.
+	 * gve_main.c:gve_alloc_notify_blocks: block N is tx queue N below num_ntfy_blks / 2,
+	 * else rx queue N - num_ntfy_blks / 2 (gve.h:gve_tx_idx_to_ntfy), which no name tells.
 	 */
 	{ nictl_gve_drivers, "%*",			NICTL_NOT_QUEUE },
 
 	/*
-	 * mana (6.1+): gdma_main.c:mana_gd_setup_irqs, mana_gd_get_gic (7.2).
-	 * In 6.1 and 6.12 EQ N serves queue N of every vPort
-	 * (mana_en.c:mana_create_eq); in 7.2 N is an MSI-X index. No name
-	 * says which netdev, nor (7.2) which queue: none is a queue.
+	 * mana (6.1+): gdma_main.c:mana_gd_setup_irqs, mana_gd_get_gic (7.2). In 6.1 and 6.12 EQ N
+	 * serves queue N of every vPort (mana_en.c:mana_create_eq); in 7.2 N is an MSI-X index. No
+	 * name says which netdev, nor (7.2) which queue: none is a queue.
 	 */
 	{ nictl_mana_drivers, "%*",			NICTL_NOT_QUEUE },
 
@@ -222,10 +205,9 @@ static bool nictl_contains_word(const char *s, size_t len, const char *word)
 }
 
 /*
- * Kind of a generic "<ifname>-<middle>-N" vector: rx or tx if the middle
- * says only one of them, else a pair. No queue if the middle names a
- * control vector, holds a ':' (a bus address; no ifname can) or has an
- * empty '-'-separated part ("eth0-rx--1" is not rx queue 1).
+ * Kind of a generic "<ifname>-<middle>-N" vector: rx or tx if the middle says only one of them,
+ * else a pair. No queue if the middle names a control vector, holds a ':' (a bus address; no
+ * ifname can) or has an empty '-'-separated part ("eth0-rx--1" is not rx queue 1).
  */
 static enum nictl_verdict nictl_verdict_by_name(const char *s, size_t len)
 {
@@ -288,11 +270,7 @@ static bool nictl_match_queue(const char *s, size_t len, size_t *pos,
 	return true;
 }
 
-/*
- * Match one token of *@pat at s[*pos..len), advancing both. A %* fails
- * here (nictl_match() splits the pattern at the first), as does any
- * malformed token.
- */
+/* Match a token of *@pat at s[*pos..len), advancing both; a %* or malformed token fails. */
 static bool nictl_match_token(const struct nictl_irq_ident *id,
 			      const char **pat, const char *s, size_t len,
 			      size_t *pos, struct nictl_match *m)

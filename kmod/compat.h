@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The one place where kernel differences are bridged. Sources are written
- * against the newest API; Kbuild greps the target kernel's headers and
- * defines NICTL_HAVE_* for what is there, and this file, force-included into
- * every source file, fills the gaps on older kernels.
- */
+/* The one bridge over kernel differences, force-included; Kbuild's NICTL_HAVE_* say what exists. */
 #ifndef _NICTL_COMPAT_H
 #define _NICTL_COMPAT_H
 
@@ -14,11 +9,9 @@
 
 #ifndef NICTL_HAVE_EXTACK_FMT
 /*
- * Formatted extack messages came in 6.2, with a buffer inside the extack.
- * Before, the message must outlive the op until the ack is built: each goes
- * to the next buffer of a ring (compat.c) whose last byte stays NUL, so only
- * %NICTL_EXTACK_BUFS failures between an op's message and its ack could
- * reuse its buffer, and none reads past one.
+ * Formatted extack messages came in 6.2. Before, the message must outlive the op until the ack
+ * is built: each goes to the next buffer of a ring (compat.c) whose last byte stays NUL, so only
+ * %NICTL_EXTACK_BUFS failures between a message and its ack could reuse it, none reads past one.
  */
 #define NICTL_EXTACK_LEN	80
 #define NICTL_EXTACK_BUFS	64
@@ -64,12 +57,9 @@ static inline void nictl_dump_info(struct netlink_callback *cb, struct genl_info
 
 #ifndef NICTL_HAVE_NETDEV_DUMP
 /*
- * 6.6 added the devices' xarray by ifindex that dumps resume from. Before,
- * a dump walks the netns's ifindex hash (under rtnl), as rtnetlink's did:
- * bucket by bucket, by ifindex within one. The cursor holds the bucket in
- * its upper 32 bits and the ifindex to resume from in the lower, so the
- * dump's ++ steps past the device just sent, and each step reads one bucket:
- * N devices cost N bucket lengths, not N squared.
+ * Before 6.6 (no xarray by ifindex) a dump walks the netns's ifindex hash under rtnl, as
+ * rtnetlink's did. The cursor holds the bucket in its upper 32 bits and the ifindex to resume
+ * from in the lower, so ++ steps past the device just sent, and each step reads one bucket.
  */
 static inline struct net_device *nictl_netdev_from(struct net *net, unsigned long *cursor)
 {
@@ -145,12 +135,7 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 #define NICTL_GENL_FAMILY_COMPAT
 #define NICTL_GENL_DUMP_COMPAT
 #else
-/*
- * From 6.1 (resv_start_op left at 0) an op without a policy rejects every
- * attribute; before, it took any, falling back to the family's policy, so
- * the family gets 6.1's reject-all policy. compat_genl.c does 6.1's header
- * check.
- */
+/* Before 6.1 ops without a policy took any attribute: add 6.1's reject-all one and header check. */
 int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
 int nictl_genl_dump_start(struct netlink_callback *cb);
 
@@ -164,10 +149,9 @@ int nictl_genl_dump_start(struct netlink_callback *cb);
 
 #if !defined(NICTL_HAVE_MCAST_CAP) && defined(NICTL_HAVE_MCAST_UNS_ADMIN)
 /*
- * The first form of the multicast group check (6.7-rc5, backported to stable,
- * Debian's 5.10.223 too): genl_bind() refuses a GENL_UNS_ADMIN_PERM group to
- * a socket without CAP_NET_ADMIN in its netns's user namespace, as later
- * kernels do for GENL_MCAST_CAP_NET_ADMIN.
+ * The first form of the multicast group check (6.7-rc5, in stable and Debian's 5.10.223):
+ * genl_bind() refuses a GENL_UNS_ADMIN_PERM group to a socket without CAP_NET_ADMIN in its
+ * netns's user namespace, as later kernels do for GENL_MCAST_CAP_NET_ADMIN.
  */
 #define GENL_MCAST_CAP_NET_ADMIN	GENL_UNS_ADMIN_PERM
 #define NICTL_HAVE_MCAST_CAP
@@ -185,14 +169,11 @@ static inline bool nictl_has_msi_descs(struct device *dev)
 
 #define nictl_msi_descs_guard(dev)	guard(msi_descs_lock)(dev)
 
-/* Each of @dev's MSI descriptors that has IRQs. */
 #define nictl_for_each_msi_desc(desc, dev)	msi_for_each_desc((desc), (dev), MSI_DESC_ASSOCIATED)
 #else
 /*
- * Before 6.1 a device's MSI descriptors are a plain list without a lock. Its
- * driver changes it when enabling or disabling MSI: at probe and remove,
- * around netdev registration, or under rtnl (ethtool -L, resets). Callers
- * hold rtnl with the netdev registered.
+ * Before 6.1 MSI descriptors are a list without a lock, changed by the driver at probe and remove,
+ * around netdev registration, or under rtnl (ethtool -L): callers hold rtnl, the netdev registered.
  */
 #include <linux/msi.h>
 
@@ -231,10 +212,7 @@ static inline int nictl_irq_set_affinity(unsigned int irq, const struct cpumask 
 	return irq_set_affinity(irq, mask);
 }
 #else
-/*
- * irq_set_affinity() is exported since 5.14; before, it is an inline over
- * the unexported __irq_set_affinity(), which compat_irq.c reaches otherwise.
- */
+/* Exported since 5.14; before, an inline over the unexported __irq_set_affinity(): compat_irq.c. */
 int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask);
 #endif
 
@@ -245,20 +223,14 @@ int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask);
 #include <linux/cleanup.h>
 #include <linux/msi.h>
 
-/*
- * msi_lock_descs()/msi_unlock_descs() gave way to a guard: build it from the
- * pair where the kernel has only that (before 6.1 it has neither).
- */
+/* msi_lock_descs()/msi_unlock_descs() gave way to a guard; before 6.1 there is neither. */
 DEFINE_LOCK_GUARD_1(msi_descs_lock, struct device, msi_lock_descs(_T->lock),
 		    msi_unlock_descs(_T->lock));
 #endif /* !NICTL_HAVE_MSI_DESCS_GUARD && NICTL_HAVE_MSI_DESC_ITER */
 
 /*
  * ---- Kernels newer than 6.12 (port to 7.2): persistent NAPI config ----
- *
- * From 6.13 a driver may keep each NAPI's settings, id included, in the
- * device's napi_config array (netif_napi_add_config()): a NAPI deleted (reset,
- * channel change) and added again gets its old id back.
+ * From 6.13 a NAPI re-added after a reset or channel change gets its old id back from napi_config.
  */
 #ifdef NICTL_HAVE_NAPI_CONFIG
 static inline unsigned int nictl_napi_configs(const struct net_device *dev)
@@ -284,13 +256,8 @@ static inline unsigned int nictl_napi_config_id(const struct net_device *dev, un
 
 /*
  * ---- Kernels newer than 6.12 (port to 7.2): the netdev instance lock ----
- *
- * From 6.15 every NAPI -> IRQ link (netif_napi_set_irq()) is written under
- * the device's instance lock, and so are the queue -> NAPI links of an "ops
- * locked" driver (queue or shaper API, or request_ops_lock), whose ndos and
- * ethtool ops (ethtool -L too) run under it, perhaps without rtnl. So nictl
- * takes rtnl, then the instance lock of the device it works on, as
- * netdev-genl does. Before, rtnl covered it all.
+ * From 6.15 NAPI links and an ops-locked driver's ethtool ops are under the instance lock, perhaps
+ * without rtnl: nictl takes rtnl, then the instance lock, as netdev-genl does (docs/design.md).
  */
 #if __has_include(<net/netdev_lock.h>)
 #include <net/netdev_lock.h>
@@ -330,11 +297,7 @@ static inline void netdev_unlock_full_to_ops(struct net_device *dev)
 #endif /* NICTL_HAVE_NETDEV_LOCK_OPS_TO_FULL */
 
 #ifdef NICTL_HAVE_NETDEV_LOCK
-/*
- * A second device's instance lock while one is held: under rtnl any order is
- * safe (as netdev_lock_cmp_fn() says for drivers that set it), but lockdep
- * sees one class and must be told they nest.
- */
+/* Under rtnl any order is safe (netdev_lock_cmp_fn()), but lockdep must be told they nest. */
 static inline void nictl_netdev_lock_nested(struct net_device *dev)
 {
 	mutex_lock_nested(&dev->lock, SINGLE_DEPTH_NESTING);

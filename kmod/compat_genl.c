@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * 6.1's genetlink header check, for older kernels: for every command of a
- * family with resv_start_op 0, 6.1 refuses a non-zero reserved field and
- * netlink flags it gives no meaning to. Here the family's pre_doit and each
- * dump's start refuse them, after the permission and attribute checks that
- * 6.1 makes later (a request failing both is refused for either).
+ * 6.1's genetlink header check for older kernels: a non-zero reserved field or netlink flags
+ * without meaning are refused in the family's pre_doit and each dump's start, after the
+ * permission and attribute checks 6.1 makes later (a request failing both is refused for either).
  */
 #include <net/genetlink.h>
 
@@ -46,9 +44,7 @@ int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct 
  * nictl_genl_dump_start() - each dump op's start: check the request's header
  * @cb: the dump
  *
- * Before 6.1 a dump's start has no extack: the refusal has no message.
- *
- * Return: 0 or -EINVAL.
+ * Return: 0 or -EINVAL, without a message: before 6.1 a dump's start has no extack.
  */
 int nictl_genl_dump_start(struct netlink_callback *cb)
 {

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irq_set_affinity() where the kernel does not export it (before 5.14). The
- * one exported way into its setter, __irq_set_affinity(irq, mask, false), is
- * irq_set_affinity_hint(), with two side effects undone here: it makes the
- * mask the IRQ's affinity hint, a pointer the IRQ keeps
+ * irq_set_affinity() before 5.14, when it is not exported. The one exported way into its setter,
+ * __irq_set_affinity(irq, mask, false), is irq_set_affinity_hint(), with two side effects undone
+ * here: it makes the mask the IRQ's affinity hint, a pointer the IRQ keeps
  * (/proc/irq/N/affinity_hint, irqbalance), and drops the setter's error.
  */
 #include <linux/interrupt.h>
@@ -18,14 +17,12 @@
  * @irq: the IRQ
  * @mask: its new affinity
  *
- * The driver's hint is put back before returning, unless the driver set a
- * new one meanwhile, so the IRQ never keeps a pointer to @mask. Success is
- * read back: the affinity (pending or not) is @mask exactly when the setter
- * succeeded or the IRQ already had it.
+ * The driver's hint is put back, unless the driver set a new one meanwhile, so the IRQ never
+ * keeps a pointer to @mask. Success is read back: the affinity (pending or not) is @mask exactly
+ * when the setter succeeded or the IRQ already had it.
  *
  * Context: may be called under rtnl and cpus_read_lock; does not sleep.
- * Return: 0, -EINVAL when the IRQ does not exist or is per-CPU, or -EIO
- * when the kernel refused the mask (its own error is not known).
+ * Return: 0, -EINVAL (no such IRQ, or per-CPU) or -EIO (refused; the kernel's error is lost).
  */
 int nictl_irq_set_affinity(unsigned int irq, const struct cpumask *mask)
 {

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * CPU sets on the wire: CPU n is bit n % 8 of byte n / 8, whatever the word
- * size or byte order of either side.
- */
+/* CPU sets on the wire: CPU n is bit n % 8 of byte n / 8, whatever the word size or byte order. */
 #include <net/netlink.h>
 
 #include "nictl.h"

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The message describing a device, in DEV_GET, BIND and RESTORE replies and
- * in events: the device, then one nest per queue IRQ with its current masks.
- */
+/* The message describing a device, in replies and events: itself, then one nest per queue IRQ. */
 #include <net/genetlink.h>
 
 #include "fault.h"
 #include "nictl.h"
 
 /**
- * nictl_irq_nest_size() - room one nest of nictl_put_irq() takes
+ * nictl_irq_nest_size() - room one nest of nictl_put_irq() takes, without a caller's additions
  * @q: the IRQ
  *
  * Return: the size, without what a caller adds to the nest.
@@ -117,8 +114,7 @@ static int nictl_put_irq_binding(struct sk_buff *skb, const struct nictl_qirq *q
  * @affinity: scratch mask
  * @effective: scratch mask
  *
- * Return: the nest, still open so the caller can add to it before
- * nla_nest_end(); NULL (and nothing added) when it did not fit.
+ * Return: the nest, still open for the caller to add to; NULL (nothing added) if it did not fit.
  */
 struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
 			     const struct nictl_qirq *q, struct cpumask *affinity,
@@ -174,11 +170,7 @@ static unsigned int nictl_put_irqs(struct sk_buff *skb, const struct nictl_dev *
 	return i;
 }
 
-/*
- * A nest's length is a u16: a member whose IRQs take more continues in the
- * next %NICTL_A_LOWER nest, repeating its attributes. fault_dump_items (test
- * build) makes the parts smaller, as it does a dump's.
- */
+/* A nest's length is a u16: a member continues in the next nest (smaller with fault_dump_items). */
 static bool nictl_lower_part_full(size_t nest_len, unsigned int n_irqs)
 {
 	unsigned int max = nictl_fault_dump_items();
@@ -190,8 +182,7 @@ static bool nictl_lower_part_full(size_t nest_len, unsigned int n_irqs)
  * nictl_lower_size() - room the %NICTL_A_LOWER nests of a member take
  * @dev: the member
  *
- * Packs the largest possible nests as nictl_put_lower() packs the real,
- * no larger ones, so the real parts are no more.
+ * Packs the largest possible nests as nictl_put_lower() packs the real ones: never too small.
  *
  * Return: the size.
  */
@@ -214,11 +205,7 @@ size_t nictl_lower_size(const struct nictl_dev *dev)
 	return size + nla_total_size(attrs + part);
 }
 
-/*
- * One %NICTL_A_LOWER nest of @dev with as many IRQs from @from as fit.
- * Returns the first IRQ not written, or -EMSGSIZE (nothing added) when the
- * message has no room for the nest and one IRQ.
- */
+/* One %NICTL_A_LOWER nest of IRQs from @from: returns the next, or -EMSGSIZE (not even one fit). */
 static int nictl_put_lower_part(struct sk_buff *skb, const struct nictl_dev *dev,
 				unsigned int from, struct cpumask *affinity,
 				struct cpumask *effective)
@@ -289,11 +276,9 @@ free:
  * @flags: netlink message flags (NLM_F_MULTI in dumps)
  * @cmd: command to put in the header
  * @cb: the dump this message belongs to, or NULL
- * @next_irq: in: the first IRQ to describe; out: the first one that did not
- *	fit (dumps continue a large device in the next message)
+ * @next_irq: in: the first IRQ to describe; out: the first that did not fit (dumps continue)
  *
- * Return: 0 when the message was written, even if only part of the IRQs
- * fit; -EMSGSIZE (and nothing written) when not even one IRQ did.
+ * Return: 0 when written, even if only some IRQs fit; -EMSGSIZE (nothing written) if none did.
  */
 int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq)
@@ -332,7 +317,6 @@ out:
 	return err;
 }
 
-/* A stacked device: itself, then one lower nest per member. */
 static int nictl_stacked_fill(struct sk_buff *msg, const struct genl_info *info,
 			      const struct nictl_stack *stack)
 {
@@ -358,9 +342,8 @@ static int nictl_stacked_fill(struct sk_buff *msg, const struct genl_info *info,
  * @info: the request
  * @stack: the device, or the members of the stacked device it named
  *
- * DEV_GET, BIND and RESTORE share one shape, so clients parse one; a stacked
- * device is itself plus one %NICTL_A_LOWER nest of it per member. The reply
- * carries the request's command, as genetlink clients (YNL) expect.
+ * DEV_GET, BIND and RESTORE share one shape; a stacked device is itself plus one
+ * %NICTL_A_LOWER nest per member. The reply carries the request's command, as YNL expects.
  *
  * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
  */

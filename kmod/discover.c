@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Finding a device's queue IRQs. The PCI function's vectors, classified by
- * name (classify.c), come first: a vector named after a queue is the one
- * that interrupts for it. The kernel's queue -> NAPI -> IRQ links (6.8+)
- * fill in the queues no name covers; a link only says which IRQ schedules
- * the queue's NAPI (e1000e links its TX queue to its RX vector's NAPI, yet
- * TX completions come on a vector of their own, "<ifname>-tx-0").
+ * Finding a device's queue IRQs: the PCI function's vectors classified by name come first, and
+ * the queue -> NAPI -> IRQ links (6.8+) fill in the queues no name covers. A link only says which
+ * IRQ schedules the queue's NAPI (e1000e links its TX queue to its RX vector's NAPI, yet TX
+ * completions come on "<ifname>-tx-0").
  */
 #include <linux/msi.h>
 #include <linux/pci.h>
@@ -17,10 +15,8 @@
 #include "nictl.h"
 
 /*
- * Devices that are parts of the PCI function above them and use its
- * vectors: virtio (virtio-pci), auxiliary (mlx5 sub-function, ice RDMA).
- * Not USB, SDIO or Thunderbolt: the function above is a host controller
- * whose vectors serve the whole bus.
+ * Parts of the PCI function above them, using its vectors: virtio, auxiliary (mlx5 SF, ice RDMA).
+ * Not USB, SDIO or Thunderbolt: above them is a host controller whose vectors serve the bus.
  */
 static bool nictl_part_of_function(const struct device *d)
 {
@@ -88,10 +84,7 @@ static void nictl_dev_add(struct nictl_dev *dev, unsigned int irq, unsigned int 
 	strscpy(q->name, name, sizeof(q->name));
 }
 
-/*
- * Add an IRQ found other than by name (none if @irq <= 0); one without an
- * action gets an empty name.
- */
+/* Add an IRQ found other than by name (none if @irq <= 0); without an action, an empty name. */
 static void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue,
 			      enum nictl_queue_kind kind)
 {
@@ -104,10 +97,7 @@ static void nictl_dev_add_irq(struct nictl_dev *dev, int irq, unsigned int queue
 	nictl_dev_add(dev, irq, queue, kind, name, managed, shared);
 }
 
-/*
- * Add the linked IRQs of queues that the first @n_named entries (found by
- * name, left sorted by queue by nictl_qirqs_drop_contested()) do not cover.
- */
+/* Add the linked IRQs of queues the first @n_named entries (by name, sorted by queue) miss. */
 static void nictl_discover_links(struct nictl_dev *dev, unsigned int n_named)
 {
 	struct net_device *netdev = dev->netdev;
@@ -191,8 +181,7 @@ static int nictl_discover_msi(struct nictl_dev *dev, struct device *pci, unsigne
  * @irqs: receives the first @max of them, in vector order
  * @max: room in @irqs
  *
- * Requested or not: a driver allocates its vectors before it requests
- * them, at probe for most, and nictl may set their affinity in between.
+ * Requested or not: nictl may set their affinity between a driver's allocation and request.
  *
  * Context: rtnl held; takes the function's MSI descriptor lock.
  * Return: how many vectors the function has, which may be more than @max.
@@ -260,13 +249,11 @@ void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev)
 }
 
 /**
- * nictl_dev_scan() - describe a device and find its queue IRQs, without
- *	what nictl holds of them (claims.c adds that)
+ * nictl_dev_scan() - describe a device and its queue IRQs, without nictl's claims (claims.c)
  * @netdev: the device
  * @dev: filled in; release with nictl_dev_release()
  *
- * Context: rtnl and the device's instance lock (netdev_lock()) held, so the
- * device and its driver's IRQs stay put, and its NAPI links can be read.
+ * Context: rtnl and the instance lock held, so the device and its IRQs and NAPI links stay put.
  * Return: 0 or -ENOMEM. A device without queue IRQs is not an error.
  */
 int nictl_dev_scan(struct net_device *netdev, struct nictl_dev *dev)
@@ -312,7 +299,7 @@ void nictl_dev_release(struct nictl_dev *dev)
 }
 
 /**
- * nictl_dev_has_irq() - is an IRQ one of a discovered device's queue IRQs?
+ * nictl_dev_has_irq() - is an IRQ one of a discovered device's queue IRQs? 1 or 0
  * @dev: the device
  * @irq: the IRQ
  *

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * %NICTL_CMD_EVENT notifications to the "events" group, and to the "audit"
- * group where the kernel can keep it to CAP_NET_ADMIN. A sender holds
- * nictl_events_mutex from taking its sequence number to the multicast, so
- * sequence order is delivery order, with or without rtnl (the drift check
- * has none); nothing is built while nobody listens. Events describe devices
- * as DEV_GET does. All see the requester's port id (as genl_notify());
- * only the audit group sees its pid and uid, and events of devices whose
- * namespace hides them from the initial one's users. Each group numbers its
- * own events: a gap means events lost, never withheld.
+ * %NICTL_CMD_EVENT notifications to the "events" group, and to "audit" where the kernel can keep
+ * it to CAP_NET_ADMIN. A sender holds nictl_events_mutex from taking its sequence number to the
+ * multicast, so sequence order is delivery order, with or without rtnl (the drift check has none);
+ * nothing is built while nobody listens. All see the requester's port id (as genl_notify()); only
+ * "audit" sees its pid and uid, and events of devices whose namespace hides them from init_net's
+ * users. Each group numbers its own events: a gap means events lost, never withheld.
  */
 #include <linux/cred.h>
 #include <linux/mutex.h>
@@ -125,9 +122,7 @@ static bool nictl_events_group_listening(void)
 /**
  * nictl_events_listening() - is any socket in the events or audit group?
  *
- * Without the events lock the answer is a hint: senders ask again under it.
- *
- * Return: true when events are on and someone listens.
+ * Return: true when events are on and someone listens; a hint: senders ask again under the lock.
  */
 bool nictl_events_listening(void)
 {
@@ -143,10 +138,9 @@ static void nictl_event_free(struct nictl_event_msg *ev)
 }
 
 /*
- * Start an event about @dev with room for @extra bytes of its own; on success
- * the events lock is held until nictl_event_finish(). Each group that will
- * get it (someone listens and may see the device) takes a sequence number at
- * once, so a failed allocation shows as a gap.
+ * Start an event about @dev with room for @extra bytes of its own; on success the events lock
+ * is held until nictl_event_finish(). Each group that will get it (someone listens and may see
+ * the device) takes a sequence number at once, so a failed allocation shows as a gap.
  */
 static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
 			     const struct nictl_dev *dev, size_t extra)
@@ -283,8 +277,7 @@ void nictl_event_queues(const struct nictl_dev *dev, const struct nictl_queue_se
  * @q: the IRQ, as its binding keeps it
  * @expected: the affinity nictl set
  *
- * Context: the bindings lock held; no rtnl: @dev and @q are copies, and
- * nothing the message reads of the net_device needs rtnl.
+ * Context: the bindings lock held, no rtnl: @dev and @q are copies; nothing else read needs it.
  */
 void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 		       const struct cpumask *expected)
@@ -333,15 +326,13 @@ static int nictl_put_changed_irq(struct nictl_event_msg *ev, const struct nictl_
 
 /**
  * nictl_event_affinity() - a bind, restore or sticky binding moved IRQs
- * @type: %NICTL_EVENT_BOUND, %NICTL_EVENT_RESTORED or
- *	%NICTL_EVENT_STICKY_APPLIED
+ * @type: %NICTL_EVENT_BOUND, %NICTL_EVENT_RESTORED or %NICTL_EVENT_STICKY_APPLIED
  * @dev: the device, annotated with the binding as it is now
  * @changes: the changes just applied, with the masks they replaced
  * @n: how many
  * @portid: the request's netlink port id (unused for a sticky binding)
  *
- * Context: the requesting process (current is who asked), or the notifier
- * or periodic check for a sticky binding.
+ * Context: the requesting process (current asked), or the notifier or check for a sticky one.
  */
 void nictl_event_affinity(enum nictl_event type, const struct nictl_dev *dev,
 			  const struct nictl_change *changes, unsigned int n, u32 portid)

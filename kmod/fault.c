@@ -57,12 +57,10 @@ static void nictl_fault_share(struct nictl_dev *dev)
 }
 
 /**
- * nictl_fault_discovery() - apply the sharing knobs before discovery merges
- *	the device's IRQs
+ * nictl_fault_discovery() - apply the sharing knobs before discovery merges the IRQs
  * @dev: a device being discovered
  *
- * Return: an IRQ of another device that also serves @dev's queue 0 (as an
- * SF's queue is served by its PF's), for discovery to add, or 0.
+ * Return: an IRQ of another device also serving @dev's queue 0 (as a PF's serves its SF's), or 0.
  */
 unsigned int nictl_fault_discovery(struct nictl_dev *dev)
 {
@@ -121,9 +119,8 @@ MODULE_PARM_DESC(fault_stalled, "test build only: operations waiting on fault_st
 /**
  * nictl_fault_stall() - wait while the fault_stall knob is set
  *
- * Stands for an operation's slow part (a tracepoint synchronisation, a dump
- * of thousands of objects), holding what it holds there. A fatal signal ends
- * the wait, so a test that dies leaves no stuck task.
+ * Stands for an operation's slow part (a tracepoint synchronisation, a huge dump), holding what
+ * it holds there. A fatal signal ends the wait, so a test that dies leaves no stuck task.
  */
 void nictl_fault_stall(void)
 {

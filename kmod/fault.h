@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Fault injection for the test build, compiled away in production: fail the
- * k-th affinity write of an apply (to prove rollback at every k); make queues
- * share IRQs like drivers the guests lack (ice with fewer vectors than rings,
- * an mlx5 sub-function on its parent's vectors); find queue IRQs through one
- * source only, to compare the two; hold stats operations (to prove nothing
- * else waits for them); split NAPI_GET and DEV_GET dumps early; make the raw
- * TSC look trusted or unstable; give every device one identity (two devices
- * claiming one sticky binding); hide a device's PCI function, as for one
- * whose IRQs only NAPI links name.
+ * Fault injection for the test build, compiled away in production: fail the k-th affinity
+ * write (rollback at every k); share IRQs as drivers the guests lack do (ice, an mlx5
+ * sub-function); one discovery source only, to compare the two; hold stats operations (nothing
+ * else waits for them); split dumps early; a trusted or unstable TSC; one sticky identity for
+ * all devices; hide a PCI function, as for a device whose IRQs only NAPI links name.
  */
 #ifndef _NICTL_FAULT_H
 #define _NICTL_FAULT_H

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * IRQ descriptors are freed through RCU, and their actions and masks change
- * under desc->lock: read them with both held and copy out before dropping
- * them, as /proc/interrupts does.
- */
+/* Descriptors are RCU-freed, actions and masks change under desc->lock: copy out holding both. */
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irqdesc.h>
@@ -80,9 +76,8 @@ bool nictl_irq_name(unsigned int irq, char *name, size_t len, bool *managed, boo
  * @d: the IRQ, locked with nictl_irq_lock()
  * @pending: set when the move waits for the IRQ's next interrupt
  *
- * A move the chip cannot make at once (x86 without interrupt remapping
- * moves a vector at its next interrupt) waits in pending_mask, which is
- * then what the IRQ was last given and what /proc/irq/N/smp_affinity shows.
+ * A move the chip cannot make at once (x86 without interrupt remapping moves a vector at its
+ * next interrupt) waits in pending_mask, which /proc/irq/N/smp_affinity then shows.
  *
  * Return: the mask, valid until the lock is dropped.
  */

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Stacking in messages (replies and events): the devices stacked on a
- * device (%NICTL_A_UPPER), a link an event reports (%NICTL_A_LINK), and a
- * stacked device as itself. Finding a stacked device's members is stack.c's.
- */
+/* Stacking in messages: %NICTL_A_UPPER, the %NICTL_A_LINK of events, a stacked device itself. */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
@@ -88,8 +84,7 @@ size_t nictl_uppers_size(void)
  * @skb: the message
  * @netdev: the device
  *
- * The walk gives a direct upper before the devices stacked on it. Under
- * RCU, as a drift event is sent without rtnl; names are read as they are.
+ * Under RCU, as a drift event is sent without rtnl; a direct upper before those stacked on it.
  *
  * Return: 0 or -EMSGSIZE.
  */

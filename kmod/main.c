@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * nictl: retarget all queue IRQs of a NIC at once, with NUMA and SMT checks,
- * and account per-CPU NET_RX/NET_TX softirq time, over genetlink "nictl".
- */
+/* nictl: place a NIC's queue IRQs at once, NUMA- and SMT-aware; account NET_RX/TX softirq time. */
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -11,11 +8,9 @@
 #include "stats.h"
 
 /*
- * Listeners hear of each event first; then a device going away takes its
- * binding (its IRQs are freed), dropped under the bindings lock so the drift
- * check, holding only that, sees registered devices. Its sticky binding stays
- * for the next device with its identity. One moving to another namespace
- * stays NETREG_REGISTERED: driver, IRQs and binding stay, to restore there.
+ * Listeners hear of each event first; then a device going away takes its binding (its IRQs are
+ * freed), dropped under the bindings lock so the drift check sees registered devices; its sticky
+ * binding stays. One moving to another namespace stays NETREG_REGISTERED, binding and all.
  */
 static bool nictl_notifier_leaving;
 
@@ -25,9 +20,8 @@ static int nictl_netdev_event(struct notifier_block *nb, unsigned long event, vo
 	struct netdev_notifier_changeupper_info *link = ptr;
 
 	/*
-	 * Unregistering replays DOWN and UNREGISTER for every device, the DOWN
-	 * without a real one's ops lock (6.15+). Nobody listens by then; a
-	 * device's end still takes its state with it.
+	 * Unregistering replays DOWN and UNREGISTER for every device, the DOWN without a real
+	 * one's ops lock (6.15+). Nobody listens by then; UNREGISTER still drops the state.
 	 */
 	if (!READ_ONCE(nictl_notifier_leaving) || event == NETDEV_UNREGISTER)
 		nictl_watch_netdev(netdev, event);
@@ -75,9 +69,8 @@ unregister_notifier:
 static void __exit nictl_exit(void)
 {
 	/*
-	 * The check (which sends events) stops first, then events, so none
-	 * reaches a family on its way out. No op runs once the family is gone,
-	 * nor the notifier once unregistered.
+	 * The check (which sends events) stops first, then events, so none reaches a family on
+	 * its way out. No op runs once the family is gone, nor the notifier once unregistered.
 	 */
 	nictl_watch_stop();
 	nictl_events_enable(false);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Devices in other network namespaces. The family lives in the initial
- * namespace; a request may name another by the requester's fd or by the
- * initial namespace's id for it, and messages about a device elsewhere
- * carry that id. A request finds its namespace before taking rtnl;
- * net_rwsem is taken last, around walks that take nothing else.
+ * Devices in other network namespaces: a request may name one by the requester's fd or by
+ * init_net's id for it, which messages about its devices carry. A request finds its namespace
+ * before taking rtnl; net_rwsem is taken last, around walks that take nothing else.
  */
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -49,14 +47,13 @@ static struct net *nictl_net_by_fd(const struct nlattr *attr, struct netlink_ext
  * @skb: the request (a dump's cb->skb), whose sender's capabilities count
  * @info: its parsed form: %NICTL_A_NETNS_FD, %NICTL_A_NETNS_ID or neither
  *
- * Naming a namespace needs CAP_NET_ADMIN in the initial user namespace,
- * for every command: a device outside the initial namespace belongs to a
- * container, whose users must not learn of it or touch it from here.
+ * Naming a namespace needs CAP_NET_ADMIN in the initial user namespace, for every command: a
+ * device elsewhere belongs to a container, whose users must not learn of it or touch it from here.
  *
  * Context: the requester's process (the fd is its own); rtnl not held.
- * Return: the namespace, referenced (put_net() it; init_net if none is
- * named), or ERR_PTR(-EINVAL: both attributes, or an fd that is no
- * namespace; -EBADF: fd not open; -ENOENT: unknown id; -EPERM), extack set.
+ * Return: the namespace, referenced (put_net() it; init_net if none is named), or
+ * ERR_PTR(-EINVAL: both attributes, or an fd that is no namespace; -EBADF: fd not open;
+ * -ENOENT: unknown id; -EPERM), extack set.
  */
 struct net *nictl_request_net(struct sk_buff *skb, const struct genl_info *info)
 {
@@ -93,8 +90,7 @@ struct net *nictl_request_net(struct sk_buff *skb, const struct genl_info *info)
  * @skb: the request
  * @info: its parsed form
  *
- * Holds the namespace for the whole op, so its devices cannot be moved
- * back to the initial namespace by its end while the op looks at them.
+ * Holds the namespace, so its end cannot move its devices to init_net while the op looks.
  *
  * Return: @doit's return, or nictl_request_net()'s error.
  */
@@ -156,14 +152,12 @@ void nictl_nets_put(struct net **nets, unsigned int n)
 }
 
 /**
- * nictl_put_netns_id() - add %NICTL_A_NETNS_ID for a device outside the
- *	initial network namespace
+ * nictl_put_netns_id() - add %NICTL_A_NETNS_ID for a device outside init_net
  * @skb: the message
  * @netdev: the device
  *
- * Allocates the id if there is none yet (announced as RTM_NEWNSID), so a
- * client can name the namespace in a later request. A namespace on its way
- * out has none to give; its devices move back to the initial one.
+ * Allocates the id if there is none (announced as RTM_NEWNSID), so a client can name the
+ * namespace later. One on its way out has none; its devices move back to init_net.
  *
  * Context: may sleep; rtnl or the device's binding keeps it from moving.
  * Return: 0 or -EMSGSIZE.
@@ -194,12 +188,10 @@ size_t nictl_netns_id_size(void)
 /**
  * nictl_dump_net() - a dump's request, and the namespace it names
  * @cb: the dump
- * @info: filled with the request (nictl_dump_info()), and the namespace in
- *	@info->user_ptr[0]
+ * @info: filled with the request (nictl_dump_info()), the namespace in @info->user_ptr[0]
  *
- * Each part of a dump finds the namespace again: a dump keeps no
- * reference between its parts, and it continues in the requester's
- * recvmsg(), where the fd is still the requester's.
+ * Each part of a dump finds the namespace again: it keeps no reference between parts, and
+ * continues in the requester's recvmsg(), where the fd is still the requester's.
  *
  * Return: as nictl_request_net().
  */

@@ -1,21 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Placement: the CPU of each queue IRQ, with NUMA and SMT checks. The unit
- * is the group of IRQs linked by their queues (qirq.h): the rx and tx IRQs
- * of queue q, and every queue one IRQ serves, share a CPU. Callers hold
- * cpus_read_lock, so the online CPUs stay as checked until the writes.
- */
+/* Placement of IRQ groups; callers hold cpus_read_lock, so online CPUs stay as checked. */
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <net/genetlink.h>
 
 #include "nictl.h"
 
-/*
- * Fill @near with the nodes a NUMA-strict bind of a device on @node may use:
- * @node if it has an online CPU, else all nodes with one at the least
- * distance (a node without online CPUs is served by its neighbours).
- */
+/* Nodes NUMA-strict allows for @node: itself if it has online CPUs, else the nearest that do. */
 static void nictl_near_nodes(int node, nodemask_t *near)
 {
 	int n, d, best = INT_MAX;
@@ -111,9 +102,8 @@ static const char *nictl_units(const struct nictl_dev *dev, char *buf, size_t le
  * @attr: the CPU-set attribute, for extack
  * @extack: where to say what is wrong
  *
- * CPUs are ordered every core's first thread, then every second thread, and
- * so on; group i takes the (@offset + i)-th, wrapping: distinct cores come
- * before any sibling, also across stacked members sharing the set.
+ * CPUs are ordered every core's first thread, then every second thread, and so on; group i
+ * takes the (@offset + i)-th, wrapping: distinct cores before any sibling, across members too.
  *
  * Return: 0, -EINVAL (a CPU or the SMT rule) or -ENOMEM.
  */
@@ -162,10 +152,7 @@ int nictl_place_on_set(struct nictl_dev *dev, const struct cpumask *allowed, u32
 	return 0;
 }
 
-/*
- * A queue of @group other than @queue named before, for the message on
- * their collision; *@cpu: the group's planned CPU.
- */
+/* A queue of @group other than @queue named before, for the message; *@cpu: the group's CPU. */
 static const struct nictl_qref *nictl_group_named(const struct nictl_dev *dev,
 						  unsigned int group, unsigned int queue,
 						  const unsigned long *named, int *cpu)
@@ -246,8 +233,7 @@ static int nictl_check_smt_exclusive(const struct nictl_dev *dev, struct netlink
 
 /**
  * nictl_place_explicit() - take the placement given queue by queue
- * @dev: the device; plan_cpu is set for every IRQ of the groups of the
- *	queues named
+ * @dev: the device; plan_cpu is set for every IRQ of the named queues' groups
  * @req: the request, with its placement
  *
  * Return: 0, -EINVAL or -ENOMEM.
@@ -278,10 +264,7 @@ int nictl_place_explicit(struct nictl_dev *dev, const struct nictl_request *req)
  * @req: the request, with a CPU set
  * @cpus: filled in
  *
- * A device alone gets the set as given (NUMA-strict then refuses CPUs off
- * its node). Stacked members may sit on different nodes (a bond across
- * sockets): NUMA-strict, each takes the part of the set on its node, or on
- * the nearest nodes with CPUs if its own has none.
+ * NUMA-strict, a stacked member takes the part of the set on its node (or the nearest with CPUs).
  *
  * Context: cpus_read_lock held.
  * Return: 0, or -EINVAL when that part is empty.
@@ -319,11 +302,7 @@ static unsigned int nictl_stack_offset(const struct nictl_stack *stack, unsigned
 	return offset;
 }
 
-/*
- * With %NICTL_BIND_F_SMT_EXCLUSIVE no core may take queues of two members.
- * Placement and offsets already keep apart what shares a part of the set;
- * this catches parts that overlap. @core: scratch, one entry per CPU id.
- */
+/* SMT_EXCLUSIVE: no core takes two members' queues where their parts of the set overlap. */
 static int nictl_stack_check_cores(const struct nictl_stack *stack, int *core,
 				   struct netlink_ext_ack *extack)
 {

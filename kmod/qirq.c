@@ -88,7 +88,6 @@ static unsigned int nictl_collapse(struct nictl_qirq *irqs, unsigned int n, stru
 	return u;
 }
 
-/* Whether an entry of @kind serves the rx (@tx false) or tx direction. */
 static bool nictl_serves(unsigned int kind, bool tx)
 {
 	return kind == NICTL_QUEUE_KIND_COMBINED ||
@@ -144,10 +143,7 @@ unsigned int nictl_qirqs_merge(struct nictl_qirq *irqs, unsigned int n, struct n
 	nictl_sort(irqs, n, sizeof(*irqs), nictl_cmp_found);
 	u = nictl_collapse(irqs, n, refs);
 
-	/*
-	 * Keys (queue, IRQ index) sorted by queue put the IRQs of one queue
-	 * side by side: joining neighbours joins all the IRQs of a queue.
-	 */
+	/* Keys (queue, IRQ index) sorted by queue: joining neighbours joins a queue's IRQs. */
 	for (i = 0; i < u; i++) {
 		irqs[i].group = i;
 		for (k = 0; k < irqs[i].n_refs; k++)

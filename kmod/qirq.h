@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nictl: a device's queue IRQs, one entry per IRQ. IRQs and queues do not
- * map one to one (ice may serve several rings from one vector, mlx5 a
- * channel's rx and tx; virtio_net and e1000e give rx and tx a vector
- * each), so nictl_qirqs_merge() groups the IRQs that queues link,
- * transitively: a bind places a group on one CPU, so no queue is split.
- *
- * Builds in the kernel and in userspace (selftests/unit/ compiles qirq.c
- * as is); only the include block differs.
+ * nictl: a device's queue IRQs, one entry per IRQ. IRQs and queues do not map one to one (ice,
+ * mlx5), so nictl_qirqs_merge() groups the IRQs that queues link, transitively, and a bind
+ * places a group on one CPU (docs/design.md, The IRQ is the unit). Builds in the kernel and in
+ * userspace (selftests/unit/ compiles qirq.c as is); only the include block differs.
  */
 #ifndef _NICTL_QIRQ_H
 #define _NICTL_QIRQ_H
@@ -38,11 +34,9 @@ struct nictl_qref {
  * struct nictl_qirq - one queue IRQ of a device
  * @irq: Linux IRQ number
  * @queue: the lowest queue it serves
- * @kind: &enum nictl_queue_kind: rx or tx if it serves only that, else
- *	combined
+ * @kind: &enum nictl_queue_kind: rx or tx if it serves only that, else combined
  * @group: placement group, numbered in the order of the IRQs
- * @first_ref: index of its first queue in the device's &struct nictl_qref
- *	array; its queues follow in order of queue, then kind
+ * @first_ref: its first queue in the device's &struct nictl_qref array; the rest follow in order
  * @n_refs: how many queues it serves
  * @managed: the kernel manages the affinity
  * @shared: more than one handler is registered on the IRQ
@@ -78,12 +72,10 @@ struct nictl_qirq {
  *	kept ones end up first, sorted by queue, kind, IRQ
  * @n: entries in @irqs
  *
- * One IRQ serves a direction of a queue. If several IRQs' names claim one,
- * a driver's buffer cut the numbers short (bnxt_en before 6.12: 17
- * characters, so on "enp94s0f0np0" the rx vectors of queues 1 and 10-19
- * are all "enp94s0f0np0-rx-1") or the table misreads the names. All its
- * entries are dropped; the NAPI links, where the driver has them, fill the
- * queue in. Pure, O(@n log @n).
+ * One IRQ serves a direction of a queue. If several IRQs' names claim one, a driver's buffer cut
+ * the numbers short (bnxt_en before 6.12: 17 characters, so on "enp94s0f0np0" the rx vectors of
+ * queues 1 and 10-19 are all "enp94s0f0np0-rx-1") or the table misreads the names. All its entries
+ * are dropped; the NAPI links, where the driver has them, fill the queue in. Pure, O(@n log @n).
  *
  * Return: the number of entries kept.
  */
@@ -98,8 +90,7 @@ unsigned int nictl_qirqs_drop_contested(struct nictl_qirq *irqs, unsigned int n)
  * @scratch: room for @n unsigned long longs
  * @n_groups: set to the number of groups
  *
- * A duplicate entry counts once. Pure: no allocation or locking;
- * O(@n log @n).
+ * A duplicate entry counts once. Pure: no allocation or locking; O(@n log @n).
  *
  * Return: the number of distinct IRQs.
  */

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * What a bind asks for, apart from its message: a CPU set or a per-queue
- * placement, and flags. A sticky binding keeps a copy without the
- * attributes, replayed when the device's queue IRQs appear or change.
- */
+/* What a bind asks for: a CPU set or a per-queue placement, and flags; sticky bindings copy it. */
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
@@ -95,8 +91,7 @@ int nictl_request_parse(const struct genl_info *info, struct nictl_request *req)
 
 /**
  * nictl_request_copy() - keep a request beyond its message
- * @dst: filled in with what @src asks for, without its attributes, reply
- *	address or extack, and without %NICTL_BIND_F_DRY_RUN
+ * @dst: filled with what @src asks for, without attributes, reply address, extack or DRY_RUN
  * @src: a parsed request
  *
  * Return: 0 or -ENOMEM (@dst then needs no freeing).

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stacked devices (bond, team, bridge, VLAN, macvlan) have no bus device or
- * queue IRQs; a request naming one acts on the physical devices beneath it,
- * found by walking its lower devices recursively under rtnl. Members are
- * kept in ifindex order, each once, so their instance locks are always
- * taken in one order.
+ * A request naming a stacked device (bond, team, bridge, VLAN, macvlan) acts on the physical
+ * devices beneath it, each once, in ifindex order: their instance locks are taken in one order.
  */
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
@@ -52,7 +49,7 @@ static int nictl_stack_visit(struct net_device *lower, struct netdev_nested_priv
 }
 
 /**
- * nictl_stack_one() - a device alone, as the one member of a request
+ * nictl_stack_one() - a device alone, as the one member of a request; NULL: no memory
  * @netdev: the device
  *
  * Return: the stack, or NULL when out of memory.
@@ -68,10 +65,7 @@ struct nictl_stack *nictl_stack_one(struct net_device *netdev)
 	return stack;
 }
 
-/*
- * The physical devices beneath @upper. Every leaf must be one: a bond with
- * a veth among its ports cannot be bound whole, and half is not bound.
- */
+/* Every leaf beneath @upper must be physical: half a bond (one with a veth port) is not bound. */
 static struct nictl_stack *nictl_stack_find(struct net_device *upper,
 					    struct netlink_ext_ack *extack)
 {
@@ -107,9 +101,8 @@ static struct nictl_stack *nictl_stack_find(struct net_device *upper,
  * @extack: where to say what is wrong, or NULL
  *
  * Context: rtnl held, and kept until nictl_stack_free().
- * Return: @netdev alone, or the members of the stacked device it is (no bus
- * device, lower devices); ERR_PTR(-EOPNOTSUPP) for a leaf beneath without a
- * bus device, -E2BIG for more than %NICTL_STACK_MAX members, or -ENOMEM.
+ * Return: @netdev alone, or the members of the stacked device it is; ERR_PTR(-EOPNOTSUPP) for
+ * a leaf beneath without a bus device, -E2BIG for over %NICTL_STACK_MAX members, or -ENOMEM.
  */
 struct nictl_stack *nictl_stack_of(struct net_device *netdev, struct netlink_ext_ack *extack)
 {
@@ -123,8 +116,7 @@ struct nictl_stack *nictl_stack_of(struct net_device *netdev, struct netlink_ext
  * @info: the request
  *
  * Context: rtnl held, and kept until nictl_stack_free().
- * Return: the device alone, or the members of the stacked device it names;
- * an ERR_PTR with extack set when there is none.
+ * Return: the device alone, or the members of the stacked device it names; ERR_PTR, extack set.
  */
 struct nictl_stack *nictl_request_stack(const struct genl_info *info)
 {
@@ -134,11 +126,9 @@ struct nictl_stack *nictl_request_stack(const struct genl_info *info)
 }
 
 /*
- * Held while a request holds its members' instance locks. Lockdep sees one
- * class for all of them: taken under this mutex (its nest_lock), they
- * count as one held lock, not as a recursion, and 64 members do not
- * overflow its 48 held-lock slots. Every taker holds rtnl, so the mutex
- * adds no wait.
+ * Held while a request holds its members' instance locks. Lockdep sees one class for all of
+ * them: under this nest_lock they count as one held lock, not as a recursion, and 64 members
+ * do not overflow its 48 held-lock slots. Every taker holds rtnl, so the mutex adds no wait.
  */
 static DEFINE_MUTEX(nictl_stack_mutex);
 
@@ -173,8 +163,7 @@ void nictl_stack_unlock(struct nictl_stack *stack)
 /**
  * nictl_stack_discover() - find every member's queue IRQs
  * @stack: the members; @stack->dev is filled in
- * @look: as DEV_GET, without the instance locks held (nictl_dev_look());
- *	else for a bind or restore, with them held (nictl_dev_discover())
+ * @look: as DEV_GET, without the instance locks (nictl_dev_look()); else with them held
  *
  * Return: 0 or a discovery error; on error nothing needs releasing.
  */
@@ -206,8 +195,7 @@ void nictl_stack_release(struct nictl_stack *stack)
 
 /**
  * nictl_stack_free() - free the members
- * @stack: from nictl_stack_of() or nictl_stack_one(), released; may be
- *	an ERR_PTR or NULL
+ * @stack: from nictl_stack_of() or nictl_stack_one(), released; may be an ERR_PTR or NULL
  */
 void nictl_stack_free(struct nictl_stack *stack)
 {

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Bindings: for each device nictl bound, the affinities its queue IRQs had
- * before nictl first touched them (what RESTORE puts back), where nictl put
- * them, and the drift last reported. Keyed by the net_device and dropped when
- * it unregisters, so no stale pointer is ever compared. A binding holds IRQs,
- * not queues, and each IRQ belongs to one binding at most (nictl_owners).
+ * Bindings: for each device nictl bound, the affinities its queue IRQs had before nictl first
+ * touched them (what RESTORE puts back), where nictl put them, and the drift last reported.
+ * Dropped when the device unregisters, so no stale pointer is ever compared; each IRQ belongs
+ * to one binding at most (nictl_owners).
  *
- * The drift check holds only nictl_bindings_mutex, never rtnl: under it every
- * binding's device is registered (NETDEV_UNREGISTER drops the binding under
- * the mutex first). So each binding keeps what the drift event says of the
- * device and its IRQs, as the last discovery under rtnl found them, except
- * the IRQ's name: the check reads that anyway, to tell the IRQ still serves
- * the same action, and compares it with a hash of the discovered one.
+ * The drift check holds only nictl_bindings_mutex, never rtnl (NETDEV_UNREGISTER drops the
+ * binding under it first). So a binding keeps what the drift event says, as the last discovery
+ * found it, except the IRQ's name: the check reads it anyway and compares it with a hash.
  */
 #include <linux/jhash.h>
 #include <linux/list.h>
@@ -38,17 +34,14 @@ struct nictl_saved_desc {
  * struct nictl_saved_irq - one IRQ of a binding
  * @irq: the IRQ
  * @target_cpu: where nictl placed it
- * @from_change: index of the change whose saved mask becomes @orig at
- *	commit, or -1 when @orig is already known
+ * @from_change: the change whose saved mask becomes @orig at commit, or -1
  * @reserved: the prepared binding reserved the IRQ's slot in nictl_owners
  * @drifts: times drift was reported, across binds
  * @drift_ns: when it was last reported
  * @orig: the affinity before nictl first set it
  * @drift: the affinity last reported as drift, empty while there is none
- * @live: the last discovery found @irq, with an action, among the device's
- *	queue IRQs, and the drift check still finds that action's name
- * @name_hash: hash of that name, compared with the name the drift check
- *	reads (and sends): no copy of the name is needed
+ * @live: the last discovery found @irq with an action, and the check still finds its name
+ * @name_hash: hash of that name, compared with the one the check reads: no copy needed
  * @desc: the IRQ as the last discovery found it, for the drift event
  */
 struct nictl_saved_irq {
@@ -70,8 +63,7 @@ struct nictl_saved_irq {
  * @list: in nictl_bindings
  * @netdev: the device, registered as long as the binding exists
  * @ifname: its name at the last discovery
- * @dev: the device as the last discovery found it, without IRQs and named
- *	@ifname, for the drift event sent without rtnl
+ * @dev: the device at the last discovery, without IRQs, for the drift event (no rtnl)
  * @refs: a copy of the queues the device's IRQs serve, for that event
  * @n_refs: room in @refs
  * @n: entries in @irqs
@@ -99,11 +91,9 @@ static DEFINE_XARRAY(nictl_owners);
 static DEFINE_MUTEX(nictl_bindings_mutex);
 
 /**
- * nictl_bindings_lock() - take the lock that orders binding changes against
- *	the drift check
+ * nictl_bindings_lock() - order binding changes against the drift check
  *
- * A bind holds it from its first affinity write to its commit, so the check
- * sees old affinities with old targets, or new with new.
+ * A bind holds it from its first write to its commit: the check sees old with old, new with new.
  *
  * Context: rtnl held, and cpus_read_lock in a bind.
  */
@@ -132,7 +122,7 @@ static void nictl_binding_free(struct nictl_binding *b)
 }
 
 /**
- * nictl_binding_find() - the binding of a device
+ * nictl_binding_find() - the binding of a device, or NULL
  * @netdev: the device
  *
  * Return: the binding, or NULL when nictl has not bound @netdev.
@@ -222,8 +212,7 @@ static void nictl_binding_learn(struct nictl_binding *b, const struct nictl_dev 
  * nictl_binding_annotate() - mark which of a device's IRQs nictl has bound
  * @dev: the device, as just discovered
  *
- * The binding learns @dev, so the drift check, which cannot discover,
- * checks the device's current queue IRQs.
+ * The binding learns @dev for the drift check, which cannot discover.
  *
  * Context: rtnl held, the bindings lock not.
  */
@@ -253,7 +242,7 @@ void nictl_binding_annotate(struct nictl_dev *dev)
 }
 
 /**
- * nictl_binding_owner() - the device whose binding holds an IRQ
+ * nictl_binding_owner() - the device whose binding holds an IRQ, or NULL
  * @irq: the IRQ
  *
  * Return: the device, or NULL when no binding holds @irq.
@@ -288,8 +277,7 @@ static void nictl_binding_unlink(struct nictl_binding *b)
 /**
  * nictl_binding_forget_irq() - drop an IRQ from a device's binding
  * @netdev: the device
- * @irq: no queue IRQ of @netdev any more: its driver freed it, and its
- *	number may serve another device now
+ * @irq: no longer its queue IRQ: the driver freed it; the number may serve another device
  *
  * Context: rtnl held, the bindings lock not.
  */
@@ -311,7 +299,6 @@ void nictl_binding_forget_irq(const struct net_device *netdev, unsigned int irq)
 	nictl_bindings_unlock();
 }
 
-/* Free a binding that was prepared but not committed. */
 static void nictl_binding_release(struct nictl_binding *b)
 {
 	unsigned int i;
@@ -334,10 +321,9 @@ static void nictl_saved_irq_inherit(struct nictl_saved_irq *s, const struct nict
  * @dev: the device, with plan_cpu set for the IRQs the bind changes
  * @changes: those changes, in the order of @dev's IRQs
  *
- * Everything that can fail happens here, before any affinity is written, so
- * nictl_binding_commit() cannot. IRQs bound before, by this device or
- * another, keep their original affinity; those no longer queue IRQs of the
- * device are forgotten.
+ * All that can fail happens here, before any write, so nictl_binding_commit()
+ * cannot. IRQs bound before, by this device or another, keep their original
+ * affinity; those no longer queue IRQs of the device are forgotten.
  *
  * Return: the new binding, or NULL when out of memory.
  */
@@ -401,8 +387,7 @@ fail:
 /**
  * nictl_binding_commit() - make a prepared binding the device's binding
  * @b: from nictl_binding_prepare()
- * @changes: the changes just applied; their saved masks are the originals
- *	of IRQs bound for the first time
+ * @changes: the changes just applied; their saved masks are first-time IRQs' originals
  *
  * IRQs the binding takes over leave other devices' bindings.
  *
@@ -457,8 +442,7 @@ void nictl_binding_discard(struct nictl_binding *b)
  * @changesp: receives the changes (free with nictl_changes_free())
  * @np: receives their number
  *
- * Only IRQs still queue IRQs of the device are restored: the others were
- * freed, their numbers perhaps reused, since nictl bound them.
+ * Only IRQs still the device's are restored: the others were freed, their numbers perhaps reused.
  *
  * Return: 0, -ENOENT when none is left, or -ENOMEM.
  */
@@ -491,11 +475,7 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 	return 0;
 }
 
-/*
- * Report a drift of @s, named @name (just read), if it is news: each drift
- * is reported once and remembered until the IRQ has nictl's affinity again,
- * or another one.
- */
+/* Report a drift of @s (@name: just read) once, until it has nictl's affinity again or another. */
 static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_saved_irq *s,
 				    const char *name, struct cpumask *found)
 {
@@ -526,12 +506,10 @@ static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_
 
 /**
  * nictl_bindings_check() - report the drift of every bound IRQ, without rtnl
- * @recheck: receives the devices to discover again under rtnl: those with
- *	a bound IRQ that is gone or renamed since the last discovery
+ * @recheck: receives the devices with a bound IRQ gone or renamed, to discover under rtnl
  * @found: scratch mask
  *
- * A changed IRQ is not checked again until a discovery finds it among its
- * device's queue IRQs, so it asks for one discovery only.
+ * A changed IRQ is checked again only once a discovery finds it, so it asks for one discovery.
  */
 void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 {

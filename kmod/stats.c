@@ -1,17 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Softirq accounting. Probes on irq:softirq_entry/exit time each NET_RX and
- * NET_TX run per CPU; one on napi:napi_poll counts each NAPI's polls and
- * packets per CPU, device and backlog (RPS, netif_rx()) apart, and times
- * them in NET_RX: it fires as a poll returns, so a poll took the time since
- * the previous one of the run ended (or the run began). Probes touch only
- * their CPU's data, in softirq or BH-off context: no lock, atomic or
- * allocation; other CPUs may read a counter a moment old, never torn
- * (aligned u64 on 64-bit). Switching off unregisters them (zero cost; the
- * counters stay); registration takes cpus_read_lock, so none of this runs
- * under it. The stats mutex serialises switching, reset, and the
- * once-a-second clock recheck and NAPI slot reclaim; NAPI_GET reads the
- * slots under it.
+ * Softirq accounting (docs/design.md, Softirq accounting): probes on irq:softirq_entry/exit time
+ * each NET_RX and NET_TX run per CPU; one on napi:napi_poll counts and times each NAPI's polls.
+ * Probes touch only their CPU's data, in softirq or BH-off context: no lock, atomic or
+ * allocation; other CPUs read an aligned u64 a moment old, never torn. Registration takes
+ * cpus_read_lock, so none of this runs under it. The stats mutex serialises switching, reset,
+ * the clock recheck and NAPI slot reclaim; NAPI_GET reads the slots under it.
  */
 #include <linux/bsearch.h>
 #include <linux/cpu.h>
@@ -78,9 +72,9 @@ static unsigned int nictl_hist_bucket(u64 ns)
 }
 
 /*
- * A reader spins while a write section is open on the CPU it reads. Softirq
- * and BH-off keep preemption off, but not on PREEMPT_RT, where a higher
- * priority reader could preempt the writer and spin for ever: disable it.
+ * A reader spins while a write section is open on the CPU it reads. Softirq and BH-off keep
+ * preemption off, but not on PREEMPT_RT, where a higher priority reader could preempt the
+ * writer and spin for ever: disable it.
  */
 static void nictl_stats_write_begin(struct nictl_cpu_stats *s)
 {
@@ -125,10 +119,7 @@ static void nictl_softirq_exit(void *data, unsigned int vec_nr)
 	nictl_stats_write_end(s);
 }
 
-/*
- * @id's slot in one CPU's table, or NULL. With @claim (owning CPU, BH off) a
- * free slot is taken for an id without one: NULL then means a full table.
- */
+/* @id's slot, or NULL. @claim (own CPU, BH off) takes a free one: NULL is then a full table. */
 static struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsigned int id,
 					       bool claim)
 {
@@ -150,10 +141,9 @@ static struct nictl_napi_slot *nictl_napi_slot(struct nictl_cpu_stats *s, unsign
 }
 
 /*
- * The time of the poll that just returned, if it ran in the NET_RX run
- * timed on this CPU: softirqs do not nest, and on PREEMPT_RT a task polling
- * with BH off holds the BH lock, so no poll runs inside another's run.
- * Elsewhere (entered 0) nothing marks where the poll began.
+ * The time of the poll that just returned, if it ran in the NET_RX run timed on this CPU:
+ * softirqs do not nest, and on PREEMPT_RT a task polling with BH off holds the BH lock, so no
+ * poll runs inside another's run. Elsewhere (entered 0) nothing marks where the poll began.
  */
 static bool nictl_poll_time(struct nictl_cpu_stats *s, u64 *ns)
 {
@@ -167,10 +157,7 @@ static bool nictl_poll_time(struct nictl_cpu_stats *s, u64 *ns)
 	return true;
 }
 
-/*
- * Only backlog NAPIs have no device. NAPIs without an id (virtio_net's tx
- * ones) serve no rx queue: they count as device polls only.
- */
+/* Only backlog NAPIs lack a device; NAPIs without an id (virtio_net's tx) are device polls only. */
 static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int budget)
 {
 	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
@@ -315,9 +302,8 @@ u64 nictl_stats_start_ns(void)
  * nictl_stats_cpu() - the counters of one CPU
  * @cpu: a possible CPU
  *
- * Read vectors and poll kinds with nictl_stats_read_vecs(); NAPI slots with
- * READ_ONCE() inside nictl_stats_read_begin()/_retry(), or under
- * nictl_napi_slots_lock().
+ * Read vectors and poll kinds with nictl_stats_read_vecs(); NAPI slots with READ_ONCE()
+ * inside nictl_stats_read_begin()/_retry(), or under nictl_napi_slots_lock().
  *
  * Return: its counters.
  */
@@ -340,8 +326,7 @@ bool nictl_stats_read_retry(unsigned int cpu, unsigned int seq)
  * nictl_stats_read_vecs() - consistent copy of a CPU's vector and poll counters
  * @cpu: a possible CPU
  * @vec: receives %__NICTL_SOFTIRQ_MAX entries
- * @poll: receives %__NICTL_POLL_MAX entries, timed over the same finished
- *	NET_RX runs as @vec
+ * @poll: receives %__NICTL_POLL_MAX entries, timed over the same finished NET_RX runs as @vec
  */
 void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec,
 			   struct nictl_poll_acc *poll)
@@ -362,10 +347,8 @@ void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec,
 }
 
 /*
- * NAPI slot reclaim. NAPI ids are never reused, so a gone NAPI's slot can be
- * freed. Freeing one slot would cut the probe chains through it, so a CPU's
- * table is rebuilt whole from its live slots, on that CPU with BH off: none
- * of its probes runs meanwhile, and their hot path stays as it was.
+ * NAPI ids are never reused, so a gone NAPI's slot can be freed: a CPU's table is rebuilt whole
+ * (freeing one slot would cut probe chains) on that CPU with BH off, so no probe runs meanwhile.
  */
 
 /**
@@ -443,10 +426,9 @@ static void nictl_napi_id_live(u32 id, const u32 *ids, bool *live, unsigned int 
 }
 
 /*
- * Keep in @ids (sorted, distinct) those of no NAPI nor NAPI config (6.13+:
- * a NAPI re-added after a reset gets its id, and counters, back) of any
- * device in any namespace; return how many. Walked under RCU, as
- * netif_napi_del() expects; a device's configs live as long as it does.
+ * Keep in @ids (sorted, distinct) those of no NAPI nor NAPI config (6.13+: a NAPI re-added after
+ * a reset gets its id, and counters, back) of any device in any namespace; return how many.
+ * Walked under RCU, as netif_napi_del() expects; a device's configs live as long as it does.
  */
 static unsigned int nictl_napi_ids_dead(u32 *ids, bool *live, unsigned int n)
 {
@@ -510,10 +492,7 @@ static bool nictl_napi_table_has_dead(const struct nictl_cpu_stats *s, const u32
 	return false;
 }
 
-/*
- * Free dead NAPIs' slots once some CPU uses over half its table: cheap to
- * ask, and long before a table fills. On allocation failure, next time.
- */
+/* Free dead NAPIs' slots once a CPU uses over half its table; on allocation failure, next time. */
 static void nictl_napi_reclaim(void)
 {
 	struct nictl_reclaim *r;
@@ -555,9 +534,7 @@ out:
 }
 
 /**
- * nictl_napi_slots_lock() - hold the NAPI slots still for nictl_napi_read()
- *
- * Reclaims dead NAPIs' slots first if the tables fill up.
+ * nictl_napi_slots_lock() - hold the NAPI slots still for nictl_napi_read(), reclaiming first
  *
  * Context: may hold rtnl; not cpus_read_lock.
  */

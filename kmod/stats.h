@@ -57,17 +57,14 @@ struct nictl_napi_slot {
 
 /**
  * struct nictl_cpu_stats - what one CPU's probes record
- * @seq: makes a copy of @vec and @poll, or of @napi, consistent; written
- *	only by this CPU (for an offline one, by nictl_napi_rebuild())
+ * @seq: makes a copy of @vec and @poll, or of @napi, consistent; written only by this CPU
+ *	(for an offline one, by nictl_napi_rebuild())
  * @entered: clock at the running vector's entry (stats_clock.h), 0 outside
- * @poll_mark: clock at the end of the running NET_RX run's last poll (at
- *	its entry before the first)
- * @poll_pending_ns: that run's poll time per kind, added to @poll at its
- *	exit together with its own time
+ * @poll_mark: clock at the end of this NET_RX run's last poll (at its entry before the first)
+ * @poll_pending_ns: this run's poll time per kind, added to @poll with the run's own at exit
  * @vec: per &enum nictl_softirq_vec
  * @poll: per &enum nictl_poll_kind
- * @napi: open-addressed table by NAPI id, rebuilt on this CPU with BH off
- *	when slots are reclaimed
+ * @napi: open-addressed table by NAPI id, rebuilt on this CPU with BH off by the reclaim
  * @napi_unattributed: polls that found @napi full
  *
  * alloc_percpu()ed: modules share only a few KiB of static per-CPU space.

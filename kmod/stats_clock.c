@@ -19,10 +19,7 @@ static bool nictl_tsc_constant(void)
 #endif
 }
 
-/*
- * With fault_tsc_trusted (test build) only fault_tsc_unstable decides: a TCG
- * guest's watchdog may condemn the TSC at any time.
- */
+/* With fault_tsc_trusted only fault_tsc_unstable decides: a TCG guest's watchdog may condemn it. */
 static bool nictl_tsc_unstable(void)
 {
 #ifdef CONFIG_X86_TSC
@@ -35,9 +32,8 @@ static bool nictl_tsc_unstable(void)
 }
 
 /*
- * Only a constant-rate TSC the kernel trusts measures durations (stopping in
- * deep idle is harmless: a CPU in a softirq is not idle). Rates are per ms
- * (tsc_khz, NSEC_PER_MSEC), so the 600 s range is in ms.
+ * Only a constant-rate TSC the kernel trusts measures durations (stopping in deep idle is
+ * harmless: a CPU in a softirq is not idle). Rates are per ms, so the 600 s range is in ms.
  */
 void nictl_stats_clock_init(void)
 {
@@ -63,8 +59,7 @@ bool nictl_stats_clock_untrusted(void)
 /**
  * nictl_stats_clock_fallback() - time softirqs with local_clock() from now on
  *
- * Context: no probe attached (no run straddles the change); neither
- * cpus_read_lock nor the jump label lock held.
+ * Context: no probe attached (no run straddles the change); no cpus_read_lock or jump label lock.
  */
 void nictl_stats_clock_fallback(void)
 {

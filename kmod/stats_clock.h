@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The softirq probes' clock, read twice per run on every softirq of a busy
- * machine. local_clock() costs about as much as the rest of both probes
- * (bench/softirq-cost.sh); on x86 a constant-rate TSC gives the same
- * duration for a fraction, scaled to ns once per run. The TSC may be marked
- * unstable long after load (watchdog, a CPU onlined out of step): rather
- * than ask per run, stats.c rechecks once a second and switches clocks with
- * the probes detached, so no run is timed by two.
+ * The softirq probes' clock: on x86 a constant-rate TSC costs a fraction of local_clock()
+ * (bench/softirq-cost.sh). It may be marked unstable long after load (watchdog, a CPU onlined
+ * out of step): stats.c rechecks once a second and switches clocks with the probes detached,
+ * so no run is timed by two.
  */
 #ifndef NICTL_STATS_CLOCK_H
 #define NICTL_STATS_CLOCK_H
@@ -31,10 +28,7 @@ struct nictl_stats_clock {
 
 extern struct nictl_stats_clock nictl_stats_clock;
 
-/*
- * Raw TSC in use; a static key, so no load or branch in the probes. Enabled
- * at load before any probe attaches; later only disabled, with none attached.
- */
+/* A static key (no load in the probes): enabled at load, later only disabled, no probe attached. */
 DECLARE_STATIC_KEY_FALSE(nictl_stats_raw_tsc);
 
 void nictl_stats_clock_init(void);

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Accounting over netlink: STATS_GET (a dump, one message per possible CPU,
- * with each NAPI's NET_RX time there, so a client can tell one device's
- * share of a CPU), STATS_SET, STATS_RESET and NAPI_GET (a device's NAPIs
- * with polls, packets, time and CPUs; do or dump). With parallel_ops, the
- * stats mutex orders STATS_SET/RESET and the NAPI slots' readers, rtnl the
- * devices; per-CPU counters and NAPI times are read locklessly.
+ * STATS_GET (a dump, one message per possible CPU), STATS_SET, STATS_RESET and NAPI_GET (do or
+ * dump). The stats mutex orders STATS_SET/RESET and the NAPI slots' readers, rtnl the devices;
+ * per-CPU counters and NAPI times are read locklessly.
  */
 #include <linux/bsearch.h>
 #include <linux/rtnetlink.h>
@@ -90,10 +87,7 @@ static int nictl_put_napi_time(struct sk_buff *skb, u32 id, u64 time_ns)
 	return 0;
 }
 
-/*
- * Read without the stats mutex: a reclaim rebuilding the table meanwhile
- * restarts the copy. At most %NICTL_NAPI_SLOTS small nests: within a page.
- */
+/* No stats mutex: a reclaim meanwhile restarts the copy. %NICTL_NAPI_SLOTS nests fit a page. */
 static int nictl_put_cpu_napis(struct sk_buff *skb, unsigned int cpu)
 {
 	const struct nictl_napi_slot *slots = nictl_stats_cpu(cpu)->napi;
@@ -198,11 +192,7 @@ static int nictl_napi_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/*
- * The queue each NAPI (@napis, by id) serves: the kernel's queue -> NAPI link
- * where the driver sets it, else registration order, which ids follow
- * (virtio_net registers queue 0's first, and so on).
- */
+/* Each NAPI's queue: the driver's queue -> NAPI link, else id order, which follows registration. */
 static void nictl_napi_queues(struct net_device *netdev, struct nictl_napi *napis,
 			      unsigned int n)
 {
@@ -228,10 +218,7 @@ static void nictl_napi_queues(struct net_device *netdev, struct nictl_napi *napi
 		napis[i].queue = i;
 }
 
-/*
- * The device's NAPIs with an id, sorted by id, in a new array (kvfree it);
- * one added meanwhile may be missed. Context: rtnl held.
- */
+/* The NAPIs with an id, by id, in a new array (kvfree it), maybe not one just added. rtnl held. */
 static int nictl_napis_of(struct net_device *netdev, struct nictl_napi **napisp,
 			  unsigned int *np)
 {
@@ -294,11 +281,7 @@ static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
 	return 0;
 }
 
-/*
- * One NAPI_GET message: the device, then *@sent of @napis, as many as fit
- * (at most fault_dump_items); -EMSGSIZE if none does. Context: rtnl and the
- * NAPI slots held.
- */
+/* One NAPI_GET message: the device, *@sent of @napis (-EMSGSIZE: none). rtnl, NAPI slots held. */
 static int nictl_napi_fill(struct sk_buff *skb, struct net_device *netdev,
 			   const struct nictl_napi *napis, unsigned int n, u32 portid, u32 seq,
 			   int flags, unsigned int *sent)
@@ -337,8 +320,7 @@ toobig:
  * @skb: the request
  * @info: its parsed form
  *
- * Lock order: the NAPI slots (the stats mutex) -> rtnl.
- *
+ * Context: takes the NAPI slots (the stats mutex), then rtnl.
  * Return: 0 after the reply was sent, or an errno with extack set.
  */
 int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -375,16 +357,12 @@ int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/*
- * cb->args of a NAPI_GET dump. NAPIs go out by ascending id, so one that
- * comes or goes between messages neither repeats nor shifts the rest.
- */
+/* cb->args of a NAPI_GET dump. NAPIs go out by ascending id: one that comes or goes shifts none. */
 enum { NICTL_NAPI_CB_IFINDEX, NICTL_NAPI_CB_LAST_ID, NICTL_NAPI_CB_SENT };
 
 /*
- * Looked up by the request's attributes in the first part (so a failure's
- * extack reaches NLMSG_DONE: 6.1 gives it to dump callbacks, not to their
- * start), by ifindex afterwards.
+ * By the request's attributes in the first part (so a failure's extack reaches NLMSG_DONE: 6.1
+ * gives it to dump callbacks, not to their start), by ifindex afterwards.
  */
 static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb,
 					      const struct genl_info *info)

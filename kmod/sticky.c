@@ -1,28 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sticky bindings: a bind's request (%NICTL_BIND_F_STICKY) kept under an
- * identity that outlives ifindex, name and IRQ numbers (PCI function and
- * port, or permanent address), and applied again whenever the device's queue
- * IRQs appear or change (registration after a driver reload, open, queue
- * changes). Unlike a binding (state.c) it outlives its net_device: it stays
- * until RESTORE, a non-sticky bind or unload, attached to whichever device
- * has its identity.
+ * Sticky bindings: a bind's request (%NICTL_BIND_F_STICKY) kept under an identity that outlives
+ * ifindex, name and IRQ numbers (PCI function and port, or permanent address), and applied again
+ * whenever the device's queue IRQs appear or change; unlike a binding (state.c) it outlives its
+ * net_device, until RESTORE, a non-sticky bind or unload. Vectors allocated at probe and
+ * requested at open (igb, e1000e) are pre-set in between, by their index in the PCI function,
+ * so the first interrupt lands right; drivers that allocate and request in one go (virtio_net,
+ * igb in ethtool -L) are placed after the request (docs/design.md, Sticky bindings).
  *
- * Drivers that allocate vectors at probe and request IRQs at open (igb,
- * e1000e, most server NICs) are pre-set in between, at NETDEV_REGISTER and
- * NETDEV_PRE_UP: each vector, known by its index in the PCI function, gets
- * the CPU the last apply gave it. request_irq() keeps that affinity, so the
- * first interrupt lands right; the apply at open confirms it by name, and
- * takes the driver's masks the pre-set replaced as the originals to restore.
- *
- * Drivers that allocate and request in one go (virtio_net at probe, igb in
- * ethtool -L) have no side-effect-free hook in between: their IRQs are
- * placed after the request, and on x86 without interrupt remapping each
- * first interrupt still lands where the kernel put it at allocation.
- *
- * All of this runs under rtnl; only the count is read without it, by the
- * periodic check, which must run while a sticky binding exists even when
- * nobody listens.
+ * All of this runs under rtnl; only the count is read without it, by the periodic check, which
+ * must run while a sticky binding exists even when nobody listens.
  */
 #include <linux/cpu.h>
 #include <linux/etherdevice.h>
@@ -49,12 +36,10 @@ struct nictl_sticky_slot {
  * @id: the identity it is kept under (%NICTL_A_STICKY_ID)
  * @netdev: the registered device with @id, or NULL while there is none
  * @req: the request it applies, without attributes or extack
- * @n_vectors: the PCI function's vector count at the last successful apply:
- *	with another count the queues are laid out differently, no pre-set
+ * @n_vectors: the PCI function's vector count at the last apply (another: no pre-set)
  * @n_slots: entries in @slots, 0 when there is nothing to pre-set
  * @slots: the vectors that apply placed, and where
- * @preset: the last pre-set's writes, each with the mask it replaced, until
- *	an apply takes those as the IRQs' originals
+ * @preset: the last pre-set's writes and the masks they replaced, until an apply takes them
  * @n_preset: entries in @preset
  */
 struct nictl_sticky {
@@ -153,10 +138,11 @@ static struct net_device *nictl_sticky_twin(const struct net_device *netdev, con
 }
 
 /**
- * nictl_sticky_of() - the identity of a device's sticky binding
+ * nictl_sticky_of() - the identity of a device's sticky binding, or NULL
  * @netdev: the device
  *
  * Context: rtnl held, for as long as the string is used.
+ *
  * Return: the identity, or NULL when the device has no sticky binding.
  */
 const char *nictl_sticky_of(const struct net_device *netdev)
@@ -169,8 +155,7 @@ const char *nictl_sticky_of(const struct net_device *netdev)
 }
 
 /**
- * nictl_sticky_prepare() - check that a bind may be sticky, and make the
- *	sticky binding it will commit
+ * nictl_sticky_prepare() - check that a bind may be sticky, and make its sticky binding
  * @netdev: the device being bound
  * @req: the request; its extack says why not
  *
@@ -241,8 +226,7 @@ static void nictl_sticky_remove(struct nictl_sticky *s)
 }
 
 /**
- * nictl_sticky_commit() - keep a prepared sticky binding, replacing the one
- *	with its identity
+ * nictl_sticky_commit() - keep a prepared sticky binding, replacing its identity's old one
  * @s: from nictl_sticky_prepare()
  * @netdev: the device it was just applied to
  */
@@ -286,9 +270,8 @@ bool nictl_sticky_drop(const struct net_device *netdev)
 }
 
 /**
- * nictl_sticky_detach() - a device is unregistering: its sticky binding
- *	waits for the next device with its identity
- * @netdev: the device
+ * nictl_sticky_detach() - keep a device's sticky binding for the next one with its identity
+ * @netdev: the device, unregistering
  */
 void nictl_sticky_detach(const struct net_device *netdev)
 {
@@ -315,7 +298,7 @@ void nictl_sticky_drop_all(void)
 }
 
 /**
- * nictl_sticky_any() - is any sticky binding kept?
+ * nictl_sticky_any() - is any sticky binding kept? Read without rtnl: a hint for the check
  *
  * Return: true when one is; read without rtnl, a hint good enough to keep
  * the periodic check running.
@@ -326,9 +309,8 @@ bool nictl_sticky_any(void)
 }
 
 /*
- * @netdev's sticky binding: the one attached to it, else an unattached one
- * with its identity, which it takes. One attached to another device with its
- * identity stays there, and comes back with that device in @twin.
+ * @netdev's sticky binding: its own, else an unattached one with its identity, which it takes.
+ * One attached to another device with its identity stays there, that device in @twin.
  */
 static struct nictl_sticky *nictl_sticky_attach(const struct net_device *netdev,
 						const struct net_device **twin)
@@ -349,13 +331,13 @@ static struct nictl_sticky *nictl_sticky_attach(const struct net_device *netdev,
 }
 
 /**
- * nictl_sticky_request() - the request of a device's sticky binding
+ * nictl_sticky_request() - the request of a device's sticky binding, or NULL
  * @netdev: the device, whose queue IRQs may have appeared or changed
  * @id: receives the identity it is kept under
- * @twin: receives another device that holds it (then not for @netdev to
- *	apply), or NULL
+ * @twin: receives another device that holds it (then not @netdev's to apply), or NULL
  *
  * Context: rtnl held while the request is used.
+ *
  * Return: the request, or NULL when the device has no sticky binding.
  */
 struct nictl_request *nictl_sticky_request(const struct net_device *netdev, const char **id,
@@ -369,7 +351,6 @@ struct nictl_request *nictl_sticky_request(const struct net_device *netdev, cons
 	return s ? &s->req : NULL;
 }
 
-/* Give each change in @to the saved mask of @from's change of its IRQ. */
 static void nictl_copy_saved(struct nictl_change *to, unsigned int n_to,
 			     const struct nictl_change *from, unsigned int n_from)
 {
@@ -382,8 +363,7 @@ static void nictl_copy_saved(struct nictl_change *to, unsigned int n_to,
 }
 
 /**
- * nictl_sticky_originals() - give an apply's changes the driver's masks
- *	the device's last pre-set replaced, and use the pre-set up
+ * nictl_sticky_originals() - give an apply's changes the masks the last pre-set replaced
  * @netdev: the device just applied to
  * @changes: the apply's changes
  * @n: how many
@@ -427,11 +407,8 @@ static unsigned int *nictl_vectors(struct device *pci, unsigned int *n)
 }
 
 /**
- * nictl_sticky_learn() - remember where an apply put the device's vectors,
- *	for the pre-set after its next reload
+ * nictl_sticky_learn() - remember where an apply put the vectors, for the next pre-set
  * @dev: the device, with the plan just applied
- *
- * Learns nothing when an IRQ of the plan is no vector of the PCI function.
  *
  * Context: the device's instance lock held too.
  */
@@ -471,10 +448,7 @@ out:
 	kfree(vectors);
 }
 
-/*
- * Pre-set the vectors @s learned, if the function has as many as then and
- * none is requested yet; keep what they had, for nictl_sticky_originals().
- */
+/* Pre-set the learned vectors if as many exist and none is requested; keep the masks replaced. */
 static void nictl_sticky_preset_vectors(struct nictl_sticky *s, struct net_device *netdev)
 {
 	struct netlink_ext_ack extack = {};
@@ -516,8 +490,7 @@ out:
 }
 
 /**
- * nictl_sticky_preset() - before a driver requests its IRQs, give its
- *	vectors the affinity the device's sticky binding last gave them
+ * nictl_sticky_preset() - give vectors not yet requested the CPUs the last apply gave them
  * @netdev: the device, at NETDEV_REGISTER or NETDEV_PRE_UP
  *
  * Not for a bound device: free_irq() keeps its affinities over a reopen.
@@ -535,8 +508,7 @@ void nictl_sticky_preset(struct net_device *netdev)
 }
 
 /**
- * nictl_sticky_undo_preset() - put back the masks a pre-set replaced, when
- *	no apply followed it
+ * nictl_sticky_undo_preset() - put back the masks of a pre-set no apply followed
  * @netdev: the device, whose sticky binding is being dropped or failed
  *
  * Context: cpus_read_lock held.
