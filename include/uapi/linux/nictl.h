@@ -778,7 +778,10 @@ enum nictl_bind_flags {
  * @NICTL_EVENT_QUEUES_CHANGED: the active queue counts or the set of queue
  *	IRQs differ from what the module last saw (ethtool -L, IRQs requested
  *	at open or freed at close). Checked on every device event and by the
- *	periodic check (module parameter watch_period_ms). Carries
+ *	periodic check (module parameter watch_period_ms). A change made while
+ *	nobody listened is where a new listener starts, not an event to it
+ *	(on kernels without genl's join callback, before 6.7, the first
+ *	periodic check after the join reports it). Carries
  *	%NICTL_A_OLD_RX_QUEUES, %NICTL_A_OLD_TX_QUEUES, the %NICTL_A_OLD_IRQ
  *	entries, and one %NICTL_A_IRQ nest per queue IRQ now, as in
  *	%NICTL_CMD_DEV_GET
