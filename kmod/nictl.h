@@ -7,8 +7,8 @@
  * BIND and RESTORE then cpus_read_lock. The bindings (state.c) and device
  * snapshots (snapshot.c) each have a mutex: changes hold rtnl and the mutex,
  * readers either. The notifier runs under rtnl; the periodic check (watch.c)
- * reads under the mutexes and takes rtnl only for a device that changed; a
- * socket joining a group takes it under genl's cb_lock, as every op does.
+ * reads under the mutexes and takes rtnl only for a device that changed, as
+ * a socket joining a group does (under genl's cb_lock, as every op runs).
  * Order: rtnl -> cpus_read_lock -> bindings or snapshots mutex -> events
  * mutex. STATS_SET, STATS_RESET and the NAPI slots' readers take the stats
  * mutex (stats.c), NAPI_GET before rtnl. A request finds its netns (netns.c)
@@ -336,8 +336,11 @@ void nictl_event_link(enum nictl_event type, const struct nictl_dev *dev,
 /* snapshot.c */
 const char *nictl_snapshot_name(const struct net_device *netdev);
 void nictl_snapshot_update(const struct nictl_dev *dev);
+#ifdef NICTL_HAVE_GENL_BIND
 void nictl_snapshot_unheard(const struct net_device *netdev);
 struct net_device **nictl_snapshots_stale(unsigned int *n);
+bool nictl_snapshots_any_stale(void);
+#endif
 void nictl_snapshot_drop(const struct net_device *netdev);
 void nictl_snapshots_drop_all(void);
 bool nictl_snapshots_check(struct nictl_recheck *recheck);

@@ -185,9 +185,13 @@ bool nictl_snapshots_check(struct nictl_recheck *recheck)
 	return incomplete;
 }
 
+#ifdef NICTL_HAVE_GENL_BIND
+/* Stale marks serve the join (watch.c), which needs genl's join callback. */
 /**
- * nictl_snapshot_unheard() - a device had an event nobody heard
+ * nictl_snapshot_unheard() - a device had an event nobody may hear
  * @netdev: the device
+ *
+ * The mark stays until the device is discovered again.
  *
  * Context: rtnl held.
  */
@@ -202,11 +206,33 @@ void nictl_snapshot_unheard(const struct net_device *netdev)
 	mutex_unlock(&nictl_snapshots_mutex);
 }
 
-/* Queue counts change without a notifier event (ethtool -L); rtnl keeps them. */
+/* Queue counts change without a notifier event (ethtool -L). */
 static bool nictl_snapshot_stale(const struct nictl_snapshot *s)
 {
-	return s->stale || s->netdev->real_num_rx_queues != s->queues.rx ||
-	       s->netdev->real_num_tx_queues != s->queues.tx;
+	return s->stale || READ_ONCE(s->netdev->real_num_rx_queues) != s->queues.rx ||
+	       READ_ONCE(s->netdev->real_num_tx_queues) != s->queues.tx;
+}
+
+/**
+ * nictl_snapshots_any_stale() - may a device have changed unseen?
+ *
+ * Context: rtnl not needed: a device's mark is set under the snapshots
+ * mutex before its notifier looks for a listener.
+ * Return: true when nictl_snapshots_stale() would find one.
+ */
+bool nictl_snapshots_any_stale(void)
+{
+	struct nictl_snapshot *s;
+	bool any = false;
+
+	mutex_lock(&nictl_snapshots_mutex);
+	list_for_each_entry(s, &nictl_snapshots, list) {
+		any = nictl_snapshot_stale(s);
+		if (any)
+			break;
+	}
+	mutex_unlock(&nictl_snapshots_mutex);
+	return any;
 }
 
 /**
@@ -239,6 +265,7 @@ struct net_device **nictl_snapshots_stale(unsigned int *n)
 	mutex_unlock(&nictl_snapshots_mutex);
 	return stale;
 }
+#endif /* NICTL_HAVE_GENL_BIND */
 
 static void nictl_snapshot_free(struct nictl_snapshot *s)
 {

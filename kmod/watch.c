@@ -58,21 +58,35 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
 
 /* Until then (ktime_get_ns()), notifier events discover as if heard. */
 static u64 nictl_watch_join_end_ns;
+
+static bool nictl_watch_heard(const struct net_device *netdev)
+{
+	return nictl_events_listening() || ktime_get_ns() < READ_ONCE(nictl_watch_join_end_ns) ||
+	       nictl_sticky_any() || nictl_binding_find(netdev);
+}
 #endif
 
 /*
  * Whether a notifier event must discover @netdev: someone hears it or has
  * just joined, or nictl keeps a binding or sticky binding that follows the
- * device's IRQs. Otherwise the event only marks the device's snapshot
- * stale, and the next listener's join looks at it again. Without genl's
- * join callback (before 6.7) nothing marks that moment: every event
- * discovers, so that the snapshots are always current.
+ * device's IRQs. Otherwise the snapshot of a device going away is dropped,
+ * and any other's marked stale for the next listener's join to look at.
+ * Without genl's join callback (before 6.7) nothing marks that moment:
+ * every event discovers, so that the snapshots are always current.
  */
-static bool nictl_watch_heard(const struct net_device *netdev)
+static bool nictl_watch_must_look(struct net_device *netdev, enum nictl_event type)
 {
 #ifdef NICTL_HAVE_GENL_BIND
-	return nictl_events_listening() || ktime_get_ns() < READ_ONCE(nictl_watch_join_end_ns) ||
-	       nictl_sticky_any() || nictl_binding_find(netdev);
+	if (type == NICTL_EVENT_UNREGISTERED) {
+		if (nictl_watch_heard(netdev))
+			return true;
+		nictl_snapshot_drop(netdev);
+		return false;
+	}
+	/* Marked, then asked: a joiner sees the mark, or this sees the joiner. */
+	nictl_snapshot_unheard(netdev);
+	smp_mb();
+	return nictl_watch_heard(netdev);
 #else
 	return true;
 #endif
@@ -110,15 +124,10 @@ void nictl_watch_netdev(struct net_device *netdev, unsigned long event)
 	}
 	if (type == NICTL_EVENT_UNSPEC && event != NETDEV_CHANGE)
 		return;
-	if (event == NETDEV_REGISTER) {
+	if (event == NETDEV_REGISTER)
 		nictl_sticky_preset(netdev);
-	} else if (!nictl_watch_heard(netdev)) {
-		if (type == NICTL_EVENT_UNREGISTERED)
-			nictl_snapshot_drop(netdev);
-		else
-			nictl_snapshot_unheard(netdev);
+	else if (!nictl_watch_must_look(netdev, type))
 		return;
-	}
 	if (event == NETDEV_UNREGISTER)
 		netdev_lock(netdev);
 	else
@@ -202,9 +211,9 @@ static void nictl_watch_look(struct net_device *netdev)
  * heard are looked at again (their queue changes are sent to whoever
  * listens already), so the new listener's events compare with the devices
  * as they are now; for a second after, the notifier discovers as if the
- * socket were in the group already. A join costs rtnl once, and a look
- * only at devices that had unheard events, which only an administrator or
- * a driver cause.
+ * socket were in the group already. A join takes rtnl, and looks, only
+ * when a device changed unheard, which only an administrator or a driver
+ * causes.
  *
  * Context: process; genl holds its cb_lock for reading, which it takes
  * before rtnl for every op too.
@@ -216,6 +225,10 @@ int nictl_watch_join(int group)
 	unsigned int i, n;
 
 	WRITE_ONCE(nictl_watch_join_end_ns, ktime_get_ns() + NICTL_WATCH_JOIN_NS);
+	/* Pairs with the notifier's, between its mark and its question. */
+	smp_mb();
+	if (!nictl_snapshots_any_stale())
+		return 0;
 	rtnl_lock();
 	stale = nictl_snapshots_stale(&n);
 	for (i = 0; i < n; i++)
