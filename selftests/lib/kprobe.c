@@ -91,4 +91,3 @@ void kprobe_stop(const struct kprobe_def *p)
 	write_str(enable, "0");
 	write_str(TRACEFS "/kprobe_events", remove);
 }
-

@@ -332,15 +332,20 @@ int run_jq(struct run_result *r, const char *input, const char *filter)
 
 int run_json_check(struct run_result *r, const char *const *args, const char *input)
 {
-	const char *argv[36] = { "python3" };
+	const char *argv[JSON_CHECK_WORDS + 3] = { "python3" };
 	char script[PATH_MAX];
 	unsigned int n = 2;
 	int ret;
 
 	snprintf(script, sizeof(script), "%s/scripts/json-check.py", getenv("NICTL_REPO") ?: ".");
 	argv[1] = script;
-	while (*args && n < sizeof(argv) / sizeof(argv[0]) - 1)
+	while (*args && n < JSON_CHECK_WORDS + 2)
 		argv[n++] = *args++;
+	/* Outputs left unchecked would pass unseen. */
+	if (*args) {
+		fprintf(stderr, "# run_json_check: more than %d words\n", JSON_CHECK_WORDS);
+		return -E2BIG;
+	}
 	argv[n] = NULL;
 	ret = run_cmd(r, false, input, argv);
 	if (!ret && r->status)

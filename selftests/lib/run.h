@@ -90,11 +90,12 @@ int spawn_stop(struct spawned *s, int sig, int timeout_ms);
 
 /* jq -r @filter over @input into @r: its exit status (what failed printed), or -errno. */
 int run_jq(struct run_result *r, const char *input, const char *filter);
+#define JSON_CHECK_WORDS	32
 /*
  * Validate nictlctl -j output against the JSON Schemas, in one run of
  * scripts/json-check.py: @args is a COMMAND with @input its output, or
- * COMMAND, FILE pairs (NULL-terminated, at most 32 words). 0, or its exit
- * status with what did not match printed.
+ * COMMAND, FILE pairs (NULL-terminated, at most JSON_CHECK_WORDS words).
+ * 0, its exit status with what did not match printed, or -E2BIG.
  */
 int run_json_check(struct run_result *r, const char *const *args, const char *input);
 /* Lines in @s: a one-line message is "text\n". */
