@@ -17,6 +17,7 @@
 #include <linux/nictl.h>
 #include <netlink/genl/ctrl.h>
 
+#include "module_absent.h"
 #include "nl.h"
 #include "topology.h"
 #include "report.h"
@@ -103,6 +104,15 @@ static bool module_live(void)
 	return !strcmp(state, "live\n");
 }
 
+/* One line: why the module is absent, and what to do about it. */
+static void module_not_loaded(void)
+{
+	struct module_absence a;
+
+	module_absence(&a);
+	ctl_msg("module nictl is not loaded: %s; %s", a.why, a.fix);
+}
+
 /* Connect and find the nictl family; on failure print why and return -1. */
 int ctl_nl_open(struct ctl_nl *nl)
 {
@@ -130,8 +140,7 @@ int ctl_nl_open(struct ctl_nl *nl)
 			ctl_msg("nictl is reachable from the initial network namespace only; "
 				"run nictlctl there (e.g. nsenter -t 1 -n nictlctl ...)");
 		else
-			ctl_msg("module nictl is not loaded; load it with: modprobe nictl "
-				"(or insmod nictl.ko)");
+			module_not_loaded();
 		goto fail;
 	}
 	if (nl->family < 0) {

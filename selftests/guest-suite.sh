@@ -3,7 +3,8 @@
 #
 # Run inside a test guest by selftests/vm (cwd = the repo, the host's root
 # as the guest's root): run every selftest binary with $NICTL_KO loaded (but
-# nictl_dkms, which loads the module DKMS built and unloads it again), with
+# nictl_dkms, which loads the module DKMS built and unloads it again, and
+# nictl_absent, which runs without it), with
 # its TAP in $NICTL_RESULTS/<binary>.tap and its stderr in <binary>.log; exit
 # non-zero when any test failed, crashed or was skipped. The guest provides
 # everything the tests need, so a skip means a broken guest or test, never
@@ -16,7 +17,8 @@
 # NICTL_BUILD (default $NICTL_REPO/build) holds selftests/.
 set -u
 
-# nictl_dkms goes first, before $NICTL_KO is loaded. genl, events, daemon,
+# nictl_dkms goes first, before $NICTL_KO is loaded; nictl_absent last, without
+# it: it turns on module signature enforcement, which stays on. genl, events, daemon,
 # stress, lifecycle and sticky go last: they rebind vnode1's PCI function (sticky
 # igb0's too), which renumbers the device's IRQs and virtio name for whatever
 # runs after.
@@ -27,7 +29,8 @@ set -u
 FIRST_HALF="nictl_dkms nictl_discovery nictl_bind nictl_stacked nictl_errors nictl_security nictl_netns
 	nictl_fuzz nictl_rollback nictl_shared nictl_stats"
 SECOND_HALF="nictl_cli nictl_steer nictl_doctor nictl_ynl nictl_igb nictl_genl nictl_events
-	nictl_daemon nictl_balance nictl_banned nictl_metrics nictl_stress nictl_lifecycle nictl_sticky"
+	nictl_daemon nictl_balance nictl_banned nictl_metrics nictl_stress nictl_lifecycle nictl_sticky
+	nictl_absent"
 # What every suite kernel runs, where the whole suite runs on the oldest and
 # newest only (scripts/kernels.list, CHECK core): the module as DKMS builds
 # it, finding queue IRQs (igb0's too) and binding them, stacked devices and
@@ -35,7 +38,7 @@ SECOND_HALF="nictl_cli nictl_steer nictl_doctor nictl_ynl nictl_igb nictl_genl n
 # controller's commands that rest on those (daemon, steer, doctor, cli) and
 # nictl_igb run with the whole suite only, to keep make check within its time.
 CORE="nictl_dkms nictl_discovery nictl_bind nictl_stacked nictl_security nictl_netns nictl_stats \
-	nictl_events"
+	nictl_events nictl_absent"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -94,8 +97,16 @@ count() {
 echo "guest-suite: kernel $NICTL_KREL, module $NICTL_KO"
 
 passed=0 failed=0 skipped=0
+# The tests that load and unload the module themselves.
+without_module() {
+	case $1 in
+	nictl_dkms | nictl_absent) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 for t in $TESTS; do
-	if [ "$t" != nictl_dkms ]; then
+	if ! without_module "$t"; then
 		load_module || die "insmod $NICTL_KO failed"
 	fi
 	tap=$NICTL_RESULTS/$t.tap
@@ -117,7 +128,7 @@ for t in $TESTS; do
 	[ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
 	pass=$((ok - skip))
 	echo "guest-suite: $t: $pass passed, $fail failed, $skip skipped (exit $rc)"
-	if [ "$t" != nictl_dkms ] && [ ! -d /sys/module/nictl ]; then
+	if ! without_module "$t" && [ ! -d /sys/module/nictl ]; then
 		echo "guest-suite: $t left the module unloaded" >&2
 		fail=$((fail + 1))
 	fi

@@ -28,6 +28,8 @@
 #include "util.h"
 
 #define FAMILY	0x42
+/* What the fake root, with no module tree, makes of a missing module (module_absent.c). */
+#define NOT_INSTALLED	"nictlctl: module nictl is not loaded: nictl.ko is not installed for kernel "
 
 /* The device the fake module knows: 4 combined queues, IRQs 40-43. */
 struct fake_dev {
@@ -345,8 +347,8 @@ TEST_F(cmd, missing_module)
 {
 	fnl.family = -NLE_OBJ_NOTFOUND;
 	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
-	EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
-		     "(or insmod nictl.ko)\n", self->err);
+	EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED))) TH_LOG("%s", self->err);
+	EXPECT_EQ(strchr(self->err, '\n'), strrchr(self->err, '\n')) TH_LOG("one line: %s", self->err);
 	EXPECT_STREQ("", self->out);
 }
 
@@ -376,8 +378,8 @@ TEST_F(cmd, module_going_or_stuck_coming_is_not_loaded)
 	for (i = 0; i < ARRAY_SIZE(states); i++) {
 		fakesys_write(&self->fs, states[i], "module/nictl/initstate");
 		EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
-		EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
-			     "(or insmod nictl.ko)\n", self->err);
+		EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED)))
+			TH_LOG("%s", self->err);
 		EXPECT_EQ(i + 1, fnl.lookups);
 	}
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A fake sysfs tree in a temporary directory, handed to nictlctl's topology
- * code through $NICTL_SYSFS. Include it first: nftw() needs _GNU_SOURCE
- * before any system header.
+ * code through $NICTL_SYSFS, and the same directory as the root of the
+ * files module_absent.c reads ($NICTL_ROOT: lib/modules, var/lib/dkms).
+ * Include it first: nftw() needs _GNU_SOURCE before any system header.
  */
 #ifndef CTL_FAKESYS_H
 #define CTL_FAKESYS_H
@@ -24,7 +25,8 @@ struct fakesys {
 static inline void fakesys_create(struct fakesys *f)
 {
 	snprintf(f->root, sizeof(f->root), "/tmp/nictlctl-sysfs-XXXXXX");
-	if (!mkdtemp(f->root) || setenv("NICTL_SYSFS", f->root, 1))
+	if (!mkdtemp(f->root) || setenv("NICTL_SYSFS", f->root, 1) ||
+	    setenv("NICTL_ROOT", f->root, 1))
 		abort();
 }
 
@@ -77,6 +79,7 @@ static inline void fakesys_destroy(struct fakesys *f)
 {
 	nftw(f->root, fakesys_unlink, 16, FTW_DEPTH | FTW_PHYS);
 	unsetenv("NICTL_SYSFS");
+	unsetenv("NICTL_ROOT");
 }
 
 #endif /* CTL_FAKESYS_H */

@@ -619,8 +619,9 @@ TEST_F(stats, missing_module)
 {
 	fnl.family = -NLE_OBJ_NOTFOUND;
 	EXPECT_EQ(EXIT_FAILURE, run(self, NULL));
-	EXPECT_STREQ("nictlctl: module nictl is not loaded; load it with: modprobe nictl "
-		     "(or insmod nictl.ko)\n", self->err);
+	/* Why, from the host's module tree: ctl_module_absent_test.c. */
+	EXPECT_EQ(0, strncmp(self->err, "nictlctl: module nictl is not loaded: ", 38))
+		TH_LOG("%s", self->err);
 	EXPECT_EQ(EXIT_FAILURE, run(self, "--on", NULL));
 	EXPECT_EQ(0, fnl.nr_req);
 }

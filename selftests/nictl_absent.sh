@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run inside a test guest by guest-suite.sh, last and without the module:
+# what nictlctl says when nictl.ko is not in the kernel, in each state a
+# host can be in. Not installed; installed where nothing loaded it; then,
+# on a kernel with module signing, signatures enforced (module.sig_enforce,
+# which nothing can turn off again: hence last) with the suite's unsigned
+# build installed and with the build DKMS signed with its own key, which
+# the kernel does not trust. The guest may have no /lib/modules (the host's
+# root, read-only, has none for a cache kernel), so the module tree the test
+# installs into is below $ROOT, which nictlctl takes as $NICTL_ROOT and
+# depmod and modprobe as their base directory; the kernel's own modprobe
+# (the genl family's autoload) reads the cache (guest-init.sh) and never
+# finds it.
+# TAP on stdout; every test reports, none is skipped.
+# Environment: NICTL_KREL, NICTL_KO, NICTL_CTL, NICTL_REPO, NICTL_BUILD (see guest-suite.sh).
+set -u
+
+IFACE=vnode1
+ROOT=/tmp/nictl-absent-root
+MODS=/lib/modules/$NICTL_KREL
+DKMS_KO=${NICTL_BUILD:-$NICTL_REPO/build}/dkms/install/$NICTL_KREL/updates/dkms/nictl.ko
+SIG_ENFORCE=/sys/module/module/parameters/sig_enforce
+PREFIX="nictlctl: module nictl is not loaded: "
+
+# shellcheck source=selftests/lib/tap.sh
+. "$NICTL_REPO/selftests/lib/tap.sh"
+
+# run COMMAND...: run it with its output as TAP comments; its exit status.
+run() {
+	out=$("$@" 2>&1)
+	status=$?
+	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+	return "$status"
+}
+
+# says STATUS WANT...: nictlctl's last run ($err, status $rc) exited STATUS
+# with one line on stderr holding every WANT.
+says() {
+	want_rc=$1
+	shift
+	echo "# exit $rc, stderr: $err"
+	[ "$rc" -eq "$want_rc" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || return 1
+	for want; do
+		case $err in
+		*"$want"*) ;;
+		*) echo "# missing: $want"; return 1 ;;
+		esac
+	done
+}
+
+# ctl ARGS...: run nictlctl, its stderr in $err and its exit status in $rc.
+ctl() {
+	err=$("$NICTL_CTL" "$@" 2>&1 >/dev/null)
+	rc=$?
+}
+
+# install KO: make KO the module tree's only module, as DKMS installs one.
+install() {
+	mkdir -p "$ROOT$MODS/updates/dkms" &&
+		cp "$1" "$ROOT$MODS/updates/dkms/nictl.ko" &&
+		depmod -b "$ROOT" "$NICTL_KREL"
+}
+
+echo "1..6"
+
+[ ! -d /sys/module/nictl ] || run rmmod nictl
+ctl show "$IFACE"
+if [ -d /var/lib/dkms/nictl ]; then
+	says 1 "$PREFIX" "DKMS has nictl" "$NICTL_KREL"
+else
+	says 1 "${PREFIX}nictl.ko is not installed for kernel $NICTL_KREL; " \
+		"install the nictl-dkms package"
+fi
+tap $? "not installed: nictlctl says so for this kernel, and how to install it"
+
+install "$NICTL_KO"
+export NICTL_ROOT="$ROOT"
+ctl show "$IFACE"
+says 1 "${PREFIX}$MODS/updates/dkms/nictl.ko is installed but nothing loaded it" \
+	"; load it: modprobe nictl"
+tap $? "installed, not loaded: nictlctl says modprobe nictl"
+
+run modprobe -d "$ROOT" nictl && run "$NICTL_CTL" show "$IFACE" && run rmmod nictl
+tap $? "modprobe nictl loads it as advised, and nictlctl show works"
+
+if [ -w "$SIG_ENFORCE" ]; then
+	echo "# turning on module signature enforcement for the rest of this guest's life"
+	echo 1 >"$SIG_ENFORCE"
+	! run modprobe -d "$ROOT" nictl
+	refused=$?
+	ctl show "$IFACE"
+	says 1 "${PREFIX}the kernel loads signed modules only (module.sig_enforce) and" \
+		"$MODS/updates/dkms/nictl.ko is not signed; " "mokutil --import /var/lib/dkms/mok.pub" &&
+		[ "$refused" -eq 0 ]
+	tap $? "unsigned, enforced: modprobe refused, nictlctl says the module is not signed"
+
+	ctl doctor -i 10ms
+	says 69 "is not signed"
+	tap $? "doctor says the same, and exits 69 (could not look)"
+
+	install "$DKMS_KO"
+	! run modprobe -d "$ROOT" nictl
+	refused=$?
+	signer=$(modinfo -F signer "$DKMS_KO")
+	echo "# $DKMS_KO: signer '$signer'"
+	ctl show "$IFACE"
+	if [ -n "$signer" ]; then
+		says 1 "${PREFIX}the kernel loads signed modules only (module.sig_enforce) and" \
+			"refused $MODS/updates/dkms/nictl.ko: \"Loading of module with unavailable key is rejected\"" \
+			"enrol the key that signed it: mokutil --import" && [ "$refused" -eq 0 ]
+	else
+		# bullseye's dkms 2.8 cannot sign (scripts/build-dkms-modules.sh).
+		says 1 "$MODS/updates/dkms/nictl.ko is not signed" && [ "$refused" -eq 0 ]
+	fi
+	tap $? "signed by DKMS's key, which the kernel lacks: refused, nictlctl quotes the kernel"
+else
+	# The debug kernel has no module signing: nothing may blame signatures.
+	echo "# $NICTL_KREL has no module signing"
+	install "$DKMS_KO"
+	ctl show "$IFACE"
+	says 1 "is installed but nothing loaded it; load it: modprobe nictl" &&
+		case $err in *signed*) false ;; esac
+	tap $? "no module signing: nothing blames signatures"
+	ctl doctor -i 10ms
+	says 69 "load it: modprobe nictl"
+	tap $? "doctor says the same, and exits 69 (could not look)"
+	run modprobe -d "$ROOT" nictl && run rmmod nictl
+	tap $? "the DKMS build loads where nothing checks signatures"
+fi
+
+rm -rf "$ROOT"
+[ "$failed" -eq 0 ]
