@@ -229,7 +229,7 @@ static int parse_irqs(struct nictl_dev *dev, struct nlattr *head, int len)
 	nla_for_each_attr(attr, head, len, rem) {
 		if (nla_type(attr) != NICTL_A_IRQ)
 			continue;
-		/* Count before parsing: dev_free() then frees only what exists. */
+		/* Count before parsing: dev_release() then frees only what exists. */
 		err = parse_irq(&dev->irqs[dev->nr_irqs++], attr);
 		if (err)
 			return err;
@@ -304,7 +304,7 @@ static int parse_dev(struct nictl_dev *dev, struct nlattr *head, int len)
 	return err;
 }
 
-static void dev_free(struct nictl_dev *dev)
+void dev_release(struct nictl_dev *dev)
 {
 	unsigned int i;
 
@@ -327,7 +327,7 @@ void dev_list_free(struct dev_list *list)
 	unsigned int i;
 
 	for (i = 0; i < list->nr; i++)
-		dev_free(&list->devs[i]);
+		dev_release(&list->devs[i]);
 	free(list->devs);
 	free(list->stacked);
 	*list = (struct dev_list){ NULL, 0, NULL, 0 };
@@ -400,7 +400,7 @@ static int join_parts(struct dev_list *list)
 	memcpy(&irqs[prev->nr_irqs], last->irqs, last->nr_irqs * sizeof(*irqs));
 	prev->nr_irqs += last->nr_irqs;
 	last->nr_irqs = 0;
-	dev_free(last);
+	dev_release(last);
 	list->nr--;
 	return 0;
 }

@@ -53,6 +53,7 @@ struct nictl_dev {
 	struct nictl_irq *irqs;
 	unsigned int nr_irqs;
 	char *uppers;			/* devices stacked on it, "bond0,bond0.100"; or NULL */
+	bool direct;			/* found without the module (direct/) */
 };
 
 /*
@@ -80,6 +81,7 @@ int dev_collect(struct nlmsghdr *hdr, void *list);
 const char *dev_link_name(struct nlattr *nest);
 int dev_exchange(struct ctl_nl *nl, struct nl_msg *msg, const char *cmd, const char *dev,
 		 struct dev_list *out);
+void dev_release(struct nictl_dev *dev);
 void dev_list_free(struct dev_list *list);
 int dev_list_take(struct dev_list *dst, struct dev_list *src);
 void dev_list_swap_dev(struct dev_list *list, unsigned int i, struct dev_list *other);

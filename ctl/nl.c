@@ -104,17 +104,14 @@ static bool module_live(void)
 	return !strcmp(state, "live\n");
 }
 
-/* One line: why the module is absent, and what to do about it. */
-static void module_not_loaded(void)
-{
-	struct module_absence a;
-
-	module_absence(&a);
-	ctl_msg("module nictl is not loaded: %s; %s", a.why, a.fix);
-}
-
-/* Connect and find the nictl family; on failure print why and return -1. */
-int ctl_nl_open(struct ctl_nl *nl)
+/**
+ * ctl_nl_open_or_absent() - connect and find the nictl family
+ * @nl: the conversation
+ *
+ * Return: 0, 1 when module nictl is not loaded (nothing said: a caller with
+ * another way says so itself), -1 after saying why it failed otherwise.
+ */
+int ctl_nl_open_or_absent(struct ctl_nl *nl)
 {
 	bool live;
 	int err;
@@ -134,24 +131,41 @@ int ctl_nl_open(struct ctl_nl *nl)
 	live = nl->family == -NLE_OBJ_NOTFOUND && module_live();
 	if (live)
 		nl->family = genl_ctrl_resolve(nl->sk, NICTL_FAMILY_NAME);
-	if (nl->family == -NLE_OBJ_NOTFOUND) {
-		/* The family lives in the initial network namespace only. */
-		if (live)
-			ctl_msg("nictl is reachable from the initial network namespace only; "
-				"run nictlctl there (e.g. nsenter -t 1 -n nictlctl ...)");
-		else
-			module_not_loaded();
-		goto fail;
+	if (nl->family == -NLE_OBJ_NOTFOUND && !live) {
+		ctl_nl_close(nl);
+		return 1;
 	}
-	if (nl->family < 0) {
+	/* The family lives in the initial network namespace only. */
+	if (nl->family == -NLE_OBJ_NOTFOUND)
+		ctl_msg("nictl is reachable from the initial network namespace only; "
+			"run nictlctl there (e.g. nsenter -t 1 -n nictlctl ...)");
+	else if (nl->family < 0)
 		ctl_msg("cannot look up the generic netlink family " NICTL_FAMILY_NAME ": %s",
 			nl_geterror(nl->family));
-		goto fail;
-	}
-	return 0;
-fail:
+	if (nl->family >= 0)
+		return 0;
 	ctl_nl_close(nl);
 	return -1;
+}
+
+/* One line: why the module is absent, what to do about it, and @then, if not NULL. */
+void ctl_nl_module_absent(const char *then)
+{
+	struct module_absence a;
+
+	module_absence(&a);
+	ctl_msg("module nictl is not loaded: %s; %s%s%s", a.why, a.fix, then ? ". " : "",
+		then ?: "");
+}
+
+/* Connect and find the nictl family; on failure print why and return -1. */
+int ctl_nl_open(struct ctl_nl *nl)
+{
+	int ret = ctl_nl_open_or_absent(nl);
+
+	if (ret > 0)
+		ctl_nl_module_absent(NULL);
+	return ret ? -1 : 0;
 }
 
 /* A request for @cmd with room for its attributes; NULL when out of memory. */

@@ -28,6 +28,8 @@ typedef int (*ctl_nl_reply_fn)(struct nlmsghdr *hdr, void *arg);
 
 int ctl_nl_connect(struct ctl_nl *nl);
 int ctl_nl_open(struct ctl_nl *nl);
+int ctl_nl_open_or_absent(struct ctl_nl *nl);
+void ctl_nl_module_absent(const char *then);
 void ctl_nl_close(struct ctl_nl *nl);
 struct nl_msg *ctl_nl_msg(const struct ctl_nl *nl, uint8_t cmd, int flags);
 int ctl_nl_transact(struct ctl_nl *nl, struct nl_msg *msg, ctl_nl_reply_fn fn, void *arg,

@@ -18,12 +18,13 @@
  *
  * Header: "<ifname> (ifindex <n>[, netns [<name> ]id <id>]): driver <driver>,
  * bus <bus address>, node <node>, queues rx <n> tx <n>, <up|down>, <bound|not bound>,
- * [sticky as <id>, ][under <uppers>, ]irqs from <msi|napi|msi+napi|none>",
+ * [sticky as <id>, ][under <uppers>, ]irqs from <msi|napi|msi+napi|none>[ via sysfs]",
  * where a missing driver or bus address is "-" and an unknown node "?";
  * "sticky as" names the identity the kernel keeps the device's sticky
  * binding under; "under" the devices stacked on it (a bond, VLAN); "netns"
  * the namespace of a device outside the initial one, by its name under
- * /run/netns (else as -n or --netns named it) and its id. A stacked device
+ * /run/netns (else as -n or --netns named it) and its id. "via sysfs": the
+ * module is not loaded, and show found the IRQs itself (see "via" below). A stacked device
  * named by the user shows as the line "<name> is stacked on <n> physical
  * device(s):" and a blank line, then each of them.
  * Columns are left-aligned and separated by at least two spaces. QUEUE is
@@ -72,6 +73,11 @@
  *   source     "none", "napi", "msi" or "msi+napi": how the queue IRQs
  *              were found (IRQ names, NAPI links, or names first and links
  *              for the queues no name covers)
+ *   via        "module", or "sysfs" where the module is not loaded: show
+ *              then reads sysfs and /proc itself (direct/discover.c), with
+ *              the module's classifier, and cannot know bindings, managed
+ *              or pending IRQs or NAPI links (those members are false or
+ *              null)
  *   uppers     array of strings, the devices stacked on it
  *              (["bond0", "bond0.100"]), empty when none is
  *   netns_id   integer, only for a device outside the initial network
@@ -108,6 +114,7 @@
  * A kind or source this nictlctl does not know is shown as "unknown".
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <net/if.h>
 #include <stdarg.h>
@@ -120,6 +127,7 @@
 
 #include "commands.h"
 #include "dev.h"
+#include "direct/discover.h"
 #include "json.h"
 #include "netns.h"
 #include "report.h"
@@ -382,7 +390,7 @@ static int print_dev(FILE *f, const struct nictl_dev *dev)
 		fprintf(f, "sticky as %s, ", dev->sticky_id);
 	if (dev->uppers)
 		fprintf(f, "under %s, ", dev->uppers);
-	fprintf(f, "irqs from %s\n", source_name(dev->source));
+	fprintf(f, "irqs from %s%s\n", source_name(dev->source), dev->direct ? " via sysfs" : "");
 	if (!dev->nr_irqs) {
 		const char *why = up ? no_irqs_why(dev->driver) : NULL;
 
@@ -520,6 +528,7 @@ void show_json_dev_fields(struct json *j, const struct nictl_dev *dev)
 	json_bool(j, "bound", dev->flags & NICTL_DEV_F_BOUND);
 	json_str(j, "sticky_id", dev->sticky_id);
 	json_str(j, "source", source_name(dev->source));
+	json_str(j, "via", dev->direct ? "sysfs" : "module");
 	json_names(j, "uppers", dev->uppers);
 	if (dev->other_netns) {
 		char ns[256];
@@ -620,6 +629,35 @@ int show_opts(int argc, char **argv, const char *usage, bool *json)
 }
 
 /*
+ * Without the module: @ref's devices, or all, from sysfs and /proc
+ * (direct/discover.c), after one line that says why the module is absent;
+ * 1 after one line that says why that failed.
+ */
+static int show_direct(const struct dev_ref *ref, struct dev_list *list)
+{
+	int err;
+
+	if (ctl_netns_selected()) {
+		ctl_nl_module_absent("Without it, show reads this network namespace only: "
+				     "run it there (ip netns exec NAME nictlctl show)");
+		return 1;
+	}
+	err = direct_discover(ref, list);
+	if (!err)
+		ctl_nl_module_absent("Shown from sysfs and /proc, without bindings, managed or "
+				     "pending flags, or NAPI links");
+	else if (err == -ENODEV)
+		ctl_msg("no such device: %s", ref->name ?: "?");
+	else if (err == -ENOENT)
+		ctl_msg("%s is stacked on a device without a bus parent and queue IRQs",
+			ref->name);
+	else
+		ctl_msg("module nictl is not loaded, and sysfs could not be read: %s",
+			strerror(-err));
+	return !!err;
+}
+
+/*
  * Send @cmd (named @name for messages) about @ref, or a dump of all devices
  * when @ref is NULL, and print the devices of the reply, with their
  * steering as sysfs has it now when @steering. Returns the exit status.
@@ -631,10 +669,16 @@ int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json
 	struct ctl_nl nl;
 	int err;
 
-	if (ctl_nl_open(&nl))
-		return EXIT_FAILURE;
-	err = dev_exchange(&nl, dev_request(&nl, cmd, ref), name, ref ? ref->name : NULL, &list);
-	ctl_nl_close(&nl);
+	err = ctl_nl_open_or_absent(&nl);
+	if (err > 0 && cmd == NICTL_CMD_DEV_GET) {
+		err = show_direct(ref, &list);
+	} else if (err > 0) {
+		ctl_nl_module_absent(NULL);
+	} else if (!err) {
+		err = dev_exchange(&nl, dev_request(&nl, cmd, ref), name, ref ? ref->name : NULL,
+				   &list);
+		ctl_nl_close(&nl);
+	}
 	if (err)
 		return EXIT_FAILURE;
 	if (steering)

@@ -86,6 +86,25 @@ int topo_online_nodes(struct cpuset *out)
 	return read_cpulist(out, "devices/system/node/online");
 }
 
+/* The online node CPU @cpu belongs to, or -1 when none lists it. */
+int topo_cpu_node(int cpu)
+{
+	struct cpuset nodes = CPUSET_INIT, cpus = CPUSET_INIT;
+	int node, found = -1;
+
+	if (topo_online_nodes(&nodes))
+		return -1;
+	cpuset_for_each(node, &nodes) {
+		if (!topo_node_cpus(node, &cpus) && cpuset_has(&cpus, cpu))
+			found = node;
+		cpuset_free(&cpus);
+		if (found >= 0)
+			break;
+	}
+	cpuset_free(&nodes);
+	return found;
+}
+
 /*
  * The distance from node @from to node @to, as the firmware reports it (10
  * to itself): nodeN/distance lists it to every online node, in the order of

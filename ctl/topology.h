@@ -14,6 +14,7 @@ int topo_present_cpus(struct cpuset *out);
 int topo_node_cpus(int node, struct cpuset *out);
 int topo_online_nodes(struct cpuset *out);
 int topo_node_distance(int from, int to, unsigned int *distance);
+int topo_cpu_node(int cpu);
 int topo_isolated_cpus(struct cpuset *out);
 int topo_reserved_cpus(struct cpuset *out);
 int topo_cpu_siblings(int cpu, struct cpuset *out);

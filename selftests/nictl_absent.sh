@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run inside a test guest by guest-suite.sh, last and without the module:
-# what nictlctl says when nictl.ko is not in the kernel, in each state a
-# host can be in. Not installed; installed where nothing loaded it; then,
+# show reads the devices itself and describes them as the module does; every
+# other command says why nictl.ko is not in the kernel, in each state a host
+# can be in (bind --sticky, which will always need the module, stands for
+# them). Not installed; installed where nothing loaded it; then,
 # on a kernel with module signing, signatures enforced (module.sig_enforce,
 # which nothing can turn off again: hence last) with the suite's unsigned
 # build installed and with the build DKMS signed with its own key, which
@@ -63,10 +65,69 @@ install() {
 		depmod -b "$ROOT" "$NICTL_KREL"
 }
 
-echo "1..6"
+# same MODULE_JSON SYSFS_JSON: every device the module describes, described
+# alike from sysfs: all the IRQs, queues and groups of those the module found
+# by name; of those it found by NAPI links too, only IRQs the module has.
+same() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
 
-[ ! -d /sys/module/nictl ] || run rmmod nictl
-ctl show "$IFACE"
+def irqs(dev):
+    return [(i["irq"], i["name"], i["queue"], i["kind"], json.dumps(i["queues"]), i["group"],
+             i["affinity_list"], i["node"], i["shared"]) for i in dev["irqs"]]
+
+module, direct = (json.load(open(f)) for f in sys.argv[1:])
+found = {d["ifname"]: d for d in direct}
+bad = []
+if [d["ifname"] for d in module] != [d["ifname"] for d in direct]:
+    bad.append("devices: module %s, sysfs %s" % ([d["ifname"] for d in module], list(found)))
+for d in module:
+    x = found.get(d["ifname"])
+    if not x:
+        continue
+    for key in ("ifindex", "driver", "bus_addr", "numa_node", "rx_queues", "tx_queues", "up",
+                "uppers"):
+        if d[key] != x[key]:
+            bad.append("%s %s: module %r, sysfs %r" % (d["ifname"], key, d[key], x[key]))
+    if (d["via"], x["via"]) != ("module", "sysfs"):
+        bad.append("%s via: %s, %s" % (d["ifname"], d["via"], x["via"]))
+    want, got = irqs(d), irqs(x)
+    if d["source"] in ("msi", "none"):
+        ok = got == want and x["source"] == d["source"]
+    else:
+        # Groups may join named and linked IRQs: compare IRQs and their queues.
+        want, got = [w[:5] for w in want], [g[:5] for g in got]
+        ok = set(got) <= set(want)
+    print("# %s: %s, %d queue IRQs from the module, %d from sysfs" %
+          (d["ifname"], d["source"], len(d["irqs"]), len(x["irqs"])))
+    if not ok:
+        bad.append("%s IRQs: module %s, sysfs %s" % (d["ifname"], want, got))
+for b in bad:
+    print("# differs: " + b)
+sys.exit(1 if bad or not module else 0)
+PY
+}
+
+echo "1..8"
+
+[ -d /sys/module/nictl ] || run insmod "$NICTL_KO"
+"$NICTL_CTL" show -j >/tmp/nictl-absent-module.json
+run rmmod nictl
+err=$("$NICTL_CTL" show -j 2>&1 >/tmp/nictl-absent-sysfs.json)
+rc=$?
+says 0 "${PREFIX}" "Shown from sysfs and /proc" &&
+	same /tmp/nictl-absent-module.json /tmp/nictl-absent-sysfs.json
+tap $? "show without the module: every device and queue IRQ as the module shows them, via sysfs"
+
+out=$("$NICTL_CTL" show "$IFACE" 2>/dev/null)
+rc=$?
+printf '%s\n' "$out" | sed 's/^/# /'
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | head -n1 | grep -q ', irqs from msi via sysfs$' &&
+	[ "$(printf '%s\n' "$out" | grep -c "virtio[0-9]*-\(in\|out\)put\.")" -ge 2 ]
+tap $? "show $IFACE without the module: its queue IRQs, the header says via sysfs"
+rm -f /tmp/nictl-absent-module.json /tmp/nictl-absent-sysfs.json
+
+ctl bind "$IFACE" --numa-local --sticky
 if [ -d /var/lib/dkms/nictl ]; then
 	says 1 "$PREFIX" "DKMS has nictl" "$NICTL_KREL"
 else
@@ -77,12 +138,12 @@ tap $? "not installed: nictlctl says so for this kernel, and how to install it"
 
 install "$NICTL_KO"
 export NICTL_ROOT="$ROOT"
-ctl show "$IFACE"
+ctl bind "$IFACE" --numa-local --sticky
 says 1 "${PREFIX}$MODS/updates/dkms/nictl.ko is installed but nothing loaded it" \
 	"; load it: modprobe nictl"
 tap $? "installed, not loaded: nictlctl says modprobe nictl"
 
-run modprobe -d "$ROOT" nictl && run "$NICTL_CTL" show "$IFACE" && run rmmod nictl
+run modprobe -d "$ROOT" nictl && run "$NICTL_CTL" bind "$IFACE" --numa-local --dry-run && run rmmod nictl
 tap $? "modprobe nictl loads it as advised, and nictlctl show works"
 
 if [ -w "$SIG_ENFORCE" ]; then
@@ -90,7 +151,7 @@ if [ -w "$SIG_ENFORCE" ]; then
 	echo 1 >"$SIG_ENFORCE"
 	! run modprobe -d "$ROOT" nictl
 	refused=$?
-	ctl show "$IFACE"
+	ctl bind "$IFACE" --numa-local --sticky
 	says 1 "${PREFIX}the kernel loads signed modules only (module.sig_enforce) and" \
 		"$MODS/updates/dkms/nictl.ko is not signed; " "mokutil --import /var/lib/dkms/mok.pub" &&
 		[ "$refused" -eq 0 ]
@@ -105,7 +166,7 @@ if [ -w "$SIG_ENFORCE" ]; then
 	refused=$?
 	signer=$(modinfo -F signer "$DKMS_KO")
 	echo "# $DKMS_KO: signer '$signer'"
-	ctl show "$IFACE"
+	ctl bind "$IFACE" --numa-local --sticky
 	if [ -n "$signer" ]; then
 		says 1 "${PREFIX}the kernel loads signed modules only (module.sig_enforce) and" \
 			"refused $MODS/updates/dkms/nictl.ko: \"Loading of module with unavailable key is rejected\"" \
@@ -119,7 +180,7 @@ else
 	# The debug kernel has no module signing: nothing may blame signatures.
 	echo "# $NICTL_KREL has no module signing"
 	install "$DKMS_KO"
-	ctl show "$IFACE"
+	ctl bind "$IFACE" --numa-local --sticky
 	says 1 "is installed but nothing loaded it; load it: modprobe nictl" &&
 		case $err in *signed*) false ;; esac
 	tap $? "no module signing: nothing blames signatures"

@@ -23,6 +23,7 @@
 #include "cpuset.h"
 #include "ctl_capture.h"
 #include "ctl_fakenl.h"
+#include "netns.h"
 #include "report.h"
 #include "steer/knob.h"
 #include "util.h"
@@ -343,13 +344,25 @@ TEST_F(cmd, show_steering_as_json)
 		TH_LOG("%s", self->out);
 }
 
+/* One line that says why the module is absent: bind stops there, show reads sysfs. */
 TEST_F(cmd, missing_module)
 {
 	fnl.family = -NLE_OBJ_NOTFOUND;
-	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", NULL));
 	EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED))) TH_LOG("%s", self->err);
 	EXPECT_EQ(strchr(self->err, '\n'), strrchr(self->err, '\n')) TH_LOG("one line: %s", self->err);
 	EXPECT_STREQ("", self->out);
+
+	EXPECT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", NULL));
+	EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED))) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, ". Shown from sysfs and /proc, without bindings"));
+	EXPECT_EQ(strchr(self->err, '\n'), strrchr(self->err, '\n')) TH_LOG("one line: %s", self->err);
+	EXPECT_STREQ("no network devices with a bus parent\n", self->out);
+	ctl_netns_select_id(7);
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
+	ctl_netns_select_none();
+	EXPECT_NE(NULL, strstr(self->err, "Without it, show reads this network namespace only"))
+		TH_LOG("%s", self->err);
 }
 
 TEST_F(cmd, family_hidden_in_another_network_namespace)
@@ -377,7 +390,7 @@ TEST_F(cmd, module_going_or_stuck_coming_is_not_loaded)
 	fnl.family = -NLE_OBJ_NOTFOUND;
 	for (i = 0; i < ARRAY_SIZE(states); i++) {
 		fakesys_write(&self->fs, states[i], "module/nictl/initstate");
-		EXPECT_EQ(EXIT_FAILURE, run(self, cmd_show, "show", NULL));
+		EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", NULL));
 		EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED)))
 			TH_LOG("%s", self->err);
 		EXPECT_EQ(i + 1, fnl.lookups);

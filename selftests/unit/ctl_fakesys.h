@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -30,26 +31,49 @@ static inline void fakesys_create(struct fakesys *f)
 		abort();
 }
 
-/* Write @content to the file @fmt under the root, creating its directories. */
-static inline __printf(3, 4) void
-fakesys_write(const struct fakesys *f, const char *content, const char *fmt, ...)
+/* The path @fmt names under the root, in @path, with its directories made. */
+static inline void fakesys_vpath(const struct fakesys *f, char *path, size_t size,
+				 const char *fmt, va_list ap)
 {
-	char path[512], *slash;
-	va_list ap;
-	FILE *file;
+	char *slash;
 	int n;
 
-	n = snprintf(path, sizeof(path), "%s/", f->root);
-	va_start(ap, fmt);
-	vsnprintf(path + n, sizeof(path) - n, fmt, ap);
-	va_end(ap);
+	n = snprintf(path, size, "%s/", f->root);
+	vsnprintf(path + n, size - n, fmt, ap);
 	for (slash = strchr(path + n, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		mkdir(path, 0755);
 		*slash = '/';
 	}
+}
+
+/* Write @content to the file @fmt under the root, creating its directories. */
+static inline __printf(3, 4) void
+fakesys_write(const struct fakesys *f, const char *content, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	FILE *file;
+
+	va_start(ap, fmt);
+	fakesys_vpath(f, path, sizeof(path), fmt, ap);
+	va_end(ap);
 	file = fopen(path, "w");
 	if (!file || fputs(content, file) < 0 || fclose(file))
+		abort();
+}
+
+/* Make the link @fmt under the root point to @target, creating its directories. */
+static inline __printf(3, 4) void
+fakesys_link(const struct fakesys *f, const char *target, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fakesys_vpath(f, path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (symlink(target, path))
 		abort();
 }
 

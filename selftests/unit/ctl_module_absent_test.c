@@ -83,11 +83,11 @@ TEST_F(absent, dkms_without_the_kernel_headers)
 {
 	char want[256];
 
-	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/0.9.0/source");
-	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/0.10.0/source");
+	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/7.9.0/source");
+	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/7.10.0/source");
 	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/kernel-%s-x86_64", self->krel);
 	diagnose(self);
-	snprintf(want, sizeof(want), "DKMS has nictl 0.10.0 but built nothing for kernel %s: "
+	snprintf(want, sizeof(want), "DKMS has nictl 7.10.0 but built nothing for kernel %s: "
 		 "the kernel's headers are not installed", self->krel);
 	EXPECT_STREQ(want, self->a.why);
 	snprintf(want, sizeof(want), "apt-get install linux-headers-%s", self->krel);
@@ -99,21 +99,21 @@ TEST_F(absent, dkms_built_but_did_not_install)
 	char want[256];
 
 	fakesys_write(&self->fs, "", "lib/modules/%s/build/Makefile", self->krel);
-	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/0.1.0/%s/x86_64/module/nictl.ko",
+	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/7.3.1/%s/x86_64/module/nictl.ko",
 		      self->krel);
 	diagnose(self);
-	expect_in(_metadata, self->a.why, "DKMS built nictl 0.1.0 for kernel");
-	snprintf(want, sizeof(want), "dkms install nictl/0.1.0 -k %s", self->krel);
+	expect_in(_metadata, self->a.why, "DKMS built nictl 7.3.1 for kernel");
+	snprintf(want, sizeof(want), "dkms install nictl/7.3.1 -k %s", self->krel);
 	EXPECT_STREQ(want, self->a.fix);
 }
 
 TEST_F(absent, dkms_has_no_build_for_the_kernel)
 {
 	fakesys_write(&self->fs, "", "lib/modules/%s/build/Makefile", self->krel);
-	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/0.1.0/build/make.log");
+	fakesys_write(&self->fs, "", "var/lib/dkms/nictl/7.3.1/build/make.log");
 	diagnose(self);
-	expect_in(_metadata, self->a.why, "DKMS has nictl 0.1.0 but no build of it for kernel");
-	expect_in(_metadata, self->a.fix, "/var/lib/dkms/nictl/0.1.0/build/make.log");
+	expect_in(_metadata, self->a.why, "DKMS has nictl 7.3.1 but no build of it for kernel");
+	expect_in(_metadata, self->a.fix, "/var/lib/dkms/nictl/7.3.1/build/make.log");
 }
 
 TEST_F(absent, installed_nobody_loaded_it)

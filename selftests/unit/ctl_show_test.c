@@ -200,7 +200,7 @@ TEST_F(devs, json)
 		"[{\"ifname\":\"vnode1\",\"ifindex\":3,\"driver\":\"virtio_net\","
 		"\"bus_addr\":\"0000:00:04.0\",\"numa_node\":1,\"rx_queues\":2,\"tx_queues\":2,"
 		"\"up\":true,\"bound\":true,\"sticky_id\":\"pci:0000:00:04.0\",\"source\":\"napi\","
-		"\"uppers\":[],\"irqs\":["
+		"\"via\":\"module\",\"uppers\":[],\"irqs\":["
 		"{\"queue\":0,\"kind\":\"combined\","
 		"\"queues\":[{\"queue\":0,\"kind\":\"combined\"}],\"group\":0,"
 		"\"irq\":45,\"name\":\"virtio0-input.0\","
@@ -226,7 +226,7 @@ TEST_F(devs, json)
 		"\"drifts\":0,\"fighting\":false,\"target_cpu\":12}]},"
 		"{\"ifname\":\"eth0\",\"ifindex\":12,\"driver\":null,\"bus_addr\":null,"
 		"\"numa_node\":-1,\"rx_queues\":0,\"tx_queues\":0,\"up\":false,\"bound\":false,"
-		"\"sticky_id\":null,\"source\":\"none\",\"uppers\":[],\"irqs\":[]}]\n",
+		"\"sticky_id\":null,\"source\":\"none\",\"via\":\"module\",\"uppers\":[],\"irqs\":[]}]\n",
 		self->text);
 }
 

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discovery without the module (direct/discover.c) in a fake sysfs and
+ * /proc: a virtio NIC on a PCI function of node 1, a USB NIC behind a host
+ * controller, a bond above the virtio NIC.
+ */
+#include "ctl_fakesys.h"
+
+#include <errno.h>
+#include <net/if.h>
+
+#include "kselftest_harness.h"
+
+#include "ctl_cpulist.h"
+
+#include "direct/discover.h"
+
+#define PCI	"devices/pci0000:00/0000:00:04.0"
+#define VIRTIO	PCI "/virtio3"
+#define USB	"devices/pci0000:00/0000:00:05.0/usb1/1-1/1-1:1.0"
+
+FIXTURE(direct) {
+	struct fakesys fs;
+	struct dev_list list;
+};
+
+/* Vector @irq of vnode1 with @actions, on CPUs @cpus. */
+static void fake_irq(const struct fakesys *fs, unsigned int irq, const char *actions,
+		     const char *cpus)
+{
+	fakesys_write(fs, "", PCI "/msi_irqs/%u", irq);
+	fakesys_write(fs, actions, "kernel/irq/%u/actions", irq);
+	fakesys_write(fs, cpus, "proc/irq/%u/smp_affinity_list", irq);
+}
+
+static void fake_netdev(const struct fakesys *fs, const char *ifname, unsigned int ifindex,
+			const char *device, unsigned int queues)
+{
+	char line[32];
+	unsigned int q;
+
+	snprintf(line, sizeof(line), "%u\n", ifindex);
+	fakesys_write(fs, line, "class/net/%s/ifindex", ifname);
+	fakesys_write(fs, "0x1003\n", "class/net/%s/flags", ifname);
+	for (q = 0; q < queues; q++) {
+		fakesys_write(fs, "", "class/net/%s/queues/rx-%u/rps_cpus", ifname, q);
+		fakesys_write(fs, "", "class/net/%s/queues/tx-%u/xps_cpus", ifname, q);
+	}
+	if (device)
+		fakesys_link(fs, device, "class/net/%s/device", ifname);
+}
+
+FIXTURE_SETUP(direct)
+{
+	struct fakesys *fs = &self->fs;
+	char proc[128];
+
+	fakesys_create(fs);
+	snprintf(proc, sizeof(proc), "%s/proc", fs->root);
+	setenv("NICTL_PROCFS", proc, 1);
+	self->list = (struct dev_list){ NULL, 0, NULL, 0 };
+	/* The config vector is no queue's; queue 1's are idle after ethtool -L 1. */
+	fakesys_write(fs, "1\n", PCI "/numa_node");
+	fakesys_link(fs, "../../../bus/pci", PCI "/subsystem");
+	fakesys_link(fs, "../../../../bus/virtio", VIRTIO "/subsystem");
+	fakesys_link(fs, "../../../../bus/virtio/drivers/virtio_net", VIRTIO "/driver");
+	fake_irq(fs, 40, "virtio3-config\n", "0-7\n");
+	fake_irq(fs, 41, "virtio3-input.0\n", "4\n");
+	fake_irq(fs, 42, "virtio3-output.0,other\n", "4\n");
+	fake_irq(fs, 43, "virtio3-input.1\n", "5\n");
+	fake_irq(fs, 44, "virtio3-output.1\n", "5\n");
+	fakesys_write(fs, "6\n", "proc/irq/41/effective_affinity_list");
+	fakesys_write(fs, "0-1\n", "devices/system/node/online");
+	fakesys_write(fs, "0-3\n", "devices/system/node/node0/cpulist");
+	fakesys_write(fs, "4-7\n", "devices/system/node/node1/cpulist");
+	fake_netdev(fs, "vnode1", 3, "../../../" VIRTIO, 2);
+
+	fakesys_link(fs, "../../../../../../bus/usb", USB "/subsystem");
+	fakesys_link(fs, "../../../../../../bus/usb/drivers/cdc_ether", USB "/driver");
+	fakesys_link(fs, "../../../bus/pci", "devices/pci0000:00/0000:00:05.0/subsystem");
+	fakesys_write(fs, "", "devices/pci0000:00/0000:00:05.0/msi_irqs/50");
+	fakesys_write(fs, "xhci_hcd\n", "kernel/irq/50/actions");
+	fake_netdev(fs, "usb0", 5, "../../../" USB, 1);
+
+	fake_netdev(fs, "bond0", 7, NULL, 1);
+	fakesys_link(fs, "../vnode1", "class/net/bond0/lower_vnode1");
+	fakesys_link(fs, "../bond0", "class/net/vnode1/upper_bond0");
+	fake_netdev(fs, "lo", 1, NULL, 1);
+}
+
+FIXTURE_TEARDOWN(direct)
+{
+	dev_list_free(&self->list);
+	unsetenv("NICTL_PROCFS");
+	fakesys_destroy(&self->fs);
+}
+
+TEST_F(direct, virtio_queue_irqs_by_name)
+{
+	struct dev_ref ref = { 0, "vnode1" };
+	const struct nictl_dev *dev;
+	const struct nictl_irq *irq;
+
+	ASSERT_EQ(0, direct_discover(&ref, &self->list));
+	ASSERT_EQ(1U, self->list.nr);
+	EXPECT_EQ(NULL, self->list.stacked);
+	dev = &self->list.devs[0];
+	EXPECT_STREQ("vnode1", dev->ifname);
+	EXPECT_EQ(3U, dev->ifindex);
+	EXPECT_STREQ("virtio_net", dev->driver);
+	EXPECT_STREQ("0000:00:04.0", dev->bus_addr);
+	EXPECT_EQ(1, dev->numa_node);
+	EXPECT_EQ(2U, dev->rx_queues);
+	EXPECT_TRUE(dev->flags & NICTL_DEV_F_UP);
+	EXPECT_TRUE(dev->direct);
+	EXPECT_STREQ("bond0", dev->uppers);
+	EXPECT_EQ(NICTL_IRQ_SOURCE_MSI, dev->source);
+	ASSERT_EQ(4U, dev->nr_irqs);
+	irq = &dev->irqs[0];
+	EXPECT_EQ(41U, irq->irq);
+	EXPECT_STREQ("virtio3-input.0", irq->name);
+	EXPECT_EQ(NICTL_QUEUE_KIND_RX, irq->kind);
+	EXPECT_STREQ("4", cpulist_of(&irq->affinity));
+	EXPECT_STREQ("6", cpulist_of(&irq->effective));
+	EXPECT_EQ(1, irq->node);	/* of effective CPU 6 */
+	EXPECT_EQ(-1, dev->irqs[1].node);	/* no effective affinity in /proc */
+	EXPECT_EQ(-1, irq->target_cpu);
+	EXPECT_EQ(0U, irq->flags);
+	/* Queue 0's tx IRQ has a second handler: shared. */
+	EXPECT_EQ(42U, dev->irqs[1].irq);
+	EXPECT_EQ(NICTL_IRQ_F_SHARED, dev->irqs[1].flags);
+	EXPECT_EQ(dev->irqs[0].group, dev->irqs[1].group);
+	EXPECT_EQ(43U, dev->irqs[2].irq);
+	EXPECT_EQ(1U, dev->irqs[2].queue);
+	EXPECT_NE(dev->irqs[0].group, dev->irqs[2].group);
+}
+
+/* After ethtool -L combined 1, queue 1's vectors stay allocated, idle. */
+TEST_F(direct, idle_queues_are_left_out)
+{
+	struct dev_ref ref = { 3, NULL };
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/class/net/vnode1/queues/rx-1/rps_cpus", self->fs.root);
+	ASSERT_EQ(0, unlink(path));
+	snprintf(path, sizeof(path), "%s/class/net/vnode1/queues/rx-1", self->fs.root);
+	ASSERT_EQ(0, rmdir(path));
+	snprintf(path, sizeof(path), "%s/class/net/vnode1/queues/tx-1/xps_cpus", self->fs.root);
+	ASSERT_EQ(0, unlink(path));
+	snprintf(path, sizeof(path), "%s/class/net/vnode1/queues/tx-1", self->fs.root);
+	ASSERT_EQ(0, rmdir(path));
+	ASSERT_EQ(0, direct_discover(&ref, &self->list));
+	ASSERT_EQ(1U, self->list.nr);
+	EXPECT_EQ(2U, self->list.devs[0].nr_irqs);
+}
+
+/* A USB NIC has no PCI function of its own: its controller's vectors are not its. */
+TEST_F(direct, usb_nic_has_no_pci_function)
+{
+	struct dev_ref ref = { 0, "usb0" };
+
+	ASSERT_EQ(0, direct_discover(&ref, &self->list));
+	ASSERT_EQ(1U, self->list.nr);
+	EXPECT_STREQ("cdc_ether", self->list.devs[0].driver);
+	EXPECT_EQ(NULL, self->list.devs[0].bus_addr);
+	EXPECT_EQ(0U, self->list.devs[0].nr_irqs);
+	EXPECT_EQ(NICTL_IRQ_SOURCE_NONE, self->list.devs[0].source);
+}
+
+TEST_F(direct, bond_shows_its_physical_devices)
+{
+	struct dev_ref ref = { 0, "bond0" };
+
+	ASSERT_EQ(0, direct_discover(&ref, &self->list));
+	EXPECT_STREQ("bond0", self->list.stacked);
+	ASSERT_EQ(1U, self->list.nr);
+	EXPECT_STREQ("vnode1", self->list.devs[0].ifname);
+	EXPECT_EQ(4U, self->list.devs[0].nr_irqs);
+}
+
+/* As a DEV_GET dump: the devices with a bus parent, in ifindex order. */
+TEST_F(direct, dump_lists_bus_devices_by_ifindex)
+{
+	ASSERT_EQ(0, direct_discover(NULL, &self->list));
+	ASSERT_EQ(2U, self->list.nr);
+	EXPECT_STREQ("vnode1", self->list.devs[0].ifname);
+	EXPECT_STREQ("usb0", self->list.devs[1].ifname);
+}
+
+TEST_F(direct, unknown_devices)
+{
+	struct dev_ref by_name = { 0, "nosuch0" }, by_index = { 99, NULL }, lo = { 0, "lo" };
+
+	EXPECT_EQ(-ENODEV, direct_discover(&by_name, &self->list));
+	EXPECT_EQ(-ENODEV, direct_discover(&by_index, &self->list));
+	/* A device without a bus parent is described, without IRQs. */
+	ASSERT_EQ(0, direct_discover(&lo, &self->list));
+	ASSERT_EQ(1U, self->list.nr);
+	EXPECT_EQ(NULL, self->list.devs[0].driver);
+	EXPECT_EQ(0U, self->list.devs[0].nr_irqs);
+}
+
+/* A bond above a leaf without a bus parent (a veth) has no queue IRQs to show. */
+TEST_F(direct, bond_over_a_virtual_leaf)
+{
+	struct dev_ref ref = { 0, "bond0" };
+
+	fake_netdev(&self->fs, "veth0", 9, NULL, 1);
+	fakesys_link(&self->fs, "../veth0", "class/net/bond0/lower_veth0");
+	EXPECT_EQ(-ENOENT, direct_discover(&ref, &self->list));
+	EXPECT_EQ(0U, self->list.nr);
+}
+
+TEST_HARNESS_MAIN
