@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "dev.h"
+#include "direct/bind.h"
 #include "netns.h"
 #include "policy.h"
 #include "policy_opts.h"
@@ -47,6 +48,9 @@ static const char bind_usage[] =
 	"\n"
 	"Unless LIST was given, CPU 0 and the isolcpus/nohz_full CPUs are left out\n"
 	"as long as other CPUs remain.\n"
+	"\n"
+	"Without module nictl, the bind goes through /proc/irq, one IRQ at a time,\n"
+	"every earlier write put back when one fails; restore undoes it.\n"
 	"\n"
 	"Options:\n"
 	"  --exclude LIST    leave the CPUs in LIST out of the set\n"
@@ -230,6 +234,25 @@ static int bind_ref(struct ctl_nl *nl, struct bind_args *args)
 	return err;
 }
 
+/* Without the module (direct/bind.c): 0 or -1 (reported). */
+static int bind_direct(struct bind_args *args)
+{
+	struct cpu_choice choice = { CPUSET_INIT, NULL };
+	struct dev_list result;
+	int err;
+
+	if (args->steer) {
+		ctl_nl_module_absent("bind --steer needs it: steer after a bind with the module");
+		return -1;
+	}
+	err = direct_bind(&args->ref, &args->p.policy, &choice, &result);
+	if (!err)
+		err = report_choice(args, &choice) ?: show_devs(&result, args->json);
+	cpu_choice_free(&choice);
+	dev_list_free(&result);
+	return err;
+}
+
 int cmd_bind(int argc, char **argv)
 {
 	struct bind_args args = { .p = POLICY_ARGS_INIT };
@@ -238,10 +261,14 @@ int cmd_bind(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &args);
 	if (ret < 0) {
-		ret = EXIT_FAILURE;
-		if (!ctl_nl_open(&nl)) {
+		ret = ctl_nl_open_or_absent(&nl);
+		if (ret > 0) {
+			ret = bind_direct(&args) ? EXIT_FAILURE : EXIT_SUCCESS;
+		} else if (!ret) {
 			ret = bind_ref(&nl, &args) ? EXIT_FAILURE : EXIT_SUCCESS;
 			ctl_nl_close(&nl);
+		} else {
+			ret = EXIT_FAILURE;
 		}
 	}
 	bind_policy_free(&args.p.policy);

@@ -127,6 +127,8 @@
 
 #include "commands.h"
 #include "dev.h"
+#include "direct/apply.h"
+#include "direct/bind.h"
 #include "direct/discover.h"
 #include "json.h"
 #include "netns.h"
@@ -635,26 +637,20 @@ int show_opts(int argc, char **argv, const char *usage, bool *json)
  */
 static int show_direct(const struct dev_ref *ref, struct dev_list *list)
 {
-	int err;
+	unsigned int i;
 
 	if (ctl_netns_selected()) {
 		ctl_nl_module_absent("Without it, show reads this network namespace only: "
 				     "run it there (ip netns exec NAME nictlctl show)");
 		return 1;
 	}
-	err = direct_discover(ref, list);
-	if (!err)
-		ctl_nl_module_absent("Shown from sysfs and /proc, without bindings, managed or "
-				     "pending flags, or NAPI links");
-	else if (err == -ENODEV)
-		ctl_msg("no such device: %s", ref->name ?: "?");
-	else if (err == -ENOENT)
-		ctl_msg("%s is stacked on a device without a bus parent and queue IRQs",
-			ref->name);
-	else
-		ctl_msg("module nictl is not loaded, and sysfs could not be read: %s",
-			strerror(-err));
-	return !!err;
+	if (direct_discover_said(ref, list))
+		return 1;
+	for (i = 0; i < list->nr; i++)
+		direct_saved_annotate(&list->devs[i]);
+	ctl_nl_module_absent("Shown from sysfs and /proc, without managed or pending flags, "
+			     "or NAPI links");
+	return 0;
 }
 
 /*
@@ -672,6 +668,8 @@ int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json
 	err = ctl_nl_open_or_absent(&nl);
 	if (err > 0 && cmd == NICTL_CMD_DEV_GET) {
 		err = show_direct(ref, &list);
+	} else if (err > 0 && cmd == NICTL_CMD_RESTORE && !ctl_netns_selected()) {
+		err = direct_restore(ref, &list);
 	} else if (err > 0) {
 		ctl_nl_module_absent(NULL);
 	} else if (!err) {

@@ -28,6 +28,8 @@ PREFIX="nictlctl: module nictl is not loaded: "
 
 # shellcheck source=selftests/lib/tap.sh
 . "$NICTL_REPO/selftests/lib/tap.sh"
+# shellcheck source=selftests/lib/vnode.sh
+. "$NICTL_REPO/selftests/lib/vnode.sh"
 
 # run COMMAND...: run it with its output as TAP comments; its exit status.
 run() {
@@ -38,12 +40,13 @@ run() {
 }
 
 # says STATUS WANT...: nictlctl's last run ($err, status $rc) exited STATUS
-# with one line on stderr holding every WANT.
+# with stderr holding every WANT, in one line if it failed.
 says() {
 	want_rc=$1
 	shift
 	echo "# exit $rc, stderr: $err"
-	[ "$rc" -eq "$want_rc" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || return 1
+	[ "$rc" -eq "$want_rc" ] || return 1
+	[ "$rc" -eq 0 ] || [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || return 1
 	for want; do
 		case $err in
 		*"$want"*) ;;
@@ -108,7 +111,7 @@ sys.exit(1 if bad or not module else 0)
 PY
 }
 
-echo "1..8"
+echo "1..12"
 
 [ -d /sys/module/nictl ] || run insmod "$NICTL_KO"
 "$NICTL_CTL" show -j >/tmp/nictl-absent-module.json
@@ -126,6 +129,38 @@ printf '%s\n' "$out" | sed 's/^/# /'
 	[ "$(printf '%s\n' "$out" | grep -c "virtio[0-9]*-\(in\|out\)put\.")" -ge 2 ]
 tap $? "show $IFACE without the module: its queue IRQs, the header says via sysfs"
 rm -f /tmp/nictl-absent-module.json /tmp/nictl-absent-sysfs.json
+
+before=$(queue_affinities)
+err=$("$NICTL_CTL" bind "$IFACE" --numa-local 2>&1 >/dev/null)
+rc=$?
+says 0 "${PREFIX}" "Bound through /proc/irq: not atomic against other writers" &&
+	check_binding
+tap $? "bind --numa-local without the module: each queue on one CPU of its node, a core each"
+
+bound=$(queue_affinities)
+out=$("$NICTL_CTL" show "$IFACE" 2>/dev/null)
+printf '%s\n' "$out" | sed 's/^/# /'
+printf '%s\n' "$out" | head -n1 | grep -q ', bound, .*via sysfs$' &&
+	[ "$(printf '%s\n' "$out" | grep -c ' bound$')" -eq 4 ]
+tap $? "show: the device and its 4 queue IRQs bound, on target"
+
+held=0
+for k in 1 2 3 4; do
+	err=$(NICTL_FAULT_IRQ_WRITE=$k "$NICTL_CTL" bind "$IFACE" --cpus 0-3 2>&1 >/dev/null)
+	rc=$?
+	now=$(queue_affinities)
+	echo "# write $k failing: IRQ:CPUS $now"
+	says 1 "every earlier write rolled back" && [ "$now" = "$bound" ] && held=$((held + 1))
+done
+[ "$held" -eq 4 ]
+tap $? "a failure at the k-th write (k = 1..4) leaves every IRQ as it was"
+
+err=$("$NICTL_CTL" restore "$IFACE" 2>&1 >/dev/null)
+rc=$?
+after=$(queue_affinities)
+echo "# IRQ:CPUS before the bind: $before; after the restore: $after"
+says 0 "Restored through /proc/irq" && [ "$after" = "$before" ]
+tap $? "restore without the module: /proc/irq as before the bind"
 
 ctl bind "$IFACE" --numa-local --sticky
 if [ -d /var/lib/dkms/nictl ]; then

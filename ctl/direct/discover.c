@@ -23,6 +23,7 @@
 #include "direct/discover.h"
 #include "kmod/classify.h"
 #include "kmod/qirq.h"
+#include "report.h"
 #include "stats/stats.h"
 #include "topology.h"
 #include "util.h"
@@ -521,4 +522,18 @@ int direct_discover(const struct dev_ref *ref, struct dev_list *out)
 	if (err)
 		dev_list_free(out);
 	return err;
+}
+
+int direct_discover_said(const struct dev_ref *ref, struct dev_list *out)
+{
+	int err = direct_discover(ref, out);
+
+	if (err == -ENODEV)
+		ctl_msg("no such device: %s", ref->name ?: "?");
+	else if (err == -ENOENT)
+		ctl_msg("%s is stacked on a device without a bus parent and queue IRQs", ref->name);
+	else if (err)
+		ctl_msg("module nictl is not loaded, and sysfs could not be read: %s",
+			strerror(-err));
+	return err ? -1 : 0;
 }

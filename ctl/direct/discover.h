@@ -18,5 +18,7 @@
  * stacked device above a leaf without a bus parent, or -errno.
  */
 int direct_discover(const struct dev_ref *ref, struct dev_list *out);
+/* The same, saying in one line why it failed: 0 or -1. */
+int direct_discover_said(const struct dev_ref *ref, struct dev_list *out);
 
 #endif /* NICTLCTL_DIRECT_DISCOVER_H */

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <getopt.h>
 #include <unistd.h>
 
 struct capture {
@@ -42,6 +43,29 @@ static inline char *capture_end(struct capture *c)
 		abort();
 	fclose(c->file);
 	return text;
+}
+
+/*
+ * Run nictlctl command @fn on the NULL-terminated @argv, with what it prints
+ * in *@out and *@err (malloc'ed; the earlier texts there are freed); returns
+ * its exit status.
+ */
+static inline int capture_command(int (*fn)(int, char **), char **argv, char **out, char **err)
+{
+	struct capture o, e;
+	int argc = 0, ret;
+
+	while (argv[argc])
+		argc++;
+	free(*out);
+	free(*err);
+	optind = 0;
+	capture_begin(&o, stdout);
+	capture_begin(&e, stderr);
+	ret = fn(argc, argv);
+	*err = capture_end(&e);
+	*out = capture_end(&o);
+	return ret;
 }
 
 #endif /* CTL_CAPTURE_H */

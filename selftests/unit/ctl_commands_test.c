@@ -201,24 +201,15 @@ FIXTURE_TEARDOWN(cmd)
 /* Run @fn on the NULL-terminated arguments, capturing what it prints. */
 static int run(FIXTURE_DATA(cmd) *self, int (*fn)(int, char **), ...)
 {
-	struct capture out, err;
 	char *argv[16];
-	int argc = 0, ret;
+	int argc = 0;
 	va_list ap;
 
-	free(self->out);
-	free(self->err);
 	va_start(ap, fn);
 	while ((argv[argc] = va_arg(ap, char *)))
 		argc++;
 	va_end(ap);
-	optind = 0;
-	capture_begin(&out, stdout);
-	capture_begin(&err, stderr);
-	ret = fn(argc, argv);
-	self->err = capture_end(&err);
-	self->out = capture_end(&out);
-	return ret;
+	return capture_command(fn, argv, &self->out, &self->err);
 }
 
 /* The attributes of request @i. */
@@ -344,18 +335,18 @@ TEST_F(cmd, show_steering_as_json)
 		TH_LOG("%s", self->out);
 }
 
-/* One line that says why the module is absent: bind stops there, show reads sysfs. */
+/* One line that says why the module is absent: bind --sticky stops there, show reads sysfs. */
 TEST_F(cmd, missing_module)
 {
 	fnl.family = -NLE_OBJ_NOTFOUND;
-	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", NULL));
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--sticky", NULL));
 	EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED))) TH_LOG("%s", self->err);
 	EXPECT_EQ(strchr(self->err, '\n'), strrchr(self->err, '\n')) TH_LOG("one line: %s", self->err);
 	EXPECT_STREQ("", self->out);
 
 	EXPECT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", NULL));
 	EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED))) TH_LOG("%s", self->err);
-	EXPECT_NE(NULL, strstr(self->err, ". Shown from sysfs and /proc, without bindings"));
+	EXPECT_NE(NULL, strstr(self->err, ". Shown from sysfs and /proc, without managed"));
 	EXPECT_EQ(strchr(self->err, '\n'), strrchr(self->err, '\n')) TH_LOG("one line: %s", self->err);
 	EXPECT_STREQ("no network devices with a bus parent\n", self->out);
 	ctl_netns_select_id(7);
@@ -390,7 +381,7 @@ TEST_F(cmd, module_going_or_stuck_coming_is_not_loaded)
 	fnl.family = -NLE_OBJ_NOTFOUND;
 	for (i = 0; i < ARRAY_SIZE(states); i++) {
 		fakesys_write(&self->fs, states[i], "module/nictl/initstate");
-		EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", NULL));
+		EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--sticky", NULL));
 		EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED)))
 			TH_LOG("%s", self->err);
 		EXPECT_EQ(i + 1, fnl.lookups);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Discovery without the module (direct/discover.c) in a fake sysfs and
- * /proc: a virtio NIC on a PCI function of node 1, a USB NIC behind a host
- * controller, a bond above the virtio NIC.
+ * Without the module, in a fake sysfs and /proc: discovery (direct/
+ * discover.c) of a virtio NIC on a PCI function of node 1, a USB NIC behind
+ * a host controller and a bond above the virtio NIC; then bind and restore
+ * as commands, through the fake /proc/irq files (direct/bind.c), with the
+ * family lookup answering that the module is not loaded.
  */
 #include "ctl_fakesys.h"
 
@@ -11,8 +13,12 @@
 
 #include "kselftest_harness.h"
 
+#include "commands.h"
+#include "ctl_capture.h"
 #include "ctl_cpulist.h"
+#include "ctl_fakenl.h"
 
+#include "direct/apply.h"
 #include "direct/discover.h"
 
 #define PCI	"devices/pci0000:00/0000:00:04.0"
@@ -22,6 +28,8 @@
 FIXTURE(direct) {
 	struct fakesys fs;
 	struct dev_list list;
+	char *out;
+	char *err;
 };
 
 /* Vector @irq of vnode1 with @actions, on CPUs @cpus. */
@@ -43,8 +51,9 @@ static void fake_netdev(const struct fakesys *fs, const char *ifname, unsigned i
 	fakesys_write(fs, line, "class/net/%s/ifindex", ifname);
 	fakesys_write(fs, "0x1003\n", "class/net/%s/flags", ifname);
 	for (q = 0; q < queues; q++) {
-		fakesys_write(fs, "", "class/net/%s/queues/rx-%u/rps_cpus", ifname, q);
-		fakesys_write(fs, "", "class/net/%s/queues/tx-%u/xps_cpus", ifname, q);
+		fakesys_write(fs, "00\n", "class/net/%s/queues/rx-%u/rps_cpus", ifname, q);
+		fakesys_write(fs, "0\n", "class/net/%s/queues/rx-%u/rps_flow_cnt", ifname, q);
+		fakesys_write(fs, "00\n", "class/net/%s/queues/tx-%u/xps_cpus", ifname, q);
 	}
 	if (device)
 		fakesys_link(fs, device, "class/net/%s/device", ifname);
@@ -86,11 +95,29 @@ FIXTURE_SETUP(direct)
 	fakesys_link(fs, "../vnode1", "class/net/bond0/lower_vnode1");
 	fakesys_link(fs, "../bond0", "class/net/vnode1/upper_bond0");
 	fake_netdev(fs, "lo", 1, NULL, 1);
+
+	/* Four cores of two threads, node 1 the second half; kept state in the tree. */
+	fakesys_smt_pairs(fs, 8);
+	fakesys_write(fs, "0-7\n", "devices/system/cpu/online");
+	fakesys_write(fs, "0-7\n", "devices/system/cpu/present");
+	fakesys_write(fs, "0-1\n", "devices/system/node/online");
+	fakesys_write(fs, "0-3\n", "devices/system/node/node0/cpulist");
+	fakesys_write(fs, "4-7\n", "devices/system/node/node1/cpulist");
+	fakesys_write(fs, "10 20\n", "devices/system/node/node0/distance");
+	fakesys_write(fs, "20 10\n", "devices/system/node/node1/distance");
+	fakesys_write(fs, "0\n", "proc/sys/net/core/rps_sock_flow_entries");
+	snprintf(proc, sizeof(proc), "%s/run", fs->root);
+	setenv("NICTL_RUN_DIR", proc, 1);
+	fnl.family = -NLE_OBJ_NOTFOUND;
 }
 
 FIXTURE_TEARDOWN(direct)
 {
 	dev_list_free(&self->list);
+	free(self->out);
+	free(self->err);
+	unsetenv("NICTL_RUN_DIR");
+	unsetenv(DIRECT_FAULT_ENV);
 	unsetenv("NICTL_PROCFS");
 	fakesys_destroy(&self->fs);
 }
@@ -142,6 +169,8 @@ TEST_F(direct, idle_queues_are_left_out)
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/class/net/vnode1/queues/rx-1/rps_cpus", self->fs.root);
+	ASSERT_EQ(0, unlink(path));
+	snprintf(path, sizeof(path), "%s/class/net/vnode1/queues/rx-1/rps_flow_cnt", self->fs.root);
 	ASSERT_EQ(0, unlink(path));
 	snprintf(path, sizeof(path), "%s/class/net/vnode1/queues/rx-1", self->fs.root);
 	ASSERT_EQ(0, rmdir(path));
@@ -209,6 +238,119 @@ TEST_F(direct, bond_over_a_virtual_leaf)
 	fakesys_link(&self->fs, "../veth0", "class/net/bond0/lower_veth0");
 	EXPECT_EQ(-ENOENT, direct_discover(&ref, &self->list));
 	EXPECT_EQ(0U, self->list.nr);
+}
+
+/* Run nictlctl command @fn with the NULL-terminated arguments, its output kept. */
+#define run(self, fn, ...) capture_command((fn), (char *[]){ __VA_ARGS__ }, &(self)->out, &(self)->err)
+
+/* The affinities of vnode1's queue IRQs 41-44 in the fake /proc, "41:4 42:4 ...". */
+static const char *affinities(FIXTURE_DATA(direct) *self)
+{
+	static char buf[128];
+	char path[512], line[64];
+	size_t used = 0;
+	unsigned int irq;
+	FILE *f;
+
+	for (irq = 41; irq <= 44; irq++) {
+		snprintf(path, sizeof(path), "%s/proc/irq/%u/smp_affinity_list", self->fs.root, irq);
+		f = fopen(path, "r");
+		if (!f || !fgets(line, sizeof(line), f))
+			snprintf(line, sizeof(line), "?");
+		if (f)
+			fclose(f);
+		line[strcspn(line, "\n")] = '\0';
+		used += snprintf(buf + used, sizeof(buf) - used, "%s%u:%s", used ? " " : "", irq,
+				 line);
+	}
+	return buf;
+}
+
+static bool kept(FIXTURE_DATA(direct) *self)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/run/irq-3", self->fs.root);
+	return !access(path, F_OK);
+}
+
+#define BEFORE	"41:4 42:4 43:5 44:5"
+
+/* A core per queue pair of the node, every group's IRQs on one CPU, kept for restore. */
+TEST_F(direct, bind_numa_local_and_restore)
+{
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", "--numa-local",
+				    "--allow-shared", NULL)) TH_LOG("%s", self->err);
+	EXPECT_STREQ("41:4 42:4 43:6 44:6", affinities(self));
+	EXPECT_NE(NULL, strstr(self->err, "module nictl is not loaded: ")) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, ". Bound through /proc/irq: not atomic against other "
+			       "writers, and not kept across a driver reload\n"));
+	EXPECT_NE(NULL, strstr(self->err, "nictlctl: using CPUs 4-7 (node 1)\n"));
+	EXPECT_NE(NULL, strstr(self->out, "up, bound, under bond0, irqs from msi via sysfs\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_TRUE(kept(self));
+
+	/* A second bind keeps the first one's originals. */
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", "--cpus", "0-3",
+				    "--allow-shared", NULL)) TH_LOG("%s", self->err);
+	EXPECT_STREQ("41:0 42:0 43:2 44:2", affinities(self));
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", "vnode1", "-j", NULL)) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->out, "\"bound\":true,\"sticky_id\":null,\"source\":\"msi\","
+			       "\"via\":\"sysfs\"")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"target_cpu\":2}")) TH_LOG("%s", self->out);
+
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_restore, "restore", "vnode1", NULL))
+		TH_LOG("%s", self->err);
+	EXPECT_STREQ(BEFORE, affinities(self));
+	EXPECT_FALSE(kept(self));
+	EXPECT_NE(NULL, strstr(self->err, ". Restored through /proc/irq\n")) TH_LOG("%s", self->err);
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_restore, "restore", "vnode1", NULL));
+	EXPECT_NE(NULL, strstr(self->err, "nictl has not bound vnode1")) TH_LOG("%s", self->err);
+}
+
+/* The k-th write fails: every earlier one is put back, nothing is kept. */
+TEST_F(direct, failed_write_rolls_back)
+{
+	char k[4];
+	int i;
+
+	for (i = 1; i <= 4; i++) {
+		snprintf(k, sizeof(k), "%d", i);
+		setenv(DIRECT_FAULT_ENV, k, 1);
+		EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--cpus", "0-3",
+					    "--allow-shared", NULL));
+		EXPECT_STREQ(BEFORE, affinities(self)) TH_LOG("failing write %d", i);
+		EXPECT_FALSE(kept(self));
+		EXPECT_NE(NULL, strstr(self->err, "every earlier write rolled back: IRQ 4"))
+			TH_LOG("%s", self->err);
+		EXPECT_EQ(strchr(self->err, '\n'), strrchr(self->err, '\n')) TH_LOG("%s", self->err);
+	}
+}
+
+/* What only the module can do is refused, with the reason, before any write. */
+TEST_F(direct, refused_without_the_module)
+{
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--sticky", NULL));
+	EXPECT_NE(NULL, strstr(self->err, "--sticky needs it")) TH_LOG("%s", self->err);
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", NULL));
+	EXPECT_NE(NULL, strstr(self->err, "IRQ 42 (virtio3-output.0) is shared with another "
+			       "handler")) TH_LOG("%s", self->err);
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "bond0", "--allow-shared", NULL));
+	EXPECT_NE(NULL, strstr(self->err, "Without it, bind each device beneath bond0 on its own"))
+		TH_LOG("%s", self->err);
+	EXPECT_STREQ(BEFORE, affinities(self));
+	EXPECT_FALSE(kept(self));
+}
+
+/* The dry run plans as the bind would, and writes nothing. */
+TEST_F(direct, dry_run_writes_nothing)
+{
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", "--numa-local",
+				    "--allow-shared", "--dry-run", "-j", NULL));
+	EXPECT_STREQ(BEFORE, affinities(self));
+	EXPECT_FALSE(kept(self));
+	EXPECT_NE(NULL, strstr(self->out, "\"irq\":43,")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"target_cpu\":6}")) TH_LOG("%s", self->out);
 }
 
 TEST_HARNESS_MAIN

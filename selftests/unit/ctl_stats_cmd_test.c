@@ -365,24 +365,15 @@ FIXTURE_TEARDOWN(stats)
 /* Run cmd_stats on the NULL-terminated arguments, capturing what it prints. */
 static int run(FIXTURE_DATA(stats) *self, ...)
 {
-	struct capture out, err;
 	char *argv[16] = { "stats" };
-	int argc = 1, ret;
+	int argc = 1;
 	va_list ap;
 
-	free(self->out);
-	free(self->err);
 	va_start(ap, self);
 	while ((argv[argc] = va_arg(ap, char *)))
 		argc++;
 	va_end(ap);
-	optind = 0;
-	capture_begin(&out, stdout);
-	capture_begin(&err, stderr);
-	ret = cmd_stats(argc, argv);
-	self->err = capture_end(&err);
-	self->out = capture_end(&out);
-	return ret;
+	return capture_command(cmd_stats, argv, &self->out, &self->err);
 }
 
 static uint8_t req_cmd(unsigned int i)
