@@ -75,9 +75,9 @@
  *              for the queues no name covers)
  *   via        "module", or "sysfs" where the module is not loaded: show
  *              then reads sysfs and /proc itself (direct/discover.c), with
- *              the module's classifier, and cannot know bindings, managed
- *              or pending IRQs or NAPI links (those members are false or
- *              null)
+ *              the module's classifier, and cannot know managed IRQs or
+ *              NAPI links; bound and target_cpu are what a bind without the
+ *              module kept in /run/nictl
  *   uppers     array of strings, the devices stacked on it
  *              (["bond0", "bond0.100"]), empty when none is
  *   netns_id   integer, only for a device outside the initial network
@@ -648,8 +648,8 @@ static int show_direct(const struct dev_ref *ref, struct dev_list *list)
 		return 1;
 	for (i = 0; i < list->nr; i++)
 		direct_saved_annotate(&list->devs[i]);
-	ctl_nl_module_absent("Shown from sysfs and /proc, without managed or pending flags, "
-			     "or NAPI links");
+	ctl_nl_module_absent("Shown from sysfs and /proc, without managed flags or NAPI "
+			     "links");
 	return 0;
 }
 

@@ -55,6 +55,22 @@ says() {
 	done
 }
 
+# doctor_says WANT...: doctor's module-absent finding ("why; fix") holds every WANT.
+doctor_says() {
+	absent=$("$NICTL_CTL" doctor -i 10ms -j 2>/dev/null | python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    if f["id"] == "module-absent":
+        print(f["summary"] + "; " + f["fix"])')
+	echo "# doctor: $absent"
+	for want; do
+		case $absent in
+		*"$want"*) ;;
+		*) echo "# missing: $want"; return 1 ;;
+		esac
+	done
+}
+
 # ctl ARGS...: run nictlctl, its stderr in $err and its exit status in $rc.
 ctl() {
 	err=$("$NICTL_CTL" "$@" 2>&1 >/dev/null)
@@ -111,7 +127,7 @@ sys.exit(1 if bad or not module else 0)
 PY
 }
 
-echo "1..12"
+echo "1..13"
 
 [ -d /sys/module/nictl ] || run insmod "$NICTL_KO"
 "$NICTL_CTL" show -j >/tmp/nictl-absent-module.json
@@ -130,6 +146,32 @@ printf '%s\n' "$out" | sed 's/^/# /'
 tap $? "show $IFACE without the module: its queue IRQs, the header says via sysfs"
 rm -f /tmp/nictl-absent-module.json /tmp/nictl-absent-sysfs.json
 
+# Queue 0's IRQs on CPU 0, of the node vnode1 is not on: the field reports' machine.
+virtio=$(basename "$(readlink -e "/sys/class/net/$IFACE/device")")
+for name in input.0 output.0; do
+	echo 0 >"/proc/irq/$(irq_named "$virtio-$name")/smp_affinity_list"
+done
+err=$("$NICTL_CTL" doctor -i 100ms -j 2>&1 >/tmp/nictl-absent-doctor.json)
+rc=$?
+says 1 &&
+	python3 - "$IFACE" /tmp/nictl-absent-doctor.json <<'PY'
+import json, sys
+
+ifname, path = sys.argv[1:]
+found = json.load(open(path))["findings"]
+for f in found:
+    print("# %s %s %s: %s (fix: %s)" % (f["severity"], f["id"], f["ifname"], f["summary"], f["fix"]))
+ids = {(f["id"], f["ifname"]) for f in found}
+absent = [f for f in found if f["id"] == "module-absent"]
+ok = (("irq-cpu0", ifname) in ids and ("irq-far-node", ifname) in ids and absent and
+      absent[0]["fix"].startswith("install the nictl-dkms package") and
+      all("--steer" not in (f["fix"] or "") for f in found) and
+      ("stats-off", None) not in ids)
+sys.exit(0 if ok else 1)
+PY
+tap $? "doctor without the module: queue IRQs on CPU 0 of the far node, and why the module is absent"
+rm -f /tmp/nictl-absent-doctor.json
+
 before=$(queue_affinities)
 err=$("$NICTL_CTL" bind "$IFACE" --numa-local 2>&1 >/dev/null)
 rc=$?
@@ -141,7 +183,7 @@ bound=$(queue_affinities)
 out=$("$NICTL_CTL" show "$IFACE" 2>/dev/null)
 printf '%s\n' "$out" | sed 's/^/# /'
 printf '%s\n' "$out" | head -n1 | grep -q ', bound, .*via sysfs$' &&
-	[ "$(printf '%s\n' "$out" | grep -c ' bound$')" -eq 4 ]
+	[ "$(printf '%s\n' "$out" | grep -cE ' bound(,pending)?$')" -eq 4 ]
 tap $? "show: the device and its 4 queue IRQs bound, on target"
 
 held=0
@@ -192,9 +234,8 @@ if [ -w "$SIG_ENFORCE" ]; then
 		[ "$refused" -eq 0 ]
 	tap $? "unsigned, enforced: modprobe refused, nictlctl says the module is not signed"
 
-	ctl doctor -i 10ms
-	says 69 "is not signed"
-	tap $? "doctor says the same, and exits 69 (could not look)"
+	doctor_says "is not signed" "mokutil --import /var/lib/dkms/mok.pub"
+	tap $? "doctor's module-absent finding says the same"
 
 	install "$DKMS_KO"
 	! run modprobe -d "$ROOT" nictl
@@ -219,9 +260,8 @@ else
 	says 1 "is installed but nothing loaded it; load it: modprobe nictl" &&
 		case $err in *signed*) false ;; esac
 	tap $? "no module signing: nothing blames signatures"
-	ctl doctor -i 10ms
-	says 69 "load it: modprobe nictl"
-	tap $? "doctor says the same, and exits 69 (could not look)"
+	doctor_says "is installed but nothing loaded it" "load it: modprobe nictl"
+	tap $? "doctor's module-absent finding says the same"
 	run modprobe -d "$ROOT" nictl && run rmmod nictl
 	tap $? "the DKMS build loads where nothing checks signatures"
 fi

@@ -5,9 +5,10 @@
  * never through USB or another bus), its MSI vectors (msi_irqs/), each
  * vector's first action name (/sys/kernel/irq/N/actions) classified and
  * grouped by the module's own code. What the kernel keeps to itself stays
- * unknown here: whether an IRQ is managed or its move pending, and the
- * queue -> NAPI -> IRQ links (netdev-genl), so a device whose vectors are
- * not named after its queues shows none.
+ * unknown here: whether an IRQ is managed, and the queue -> NAPI -> IRQ
+ * links (netdev-genl), so a device whose vectors are not named after its
+ * queues shows none. A pending move is told by an effective CPU outside the
+ * affinity, which is how it shows on x86 without interrupt remapping.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -152,6 +153,16 @@ static bool irq_name(unsigned int irq, char *name, size_t len, bool *shared)
 	return true;
 }
 
+static bool subset(const struct cpuset *a, const struct cpuset *b)
+{
+	int cpu;
+
+	cpuset_for_each(cpu, a)
+		if (!cpuset_has(b, cpu))
+			return false;
+	return true;
+}
+
 static int irq_masks(struct nictl_irq *irq)
 {
 	char path[PATH_MAX], line[4096];
@@ -171,6 +182,10 @@ static int irq_masks(struct nictl_irq *irq)
 	/* As the module says it: the node of the first effective CPU. */
 	irq->node = cpuset_empty(&irq->effective) ? -1 :
 		    topo_cpu_node(cpuset_next(&irq->effective, -1));
+	/* The kernel's flag is not in /proc; an effective CPU outside the affinity is. */
+	if (!err && !cpuset_empty(&irq->effective) && !cpuset_empty(&irq->affinity) &&
+	    !subset(&irq->effective, &irq->affinity))
+		irq->flags |= NICTL_IRQ_F_PENDING;
 	return err;
 }
 

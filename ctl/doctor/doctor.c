@@ -120,7 +120,7 @@ int cmd_doctor(int argc, char **argv)
 		.read.conf = CONF_DEFAULT_PATH, .interval_ns = DEFAULT_INTERVAL_S * 1000000000ULL,
 	};
 	struct ctl_nl nl;
-	int c, ret;
+	int c, ret, absent;
 
 	while ((c = getopt_long(argc, argv, doctor_shortopts, opts, NULL)) != -1) {
 		switch (c) {
@@ -146,9 +146,16 @@ int cmd_doctor(int argc, char **argv)
 	}
 	a.read.devs = argv + optind;
 	a.read.nr_devs = argc - optind;
-	if (ctl_nl_open(&nl))
+	absent = ctl_nl_open_or_absent(&nl);
+	if (absent < 0)
 		return EXIT_UNAVAILABLE;
-	ret = diagnose(&nl, &a);
-	ctl_nl_close(&nl);
+	if (absent && a.fix) {
+		ctl_nl_module_absent("doctor --fix needs it: its fix binds with --steer");
+		return EXIT_UNAVAILABLE;
+	}
+	/* Without the module, the doctor reads what userspace can (module-absent finding). */
+	ret = diagnose(absent ? NULL : &nl, &a);
+	if (!absent)
+		ctl_nl_close(&nl);
 	return ret;
 }

@@ -88,6 +88,8 @@ struct doc_sample {
 	unsigned int max_backlog;
 	bool busy_poll;			/* net.core.busy_poll or busy_read non-zero */
 	bool rules_read;		/* a daemon configuration was read */
+	char *module_why;		/* module nictl is not loaded: why, and the fix */
+	char *module_fix;
 	struct doc_dev *devs;
 	unsigned int nr_devs;
 };
@@ -132,6 +134,7 @@ struct doc_read_args {
 	const char *conf;		/* the daemon's configuration file */
 };
 
+/* @nl NULL: module nictl is not loaded; read from sysfs and /proc (direct/). */
 int doc_sample_read(struct ctl_nl *nl, const struct doc_read_args *a, struct doc_sample *s);
 void doc_sample_free(struct doc_sample *s);
 const struct doc_dev *doc_sample_dev(const struct doc_sample *s, unsigned int ifindex);

@@ -193,8 +193,10 @@ static void bind_fix(struct ctx *c, struct doc_finding *f, const struct doc_dev 
 	if (doc_avoid_cpus(c->cur, &avoid) ||
 	    (!cpuset_empty(&avoid) && !(list = cpuset_format(&avoid))))
 		c->err = -ENOMEM;
-	set_str(c, &f->fix, "nictlctl bind %s%s%s%s --steer", d->ifname,
-		d->node >= 0 ? " --numa-local" : "", list ? " --exclude " : "", list ?: "");
+	/* Without the module, bind goes through /proc/irq and steers nothing. */
+	set_str(c, &f->fix, "nictlctl bind %s%s%s%s%s", d->ifname,
+		d->node >= 0 ? " --numa-local" : "", list ? " --exclude " : "", list ?: "",
+		c->cur->module_why ? "" : " --steer");
 	free(list);
 	cpuset_free(&avoid);
 }
@@ -807,9 +809,14 @@ int doc_rules(const struct doc_sample *prev, const struct doc_sample *cur,
 
 	memset(out, 0, sizeof(*out));
 	out->span_ns = cur->now_ns - prev->now_ns;
+	if (cur->module_why && (f = add(&c, "module-absent", DOC_INFO, NULL))) {
+		set_str(&c, &f->text, "module nictl is not loaded: %s; read from sysfs and /proc, "
+			"without NET_RX time, NAPI polls or drift counts", cur->module_why);
+		set_str(&c, &f->fix, "%s", cur->module_fix);
+	}
 	if (prev->stats_on && cur->stats_on) {
 		hotc = hot_cpu(&c, &pct, &idle);
-	} else if ((f = add(&c, "stats-off", DOC_INFO, NULL))) {
+	} else if (!cur->module_why && (f = add(&c, "stats-off", DOC_INFO, NULL))) {
 		set_str(&c, &f->text, "softirq accounting is off: hot CPUs cannot be seen");
 		set_str(&c, &f->fix, "nictlctl stats --on");
 	}

@@ -18,7 +18,10 @@
 #include "daemon/irqbalance.h"
 #include "daemon/mac.h"
 #include "daemon/rules.h"
+#include "direct/apply.h"
+#include "direct/discover.h"
 #include "doctor/doctor.h"
+#include "module_absent.h"
 #include "report.h"
 #include "stats/stats.h"
 #include "steer/view.h"
@@ -73,6 +76,31 @@ static void read_sysctls(struct doc_sample *s)
 	s->busy_poll = read_uint("sys/net/core/busy_poll") || read_uint("sys/net/core/busy_read");
 }
 
+/* Without the module: the online CPUs and their softnet rows, no NET_RX time. */
+static int read_cpus_direct(struct stats_sample *st)
+{
+	int cpu, err;
+
+	memset(st, 0, sizeof(*st));
+	err = topo_online_cpus(&st->online);
+	if (err) {
+		ctl_msg("cannot read the online CPUs from %s: %s", topo_root(), strerror(-err));
+		return -1;
+	}
+	st->cpus = calloc(cpuset_weight(&st->online) ?: 1, sizeof(*st->cpus));
+	if (!st->cpus) {
+		ctl_msg("out of memory");
+		stats_sample_free(st);
+		return -1;
+	}
+	cpuset_for_each(cpu, &st->online)
+		st->cpus[st->nr_cpus++].cpu = cpu;
+	if (!softnet_read(st))
+		return 0;
+	stats_sample_free(st);
+	return -1;
+}
+
 /* The online CPUs, with their node and core, NET_RX time and softnet row. */
 static int read_cpus(struct ctl_nl *nl, struct doc_sample *s, const struct steer_views *v)
 {
@@ -81,7 +109,7 @@ static int read_cpus(struct ctl_nl *nl, struct doc_sample *s, const struct steer
 	struct doc_cpu *dc;
 	unsigned int i;
 
-	if (stats_read(nl, NULL, &st))
+	if (nl ? stats_read(nl, NULL, &st) : read_cpus_direct(&st))
 		return -1;
 	s->stats_on = st.enabled;
 	s->cpus = calloc(st.nr_cpus, sizeof(*s->cpus));
@@ -218,7 +246,7 @@ static int read_dev(struct ctl_nl *nl, struct doc_dev *d, const struct reading *
 		ctl_msg("out of memory");
 		return -1;
 	}
-	return read_napis(nl, d);
+	return nl ? read_napis(nl, d) : 0;
 }
 
 static bool wanted(const struct doc_read_args *a, const char *ifname)
@@ -306,6 +334,29 @@ static void read_banned(struct doc_sample *s, const struct reading *r)
 	banned_free(&b);
 }
 
+/* The devices, from the module or, without it, from sysfs with what bind kept. */
+static int read_list(struct ctl_nl *nl, struct doc_sample *s, struct dev_list *list)
+{
+	struct module_absence why;
+	unsigned int i;
+
+	if (nl)
+		return dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, NULL), "doctor", NULL,
+				    list);
+	module_absence(&why);
+	s->module_why = strdup(why.why);
+	s->module_fix = strdup(why.fix);
+	if (!s->module_why || !s->module_fix) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	if (direct_discover_said(NULL, list))
+		return -1;
+	for (i = 0; i < list->nr; i++)
+		direct_saved_annotate(&list->devs[i]);
+	return 0;
+}
+
 /*
  * Read one sample into @s: 0, or -1 after the one line (@s is then freed).
  * A missing or broken configuration file is no error: the devices are then
@@ -321,7 +372,7 @@ int doc_sample_read(struct ctl_nl *nl, const struct doc_read_args *a, struct doc
 	memset(s, 0, sizeof(*s));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->now_ns = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, NULL), "doctor", NULL, &r.list);
+	err = read_list(nl, s, &r.list);
 	if (!err)
 		err = check_names(a, &r.list) ?: steer_views_read(&r.list, &r.views);
 	if (!err)
@@ -383,5 +434,7 @@ void doc_sample_free(struct doc_sample *s)
 	cpuset_free(&s->reserved);
 	cpuset_free(&s->banned);
 	free(s->banned_why);
+	free(s->module_why);
+	free(s->module_fix);
 	memset(s, 0, sizeof(*s));
 }

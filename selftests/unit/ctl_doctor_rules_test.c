@@ -177,6 +177,36 @@ TEST_F(doc, irq_on_cpu0_of_the_far_node)
 	EXPECT_EQ(NULL, find(self, "irq-single-cpu"));
 }
 
+/*
+ * Without the module: no NET_RX time (no stats-off advice that cannot
+ * work), the module's absence as a finding with its fix, and a bind fix
+ * that steers nothing.
+ */
+TEST_F(doc, irq_on_cpu0_of_the_far_node_without_the_module)
+{
+	const struct doc_finding *f;
+	char why[] = "nictl.ko is not installed for kernel 6.12", fix[] = "install nictl-dkms";
+
+	move_both(self, 0, 0);
+	self->prev.s.stats_on = self->cur.s.stats_on = false;
+	self->prev.s.module_why = self->cur.s.module_why = why;
+	self->prev.s.module_fix = self->cur.s.module_fix = fix;
+	diagnose(self);
+	f = find(self, "irq-far-node");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, strncmp(f->fix, "nictlctl bind ", 14));
+	EXPECT_EQ(NULL, strstr(f->fix, "--steer")) TH_LOG("%s", f->fix);
+	f = find(self, "module-absent");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(DOC_INFO, f->severity);
+	EXPECT_EQ(NULL, f->dev);
+	EXPECT_NE(NULL, strstr(f->text, "module nictl is not loaded: nictl.ko is not installed"));
+	EXPECT_STREQ("install nictl-dkms", f->fix);
+	EXPECT_EQ(NULL, find(self, "stats-off"));
+	self->prev.s.module_why = self->cur.s.module_why = NULL;
+	self->prev.s.module_fix = self->cur.s.module_fix = NULL;
+}
+
 TEST_F(doc, device_without_node_is_never_far)
 {
 	move_both(self, 0, 2);
