@@ -14,6 +14,7 @@
 #include "daemon/metrics.h"
 #include "log.h"
 #include "netns.h"
+#include "procirq.h"
 #include "report.h"
 #include "show.h"
 #include "topology.h"
@@ -206,27 +207,11 @@ static void daemon_families(FILE *f, const struct daemon_metrics *m)
 	      c->last_reload_ok_s);
 }
 
-/* /proc/irq/@irq/@file into @s: 0, or -1 when it cannot be read. */
-static int irq_mask(unsigned int irq, const char *file, struct cpuset *s)
-{
-	char path[96], line[4096];
-	FILE *f;
-	int err = -1;
-
-	snprintf(path, sizeof(path), "%s/irq/%u/%s", softnet_root(), irq, file);
-	f = fopen(path, "r");
-	if (f && fgets(line, sizeof(line), f) && !cpuset_parse(s, line))
-		err = 0;
-	if (f)
-		fclose(f);
-	return err;
-}
-
 /* The CPU @irq interrupts now: the first of its effective affinity, or -1. */
 static int irq_cpu(unsigned int irq)
 {
 	struct cpuset s = CPUSET_INIT;
-	int cpu = irq_mask(irq, "effective_affinity_list", &s) ? -1 : cpuset_next(&s, -1);
+	int cpu = procirq_cpus(irq, "effective_affinity_list", &s) ? -1 : cpuset_next(&s, -1);
 
 	cpuset_free(&s);
 	return cpu;
@@ -240,7 +225,7 @@ static int irq_cpu(unsigned int irq)
 static bool irq_off_target(const struct nictl_irq *irq)
 {
 	struct cpuset s = CPUSET_INIT;
-	bool off = irq_mask(irq->irq, "smp_affinity_list", &s) || cpuset_weight(&s) != 1 ||
+	bool off = procirq_cpus(irq->irq, "smp_affinity_list", &s) || cpuset_weight(&s) != 1 ||
 		   !cpuset_has(&s, irq->target_cpu);
 
 	cpuset_free(&s);

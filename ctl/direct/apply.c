@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "direct/apply.h"
+#include "procirq.h"
 #include "stats/stats.h"
 
 void direct_writes_free(struct direct_write *w, unsigned int n)
@@ -31,21 +32,6 @@ void direct_writes_free(struct direct_write *w, unsigned int n)
 static void irq_file(char *buf, size_t len, unsigned int irq)
 {
 	snprintf(buf, len, "%s/irq/%u/smp_affinity_list", softnet_root(), irq);
-}
-
-static int read_affinity(unsigned int irq, struct cpuset *out)
-{
-	char path[512], line[4096];
-	FILE *f;
-	int err;
-
-	irq_file(path, sizeof(path), irq);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	err = fgets(line, sizeof(line), f) ? cpuset_parse(out, line) : -EIO;
-	fclose(f);
-	return err;
 }
 
 /* One write(2) of the whole list, as the kernel takes it: -errno on refusal. */
@@ -84,7 +70,7 @@ int direct_apply(struct direct_write *w, unsigned int n, char *why, size_t len)
 	int err = 0;
 
 	for (i = 0; !err && i < n; i++) {
-		err = read_affinity(w[i].irq, &w[i].saved);
+		err = procirq_cpus(w[i].irq, "smp_affinity_list", &w[i].saved);
 		if (!err)
 			err = fault == i + 1 ? -EIO : write_affinity(w[i].irq, &w[i].target);
 	}

@@ -24,8 +24,8 @@
 #include "direct/discover.h"
 #include "kmod/classify.h"
 #include "kmod/qirq.h"
+#include "procirq.h"
 #include "report.h"
-#include "stats/stats.h"
 #include "topology.h"
 #include "util.h"
 
@@ -165,20 +165,19 @@ static bool subset(const struct cpuset *a, const struct cpuset *b)
 
 static int irq_masks(struct nictl_irq *irq)
 {
-	char path[PATH_MAX], line[4096];
-	int err;
+	int err, eff;
 
 	/* A vector freed since msi_irqs/ listed it has no masks left to show. */
-	err = read_text(path_of(path, sizeof(path), "%s/irq/%u/smp_affinity_list",
-				softnet_root(), irq->irq), line, sizeof(line));
+	err = procirq_cpus(irq->irq, "smp_affinity_list", &irq->affinity);
 	if (err == -ENOENT)
 		return 0;
-	if (!err)
-		err = cpuset_parse(&irq->affinity, line);
-	/* effective_affinity_list: 4.15+, and only where the chip keeps one. */
-	if (!err && !read_text(path_of(path, sizeof(path), "%s/irq/%u/effective_affinity_list",
-				       softnet_root(), irq->irq), line, sizeof(line)))
-		err = cpuset_parse(&irq->effective, line);
+	/*
+	 * effective_affinity_list: 4.15+, and only where the chip keeps one; a
+	 * file that cannot be read is none, one that cannot be parsed an error.
+	 */
+	eff = err ? 0 : procirq_cpus(irq->irq, "effective_affinity_list", &irq->effective);
+	if (eff == -EINVAL || eff == -ERANGE || eff == -ENOMEM)
+		err = eff;
 	/* As the module says it: the node of the first effective CPU. */
 	irq->node = cpuset_empty(&irq->effective) ? -1 :
 		    topo_cpu_node(cpuset_next(&irq->effective, -1));
