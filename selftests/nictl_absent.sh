@@ -31,14 +31,6 @@ PREFIX="nictlctl: module nictl is not loaded: "
 # shellcheck source=selftests/lib/vnode.sh
 . "$NICTL_REPO/selftests/lib/vnode.sh"
 
-# run COMMAND...: run it with its output as TAP comments; its exit status.
-run() {
-	out=$("$@" 2>&1)
-	status=$?
-	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
-	return "$status"
-}
-
 # says STATUS WANT...: nictlctl's last run ($err, status $rc) exited STATUS
 # with stderr holding every WANT, in one line if it failed.
 says() {

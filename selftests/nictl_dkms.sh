@@ -18,14 +18,6 @@ DKMS_DIR=${NICTL_BUILD:-$NICTL_REPO/build}/dkms/install/$NICTL_KREL/updates/dkms
 # shellcheck source=selftests/lib/vnode.sh
 . "$NICTL_REPO/selftests/lib/vnode.sh"
 
-# run COMMAND...: run it with its output as TAP comments; its exit status.
-run() {
-	out=$("$@" 2>&1)
-	status=$?
-	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
-	return "$status"
-}
-
 echo "1..6"
 
 set -- "$DKMS_DIR"/nictl.ko*

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # TAP for the shell selftests (sourced): tap() numbers and prints each
-# result, $failed counts the failures for the test's exit status.
+# result, $failed counts the failures for the test's exit status; run()
+# shows a command's output as TAP comments.
 
 n=0 failed=0
 
@@ -14,4 +15,12 @@ tap() {
 		echo "not ok $n - $2"
 		failed=$((failed + 1))
 	fi
+}
+
+# run COMMAND...: run it with its output as TAP comments; its exit status.
+run() {
+	out=$("$@" 2>&1)
+	status=$?
+	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+	return "$status"
 }
