@@ -560,7 +560,7 @@ TEST_F_TIMEOUT(events, nobody_listening_gets_no_events, 300)
 	int has_join, calls;
 	uint64_t last;
 
-	has_join = kernel_struct_has("genl_family", "bind");
+	has_join = kernel_struct_has("net/genetlink.h", "genl_family", "bind");
 	ASSERT_LE(0, has_join);
 	ASSERT_EQ(0, node_cpus(0, &node));
 	args.cpus = &node;
@@ -618,7 +618,7 @@ TEST_F_TIMEOUT(events, listener_compares_with_devices_as_they_are_when_it_joins,
 	struct nl_result res;
 	int has_join;
 
-	has_join = kernel_struct_has("genl_family", "bind");
+	has_join = kernel_struct_has("net/genetlink.h", "genl_family", "bind");
 	ASSERT_LE(0, has_join);
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &before, &res)) TH_LOG("%s", res.msg);
 	ASSERT_EQ(2U, before.rx_queues);

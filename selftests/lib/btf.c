@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "btf.h"
 
@@ -82,7 +84,59 @@ static char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
-int kernel_struct_has(const char *type, const char *member)
+/* @member as a member name in @body: its identifier, then a declarator's end. */
+static int body_declares(const char *body, size_t len, const char *member)
+{
+	size_t n = strlen(member), i;
+	const char *p;
+
+	for (i = 0; i + n < len; i++) {
+		p = body + i;
+		if (strncmp(p, member, n) || (i && (isalnum(p[-1]) || p[-1] == '_')))
+			continue;
+		p += n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == ';' || *p == '[' || *p == ':' || *p == ',' || (*p == ')' && p[1] == '('))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Without BTF (a kernel built without debug information, as the project's
+ * debug kernel is), the running kernel's own headers: its struct @type
+ * from the opening line to the first "};" at the start of a line.
+ */
+static int header_struct_has(const char *header, const char *type, const char *member)
+{
+	char path[512], open[128], *buf, *start, *end;
+	struct utsname u;
+	size_t len;
+	int found;
+
+	if (uname(&u))
+		return -errno;
+	snprintf(open, sizeof(open), "\nstruct %s {\n", type);
+	snprintf(path, sizeof(path), "/lib/modules/%s/build/include/%s", u.release, header);
+	buf = read_all(path, &len);
+	if (!buf) {
+		/* A tree built with O= keeps the sources behind its "source" link. */
+		snprintf(path, sizeof(path), "/lib/modules/%s/build/source/include/%s",
+			 u.release, header);
+		buf = read_all(path, &len);
+	}
+	if (!buf)
+		return -errno ?: -ENOMEM;
+	buf[len] = '\0';
+	start = strstr(buf, open);
+	end = start ? strstr(start, "\n};") : NULL;
+	found = end ? body_declares(start, end - start, member) : -ENOENT;
+	free(buf);
+	return found;
+}
+
+int kernel_struct_has(const char *header, const char *type, const char *member)
 {
 	const struct btf_header *h;
 	const struct btf_type *t;
@@ -95,6 +149,8 @@ int kernel_struct_has(const char *type, const char *member)
 	long extra;
 
 	buf = read_all(BTF_PATH, &len);
+	if (!buf && errno == ENOENT)
+		return header_struct_has(header, type, member);
 	if (!buf)
 		return -errno ?: -ENOMEM;
 	h = (const struct btf_header *)buf;
