@@ -146,15 +146,9 @@ static void not_installed(struct module_absence *a, const char *krel)
 static void sysfs_line(const char *rel, char *buf, size_t len)
 {
 	char path[4096];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", topo_root(), rel);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if (f)
-		fclose(f);
+	topo_first_line(path, buf, len);
 }
 
 /* What makes the kernel take signed modules only, or NULL when nothing does. */

@@ -74,10 +74,10 @@
  *              were found (IRQ names, NAPI links, or names first and links
  *              for the queues no name covers)
  *   via        "module", or "sysfs" where the module is not loaded: show
- *              then reads sysfs and /proc itself (direct/discover.c), with
- *              the module's classifier, and cannot know managed IRQs or
- *              NAPI links; bound and target_cpu are what a bind without the
- *              module kept in /run/nictl
+ *              then reads sysfs, /proc and netdev-genl's NAPI links itself
+ *              (direct/discover.c), with the module's classifier, and cannot
+ *              know managed IRQs; bound and target_cpu are what a bind
+ *              without the module kept in /run/nictl
  *   uppers     array of strings, the devices stacked on it
  *              (["bond0", "bond0.100"]), empty when none is
  *   netns_id   integer, only for a device outside the initial network
@@ -648,9 +648,58 @@ static int show_direct(const struct dev_ref *ref, struct dev_list *list)
 		return 1;
 	for (i = 0; i < list->nr; i++)
 		direct_saved_annotate(&list->devs[i]);
-	ctl_nl_module_absent("Shown from sysfs and /proc, without managed flags or NAPI "
-			     "links");
+	ctl_nl_module_absent("Shown from sysfs, /proc and the NAPI links of netdev-genl, "
+			     "without managed flags");
 	return 0;
+}
+
+/* Does a bind without the module keep affinities of @ifindex under /run/nictl? */
+static bool kept_without_module(unsigned int ifindex)
+{
+	struct direct_write *w;
+	unsigned int n;
+
+	if (direct_saved_load(ifindex, &w, &n))
+		return false;
+	direct_writes_free(w, n);
+	return n;
+}
+
+/*
+ * RESTORE with the module loaded, of a device a bind made before it loaded
+ * (through /proc/irq) still holds: the module restores its own binding
+ * first, when it has one (its originals are that bind's targets), then
+ * the affinities kept under /run/nictl go back. Any other device: the
+ * module's RESTORE alone.
+ */
+static int restore_with_module(struct ctl_nl *nl, const struct dev_ref *ref,
+			       struct dev_list *list)
+{
+	unsigned int ifindex = ref->ifindex ?: if_nametoindex(ref->name);
+	const char *name = ref->name;
+	struct dev_list found;
+	int err;
+
+	*list = (struct dev_list){ NULL, 0, NULL, 0 };
+	if (ctl_netns_selected() || !ifindex || !kept_without_module(ifindex) ||
+	    dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "restore", name, &found))
+		return dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, ref), "restore", name,
+				    list);
+	if (found.stacked) {
+		dev_list_free(&found);
+		return dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, ref), "restore", name,
+				    list);
+	}
+	err = found.devs[0].flags & NICTL_DEV_F_BOUND ?
+	      dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, ref), "restore", name, list) : 0;
+	dev_list_free(list);
+	err = err ?: direct_restore_dev(&found.devs[0]) ?:
+	      dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "restore", name, list);
+	if (!err)
+		ctl_msg("%s: put back the affinities a bind without the module kept under "
+			"/run/nictl", found.devs[0].ifname);
+	dev_list_free(&found);
+	return err;
 }
 
 /*
@@ -672,6 +721,9 @@ int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json
 		err = direct_restore(ref, &list);
 	} else if (err > 0) {
 		ctl_nl_module_absent(NULL);
+	} else if (!err && cmd == NICTL_CMD_RESTORE) {
+		err = restore_with_module(&nl, ref, &list);
+		ctl_nl_close(&nl);
 	} else if (!err) {
 		err = dev_exchange(&nl, dev_request(&nl, cmd, ref), name, ref ? ref->name : NULL,
 				   &list);

@@ -42,6 +42,19 @@ static int read_line(const char *rel, char **line)
 	return err;
 }
 
+int topo_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(buf, len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!f)
+		return -errno;
+	fclose(f);
+	return 0;
+}
+
 /* Add the cpulist in the file at @fmt (relative to the sysfs root) to @out. */
 static __printf(2, 3) int read_cpulist(struct cpuset *out, const char *fmt, ...)
 {

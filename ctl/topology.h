@@ -9,6 +9,11 @@
 #include "cpuset.h"
 
 const char *topo_root(void);
+/*
+ * The first line of the file at @path, without its newline, in @buf ("" for
+ * an empty or unreadable file): 0, or -errno when it cannot be opened.
+ */
+int topo_first_line(const char *path, char *buf, size_t len);
 int topo_online_cpus(struct cpuset *out);
 int topo_present_cpus(struct cpuset *out);
 int topo_node_cpus(int node, struct cpuset *out);

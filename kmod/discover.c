@@ -201,15 +201,6 @@ unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned 
 	return n;
 }
 
-static enum nictl_irq_source nictl_irq_source(unsigned int named, unsigned int linked)
-{
-	if (named && linked)
-		return NICTL_IRQ_SOURCE_MSI_NAPI;
-	if (named)
-		return NICTL_IRQ_SOURCE_MSI;
-	return linked ? NICTL_IRQ_SOURCE_NAPI : NICTL_IRQ_SOURCE_NONE;
-}
-
 static int nictl_dev_merge(struct nictl_dev *dev)
 {
 	unsigned long long *scratch;
@@ -271,7 +262,7 @@ int nictl_dev_scan(struct net_device *netdev, struct nictl_dev *dev)
 		n_named = dev->n_irqs;
 		if (nictl_fault_discovery_source() != NICTL_FAULT_NAMES_ONLY)
 			nictl_discover_links(dev, n_named);
-		dev->source = nictl_irq_source(n_named, dev->n_irqs - n_named);
+		dev->source = nictl_qirqs_source(n_named, dev->n_irqs - n_named);
 	}
 	if (!err && dev->irqs) {
 		extra = nictl_fault_discovery(dev);

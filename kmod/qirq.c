@@ -193,3 +193,12 @@ int nictl_qirqs_plan_group(struct nictl_qirq *irqs, unsigned int n, unsigned int
 			irqs[i].plan_cpu = cpu;
 	return 0;
 }
+
+enum nictl_irq_source nictl_qirqs_source(unsigned int named, unsigned int linked)
+{
+	if (named && linked)
+		return NICTL_IRQ_SOURCE_MSI_NAPI;
+	if (named)
+		return NICTL_IRQ_SOURCE_MSI;
+	return linked ? NICTL_IRQ_SOURCE_NAPI : NICTL_IRQ_SOURCE_NONE;
+}

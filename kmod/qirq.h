@@ -120,4 +120,13 @@ int nictl_qirqs_group_of(const struct nictl_qirq *irqs, unsigned int n,
  */
 int nictl_qirqs_plan_group(struct nictl_qirq *irqs, unsigned int n, unsigned int group, int cpu);
 
+/**
+ * nictl_qirqs_source() - how a device's queue IRQs were found
+ * @named: entries found by IRQ name
+ * @linked: entries added from the queues' NAPI links
+ *
+ * Return: the &enum nictl_irq_source that says so.
+ */
+enum nictl_irq_source nictl_qirqs_source(unsigned int named, unsigned int linked);
+
 #endif /* _NICTL_QIRQ_H */

@@ -9,7 +9,10 @@
 # on a kernel with module signing, signatures enforced (module.sig_enforce,
 # which nothing can turn off again: hence last) with the suite's unsigned
 # build installed and with the build DKMS signed with its own key, which
-# the kernel does not trust. The guest may have no /lib/modules (the host's
+# the kernel does not trust. Before those, the daemon keeps a rule without
+# the module: applied, put back after a write to /proc/irq and after a PCI
+# reload, then handed to the module when it loads. The guest may have no
+# /lib/modules (the host's
 # root, read-only, has none for a cache kernel), so the module tree the test
 # installs into is below $ROOT, which nictlctl takes as $NICTL_ROOT and
 # depmod and modprobe as their base directory; the kernel's own modprobe
@@ -63,6 +66,39 @@ for f in json.load(sys.stdin)["findings"]:
 	done
 }
 
+# await SECONDS COMMAND...: run COMMAND once a second until it succeeds, for
+# at most SECONDS; its last exit status.
+await() {
+	limit=$(($1 * ${NICTL_TIMEOUT_SCALE:-1}))
+	shift
+	waited=0
+	until "$@" >/dev/null; do
+		waited=$((waited + 1))
+		[ "$waited" -lt "$limit" ] || { "$@"; return 1; }
+		sleep 1
+	done
+}
+
+# logged TEXT: the daemon's log has a line with TEXT.
+logged() {
+	grep -qF "$1" "$DAEMON_LOG"
+}
+
+# reload_pci: unbind $IFACE's PCI function from its driver and bind it again,
+# then give the new device its name back and bring it up.
+reload_pci() {
+	pci=$(readlink -e "/sys/class/net/$IFACE/device/..") || return 1
+	bdf=$(basename "$pci")
+	driver=$(basename "$(readlink -e "$pci/driver")")
+	echo "# reloading $bdf ($driver)"
+	echo "$bdf" >"/sys/bus/pci/drivers/$driver/unbind" &&
+		echo "$bdf" >"/sys/bus/pci/drivers/$driver/bind" || return 1
+	await 10 ls "$pci"/virtio*/net/ || return 1
+	new=$(ls "$pci"/virtio*/net/)
+	[ "$new" = "$IFACE" ] || ip link set "$new" name "$IFACE" || return 1
+	ip link set "$IFACE" up
+}
+
 # ctl ARGS...: run nictlctl, its stderr in $err and its exit status in $rc.
 ctl() {
 	err=$("$NICTL_CTL" "$@" 2>&1 >/dev/null)
@@ -77,8 +113,7 @@ install() {
 }
 
 # same MODULE_JSON SYSFS_JSON: every device the module describes, described
-# alike from sysfs: all the IRQs, queues and groups of those the module found
-# by name; of those it found by NAPI links too, only IRQs the module has.
+# alike from sysfs and netdev-genl: the same source, IRQs, queues and groups.
 same() {
 	python3 - "$1" "$2" <<'PY'
 import json, sys
@@ -103,14 +138,9 @@ for d in module:
     if (d["via"], x["via"]) != ("module", "sysfs"):
         bad.append("%s via: %s, %s" % (d["ifname"], d["via"], x["via"]))
     want, got = irqs(d), irqs(x)
-    if d["source"] in ("msi", "none"):
-        ok = got == want and x["source"] == d["source"]
-    else:
-        # Groups may join named and linked IRQs: compare IRQs and their queues.
-        want, got = [w[:5] for w in want], [g[:5] for g in got]
-        ok = set(got) <= set(want)
-    print("# %s: %s, %d queue IRQs from the module, %d from sysfs" %
-          (d["ifname"], d["source"], len(d["irqs"]), len(x["irqs"])))
+    ok = got == want and x["source"] == d["source"]
+    print("# %s: %s, %d queue IRQs from the module, %s, %d from sysfs" %
+          (d["ifname"], d["source"], len(d["irqs"]), x["source"], len(x["irqs"])))
     if not ok:
         bad.append("%s IRQs: module %s, sysfs %s" % (d["ifname"], want, got))
 for b in bad:
@@ -119,14 +149,18 @@ sys.exit(1 if bad or not module else 0)
 PY
 }
 
-echo "1..13"
+echo "1..20"
 
 [ -d /sys/module/nictl ] || run insmod "$NICTL_KO"
 "$NICTL_CTL" show -j >/tmp/nictl-absent-module.json
+# The NAPI links alone (the test build's fault_discovery_source=1).
+echo 1 >/sys/module/nictl/parameters/fault_discovery_source
+"$NICTL_CTL" show -j >/tmp/nictl-absent-module-links.json
+echo 0 >/sys/module/nictl/parameters/fault_discovery_source
 run rmmod nictl
 err=$("$NICTL_CTL" show -j 2>&1 >/tmp/nictl-absent-sysfs.json)
 rc=$?
-says 0 "${PREFIX}" "Shown from sysfs and /proc" &&
+says 0 "${PREFIX}" "Shown from sysfs, /proc and the NAPI links" &&
 	same /tmp/nictl-absent-module.json /tmp/nictl-absent-sysfs.json
 tap $? "show without the module: every device and queue IRQ as the module shows them, via sysfs"
 
@@ -136,7 +170,11 @@ printf '%s\n' "$out" | sed 's/^/# /'
 [ "$rc" -eq 0 ] && printf '%s\n' "$out" | head -n1 | grep -q ', irqs from msi via sysfs$' &&
 	[ "$(printf '%s\n' "$out" | grep -c "virtio[0-9]*-\(in\|out\)put\.")" -ge 2 ]
 tap $? "show $IFACE without the module: its queue IRQs, the header says via sysfs"
-rm -f /tmp/nictl-absent-module.json /tmp/nictl-absent-sysfs.json
+err=$(NICTL_FAULT_DISCOVERY_SOURCE=1 "$NICTL_CTL" show -j 2>&1 >/tmp/nictl-absent-sysfs.json)
+rc=$?
+says 0 "${PREFIX}" && same /tmp/nictl-absent-module-links.json /tmp/nictl-absent-sysfs.json
+tap $? "by NAPI links alone (netdev-genl without the module): the queue IRQs the module's links find"
+rm -f /tmp/nictl-absent-module.json /tmp/nictl-absent-sysfs.json /tmp/nictl-absent-module-links.json
 
 # Queue 0's IRQs on CPU 0, of the node vnode1 is not on: the field reports' machine.
 virtio=$(basename "$(readlink -e "/sys/class/net/$IFACE/device")")
@@ -196,6 +234,70 @@ echo "# IRQ:CPUS before the bind: $before; after the restore: $after"
 says 0 "Restored through /proc/irq" && [ "$after" = "$before" ]
 tap $? "restore without the module: /proc/irq as before the bind"
 
+# stats: the runs of /proc/softirqs per CPU, read just before and after it.
+before=$(awk '$1 == "NET_RX:" { $1 = ""; print }' /proc/softirqs)
+"$NICTL_CTL" stats -j >/tmp/nictl-absent-stats.json 2>/tmp/nictl-absent-stats.err
+rc=$?
+after=$(awk '$1 == "NET_RX:" { $1 = ""; print }' /proc/softirqs)
+err=$(cat /tmp/nictl-absent-stats.err)
+says 0 "$PREFIX" "Counted from /proc/softirqs and /proc/stat" &&
+	python3 - /tmp/nictl-absent-stats.json "$before" "$after" <<'PY' &&
+import json, sys
+
+view = json.load(open(sys.argv[1]))
+before, after = ([int(n) for n in a.split()] for a in sys.argv[2:])
+ok = view["via"] == "procfs" and view["cpus"]
+for c in view["cpus"]:
+    n = c["net_rx"]["count"]
+    print("# CPU %d: NET_RX runs %d (/proc/softirqs %d..%d), softirq %s%%, time %s" %
+          (c["cpu"], n, before[c["cpu"]], after[c["cpu"]], c["softirq_pct"],
+           c["net_rx"]["time_ns"]))
+    ok = ok and before[c["cpu"]] <= n <= after[c["cpu"]] and c["net_rx"]["time_ns"] is None
+    ok = ok and c["softirq_pct"] is not None and c["poll"] is None
+sys.exit(0 if ok else 1)
+PY
+	run python3 "$NICTL_REPO/scripts/json-check.py" stats /tmp/nictl-absent-stats.json &&
+	"$NICTL_CTL" stats --prometheus 2>/dev/null | grep -qx 'nictl_stats_source{via="procfs"} 1' &&
+	! "$NICTL_CTL" stats "$IFACE" 2>/tmp/nictl-absent-stats.err &&
+	grep -q "stats DEV needs it: a device's NAPI polls are counted by it only" \
+		/tmp/nictl-absent-stats.err
+tap $? "stats without the module: each CPU's NET_RX runs from /proc/softirqs, no times, says so"
+rm -f /tmp/nictl-absent-stats.json /tmp/nictl-absent-stats.err
+
+DAEMON_CONF=/tmp/nictl-absent.conf
+DAEMON_LOG=/tmp/nictl-absent-daemon.log
+printf '[rule node1-nic]\nmatch-mac = %s\ncpus = numa-local\n' \
+	"$(cat "/sys/class/net/$IFACE/address")" >"$DAEMON_CONF"
+"$NICTL_CTL" daemon --foreground -c "$DAEMON_CONF" >"$DAEMON_LOG" 2>&1 &
+daemon=$!
+await 60 check_binding && logged "Keeping the rules through /proc/irq until it loads" &&
+	logged "rule node1-nic: IRQ "
+tap $? "daemon without the module: says why, and binds $IFACE by its rule through /proc/irq"
+
+irq=$(irq_named "$(basename "$(readlink -e "/sys/class/net/$IFACE/device")")-input.0")
+echo 0 >"/proc/irq/$irq/smp_affinity_list"
+echo "# IRQ $irq moved to CPU 0: $(queue_affinities)"
+await 30 check_binding && logged "moved behind nictl's back"
+tap $? "a write to /proc/irq behind its back is found and undone"
+
+reload_pci && await 60 check_binding
+tap $? "a PCI reload of $IFACE: the new device bound by the rule again"
+
+insmod "$NICTL_KO" && await 60 logged "module nictl is here" && await 30 check_binding &&
+	"$NICTL_CTL" show -j "$IFACE" | python3 -c '
+import json, sys
+dev = json.load(sys.stdin)[0]
+print("# via %s, bound %s: %s" % (dev["via"], dev["bound"],
+      [(i["irq"], i["bound"]) for i in dev["irqs"]]))
+sys.exit(0 if dev["via"] == "module" and all(i["bound"] for i in dev["irqs"]) else 1)' &&
+	! ls /run/nictl/irq-* 2>/dev/null
+tap $? "the module loads: the daemon binds through it, nothing left under /run/nictl"
+kill "$daemon"
+wait "$daemon"
+sed 's/^/# daemon: /' "$DAEMON_LOG"
+run rmmod nictl
+rm -f "$DAEMON_CONF" "$DAEMON_LOG"
+
 ctl bind "$IFACE" --numa-local --sticky
 if [ -d /var/lib/dkms/nictl ]; then
 	says 1 "$PREFIX" "DKMS has nictl" "$NICTL_KREL"
@@ -214,6 +316,19 @@ tap $? "installed, not loaded: nictlctl says modprobe nictl"
 
 run modprobe -d "$ROOT" nictl && run "$NICTL_CTL" bind "$IFACE" --numa-local --dry-run && run rmmod nictl
 tap $? "modprobe nictl loads it as advised, and nictlctl show works"
+
+# A bind without the module, then the module loaded and its own bind on top:
+# restore gives back the affinities from before the first.
+before=$(queue_affinities)
+run "$NICTL_CTL" bind "$IFACE" --cpus 0-3 && run modprobe -d "$ROOT" nictl &&
+	run "$NICTL_CTL" bind "$IFACE" --numa-local && check_binding &&
+	err=$("$NICTL_CTL" restore "$IFACE" 2>&1 >/dev/null)
+rc=$?
+after=$(queue_affinities)
+echo "# IRQ:CPUS before: $before; after the restore: $after"
+says 0 "put back the affinities a bind without the module kept under /run/nictl" &&
+	[ "$after" = "$before" ] && ! ls /run/nictl/irq-* 2>/dev/null && run rmmod nictl
+tap $? "bound without the module, then with it: restore gives back what was there before both"
 
 if [ -w "$SIG_ENFORCE" ]; then
 	echo "# turning on module signature enforcement for the rest of this guest's life"

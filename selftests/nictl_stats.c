@@ -956,9 +956,10 @@ TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 	ASSERT_EQ(0, take_sample(&self->env.nl, &self->s[1]));
 	EXPECT_EQ(1U, count_lines(self->run.out));
 	EXPECT_TRUE(jq_says(self, "keys_unsorted | join(\",\")",
-			    "since_ns,enabled,cpus,hottest_cpu,dev,queues\n"));
+			    "since_ns,via,enabled,cpus,hottest_cpu,dev,queues\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | keys_unsorted | join(\",\")] | unique[]",
-			    "cpu,net_rx,net_tx,poll,net_rx_split,napi_unattributed,softnet\n"));
+			    "cpu,net_rx,net_tx,poll,net_rx_split,napi_unattributed,softirq_pct,"
+			    "softnet\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | .poll | keys_unsorted | join(\",\")] | unique[]",
 			    "device,backlog\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | .poll[] | keys_unsorted | join(\",\")] | unique[]",

@@ -6,6 +6,8 @@
  * and new CPUs and the steering set, and remember the IRQs for irqbalance.
  * A rule may name a device stacked on the one at hand (a bond it is a port
  * of): the bind is then the stacked device's, of every port at once.
+ * While the module is away, devices are found and bound through sysfs and
+ * /proc/irq (direct/): the IRQs alone, of the initial namespace's devices.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,12 +18,21 @@
 
 #include "daemon/apply.h"
 #include "daemon/rules.h"
+#include "direct/apply.h"
+#include "direct/bind.h"
+#include "direct/discover.h"
 #include "log.h"
 #include "netns.h"
 #include "report.h"
 #include "stacked.h"
 #include "steer/bind.h"
 #include "steer/print.h"
+
+/* The module is away: devices are found and bound without it. */
+static bool direct(const struct keeper *k)
+{
+	return k->nl.family < 0;
+}
 
 static struct owned *find_owned(const struct keeper *k, dev_key key)
 {
@@ -288,7 +299,37 @@ void keeper_unplace(struct keeper *k)
 		bal_placement_free(&k->owned[i].placed);
 }
 
-/* Apply the rule that matches @dev, as DEV_GET describes it now. */
+/*
+ * Without the module: @dev's IRQs through /proc/irq by the rule's policy.
+ * What needs the module is said at every apply, like a stacked rule's
+ * steering: a stacked device's ports as one, steering.
+ */
+static enum apply_result apply_direct(struct keeper *k, const struct rule *rule,
+				      const struct nictl_dev *dev, const char *upper)
+{
+	const struct dev_list before = { (struct nictl_dev *)dev, 1, NULL, 0 };
+	struct steered s = { 0 };
+	enum apply_result r;
+
+	if (upper) {
+		log_err("%s: rule %s: the devices beneath %s are bound as one by module nictl "
+			"only", dev->ifname, rule->name, upper);
+		return not_applied(k, rule, upper, dev_key_of(dev));
+	}
+	if (!dev->nr_irqs)
+		return APPLY_WAIT;
+	if (rule->steer)
+		log_warn("%s: rule %s: no steering without module nictl: its IRQs only",
+			 dev->ifname, rule->name);
+	if (direct_bind_dev(dev, &rule->policy, &s.choice, &s.result))
+		r = not_applied(k, rule, dev->ifname, dev_key_of(dev));
+	else
+		r = applied(k, rule, &before, &s);
+	steered_free(&s);
+	return r;
+}
+
+/* Apply the rule that matches @dev, as DEV_GET (or sysfs) describes it now. */
 static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev)
 {
 	const struct dev_list before = { (struct nictl_dev *)dev, 1, NULL, 0 };
@@ -302,6 +343,11 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 	if (!rule) {
 		keeper_forget(k, dev_key_of(dev));
 		return APPLY_NONE;
+	}
+	if (direct(k)) {
+		r = apply_direct(k, rule, dev, upper);
+		free(upper);
+		return r;
 	}
 	o = find_owned(k, dev_key_of(dev));
 	if (rule->balance && o && o->placed.nr && dev->nr_irqs) {
@@ -335,10 +381,18 @@ static enum apply_result apply_dev(struct keeper *k, const struct nictl_dev *dev
 static enum apply_result get_devs(struct keeper *k, const struct dev_ref *ref,
 				  struct dev_list *list)
 {
-	struct nl_msg *msg = dev_request(&k->nl, NICTL_CMD_DEV_GET, ref);
 	struct ctl_nl_error e = { .err = -ENOMEM };
+	struct nl_msg *msg;
+	int err;
 
 	*list = (struct dev_list){ NULL, 0, NULL, 0 };
+	if (direct(k)) {
+		err = direct_discover(ref, list);
+		if (err && err != -ENODEV)
+			log_err("daemon: cannot read the devices from sysfs: %s", strerror(-err));
+		return !err ? APPLY_DONE : err == -ENODEV ? APPLY_NONE : APPLY_FAILED;
+	}
+	msg = dev_request(&k->nl, NICTL_CMD_DEV_GET, ref);
 	if (msg)
 		ctl_nl_transact(&k->nl, msg, dev_collect, list, &e);
 	if (!e.err && ref && !list->nr)
@@ -362,6 +416,9 @@ enum apply_result keeper_apply(struct keeper *k, dev_key key)
 	struct dev_list list;
 	enum apply_result r;
 
+	/* Without the module, only the initial namespace's devices are reached. */
+	if (direct(k) && dev_key_netns(key) >= 0)
+		return APPLY_NONE;
 	ctl_netns_select_id(dev_key_netns(key));
 	r = get_devs(k, &ref, &list);
 	if (r == APPLY_NONE)
@@ -425,7 +482,7 @@ int keeper_apply_all(struct keeper *k, unsigned int *failed)
 
 	*failed = 0;
 	a.err = apply_listed(k, failed);
-	if (a.err)
+	if (a.err || direct(k))
 		return a.err;
 	ctl_netns_each(apply_netns, &a);
 	return a.err == -ENOENT ? -ENOENT : 0;
@@ -463,6 +520,73 @@ int keeper_balanced(struct keeper *k, struct bal_set *set)
 		dev_list_free(&list);
 	}
 	return err;
+}
+
+/* "IRQ n TARGET -> NOW" for each IRQ of @o bound on @dev off its target; how many. */
+static unsigned int describe_drift(FILE *f, const struct owned *o, const struct nictl_dev *dev)
+{
+	unsigned int i, j, moved = 0;
+	int cpu;
+	char *now;
+
+	for (i = 0; i < dev->nr_irqs; i++) {
+		cpu = dev->irqs[i].target_cpu;
+		for (j = 0; j < o->irqs.nr && o->irqs.irq[j] != dev->irqs[i].irq; j++)
+			;
+		if (j == o->irqs.nr || !(dev->irqs[i].flags & NICTL_IRQ_F_BOUND) || cpu < 0 ||
+		    (cpuset_has(&dev->irqs[i].affinity, cpu) &&
+		     cpuset_weight(&dev->irqs[i].affinity) == 1))
+			continue;
+		now = cpuset_format(&dev->irqs[i].affinity);
+		fprintf(f, "%sIRQ %u %d -> %s", moved++ ? ", " : "", dev->irqs[i].irq, cpu,
+			now ?: "?");
+		free(now);
+	}
+	return moved;
+}
+
+void keeper_check_direct(struct keeper *k, keeper_drift_fn fn, void *arg)
+{
+	struct dev_ref one = { 0 };
+	struct dev_list list;
+	unsigned int i, moved;
+	char *what;
+	size_t len;
+	FILE *f;
+
+	for (i = 0; direct(k) && i < k->nr_owned; i++) {
+		one.ifindex = dev_key_ifindex(k->owned[i].key);
+		if (!k->owned[i].irqs.nr || dev_key_netns(k->owned[i].key) >= 0 ||
+		    direct_discover(&one, &list))
+			continue;
+		direct_saved_annotate(&list.devs[0]);
+		what = NULL;
+		moved = 0;
+		f = open_memstream(&what, &len);
+		if (f) {
+			moved = describe_drift(f, &k->owned[i], &list.devs[0]);
+			fclose(f);
+		}
+		if (moved)
+			fn(arg, &list.devs[0], what);
+		free(what);
+		dev_list_free(&list);
+	}
+}
+
+void keeper_release_direct(struct keeper *k)
+{
+	struct dev_ref one = { 0 };
+	struct dev_list list;
+	unsigned int i;
+
+	for (i = 0; i < k->nr_owned; i++) {
+		one.ifindex = dev_key_ifindex(k->owned[i].key);
+		if (dev_key_netns(k->owned[i].key) >= 0 || direct_discover(&one, &list))
+			continue;
+		direct_restore_dev(&list.devs[0]);
+		dev_list_free(&list);
+	}
 }
 
 /* Tell irqbalance, when the configuration says so, which IRQs are nictl's. */

@@ -23,7 +23,8 @@ struct owned {
 };
 
 struct keeper {
-	struct ctl_nl nl;	/* requests; nl.family < 0 while the module is away */
+	/* requests; nl.family < 0 while the module is away: then sysfs and /proc/irq */
+	struct ctl_nl nl;
 	struct conf conf;
 	struct owned *owned;
 	unsigned int nr_owned;
@@ -43,6 +44,16 @@ int keeper_apply_all(struct keeper *k, unsigned int *failed);
 bool keeper_owns(const struct keeper *k, dev_key key);
 void keeper_forget(struct keeper *k, dev_key key);
 int keeper_irqbalance(struct keeper *k);
+
+/* A device kept without the module whose IRQs moved: @what says which, how. */
+typedef void (*keeper_drift_fn)(void *arg, const struct nictl_dev *dev, const char *what);
+/*
+ * Without the module, nothing reports a write to /proc/irq: look at every
+ * IRQ the daemon bound, and call @fn for each device with one off its CPU.
+ */
+void keeper_check_direct(struct keeper *k, keeper_drift_fn fn, void *arg);
+/* Put back what binds without the module replaced on the devices kept (the module came). */
+void keeper_release_direct(struct keeper *k);
 void keeper_placed(struct keeper *k, dev_key key, struct bal_placement *pl);
 void keeper_unplace(struct keeper *k);
 int keeper_balanced(struct keeper *k, struct bal_set *set);

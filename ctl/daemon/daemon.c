@@ -9,6 +9,13 @@
  * request socket (its pid differs from the one the module sees when it runs
  * in a PID namespace) and ignores them, so it never answers itself.
  *
+ * While the module is away (not loaded yet, refused by the kernel, or
+ * unloaded), the daemon keeps the rules through sysfs and /proc/irq
+ * instead: rtnetlink and ethtool netlink say when a device appeared, came
+ * up or changed its queues, and a look at every bound IRQ each second finds
+ * what moved. When the module comes, it puts back what it set that way and
+ * binds through the module again.
+ *
  * It never forks: systemd (Type=notify) or the shell keeps it in the
  * background. Without --foreground it logs to syslog. When configured, it
  * serves /metrics from the same loop (daemon/metrics.c).
@@ -38,21 +45,28 @@
 #include "daemon/banned.h"
 #include "daemon/hostcheck.h"
 #include "daemon/irqbalance.h"
+#include "daemon/links.h"
 #include "daemon/metrics.h"
 #include "daemon/notify.h"
 #include "daemon/pending.h"
+#include "direct/apply.h"
 #include "event.h"
 #include "log.h"
 #include "report.h"
 
 /* How often to look for the module while it is away. */
 #define RESOLVE_PERIOD_MS	1000
+/* How often to look at the bound IRQs while the module is away. */
+#define DIRECT_CHECK_MS		1000
 
 struct daemon {
 	const char *conf_path;
 	struct keeper k;
 	struct nl_sock *ev;	/* the events group and the controller's notices */
 	bool attached;		/* the family is resolved and its group joined */
+	bool direct;		/* the module is away: rules kept through /proc/irq */
+	struct links links;	/* device changes while direct */
+	long long next_check_ms;	/* the next look at the bound IRQs while direct */
 	bool resync;		/* apply the configuration to every device */
 	bool ready;		/* systemd was told READY=1 since the start or a reload */
 	bool stop;
@@ -157,18 +171,83 @@ static __printf(2, 3) void tell_systemd(struct daemon *d, const char *fmt, ...)
 	d->ready = true;
 }
 
+static void schedule(struct daemon *d, dev_key key);
+
+/* The device is gone: nothing is due for it, and nothing of it is kept. */
+static void forget(struct daemon *d, dev_key key)
+{
+	pending_del(&d->pending, key);
+	backoff_forget(&d->backoff, key);
+	keeper_forget(&d->k, key);
+}
+
+/* A device changed while the module is away (daemon/links.h). */
+static void on_link(void *arg, enum link_change what, unsigned int ifindex)
+{
+	dev_key key = dev_key_make(-1, ifindex);
+	struct daemon *d = arg;
+
+	switch (what) {
+	case LINK_CHANGED:
+		schedule(d, key);
+		break;
+	case LINK_GONE:
+		forget(d, key);
+		/* What it replaced went with its IRQs. */
+		direct_saved_remove(ifindex);
+		break;
+	case LINK_LOST:
+		log_warn("device messages were lost; applying every rule again");
+		d->resync = true;
+		break;
+	}
+}
+
+/* Keep the rules without the module until it comes, and say why it is away. */
+static void go_direct(struct daemon *d)
+{
+	int err;
+
+	err = links_start(&d->links, d->k.nl.sk, d->ev, on_link, d);
+	if (err) {
+		log_err("cannot follow the devices' netlink messages: %s; waiting for module "
+			"nictl", nl_geterror(err));
+		return;
+	}
+	ctl_nl_module_absent("Keeping the rules through /proc/irq until it loads: not atomic "
+			     "against other writers, no steering, no stacked device, the "
+			     "initial network namespace only");
+	d->direct = true;
+	d->resync = true;
+	d->next_check_ms = now_ms() + DIRECT_CHECK_MS;
+}
+
 static void detach(struct daemon *d, const char *why)
 {
 	if (!d->attached)
 		return;
-	log_warn("module nictl %s; waiting for it to come back", why);
+	log_warn("module nictl %s", why);
 	d->attached = false;
 	d->k.nl.family = -1;
 	d->next_resolve_ms = now_ms() + RESOLVE_PERIOD_MS;
 	pending_free(&d->pending);
 	balancer_reset(&d->bal);
 	metrics_forget(&d->m);
-	tell_systemd(d, "module nictl %s; waiting for it to come back", why);
+	go_direct(d);
+	if (!d->direct)
+		tell_systemd(d, "module nictl %s; waiting for it to come back", why);
+}
+
+/*
+ * The module came: stop following link messages, and put back what the
+ * writes through /proc/irq replaced, so that the module's first binds save
+ * the affinities the devices had before nictl, as its restore must give.
+ */
+static void leave_direct(struct daemon *d)
+{
+	links_stop(&d->links, d->ev);
+	keeper_release_direct(&d->k);
+	d->direct = false;
 }
 
 /* Find the family and join its events group: then apply everything. */
@@ -180,13 +259,15 @@ static void attach(struct daemon *d)
 	d->next_resolve_ms = now_ms() + RESOLVE_PERIOD_MS;
 	if (family < 0)
 		return;
-	d->k.nl.family = family;
 	err = ctl_events_join(&d->k.nl, d->ev);
 	if (err) {
 		log_err("cannot join the events group of nictl: %s", nl_geterror(err));
 		return;
 	}
 	log_info("module nictl is here: applying every rule");
+	if (d->direct)
+		leave_direct(d);
+	d->k.nl.family = family;
 	d->attached = true;
 	d->resync = true;
 	d->last_seq = 0;	/* a reloaded module counts from 1 again */
@@ -209,9 +290,10 @@ static void resync(struct daemon *d)
 	d->m.counts.apply_failures += failed;
 	/* The page shows the devices as they are now bound. */
 	d->m.next_refresh_ms = 0;
-	if (d->attached)
-		tell_systemd(d, "%u rule%s applied; %u device%s not as configured",
-			     d->k.conf.nr_rules, d->k.conf.nr_rules == 1 ? "" : "s", failed,
+	if (d->attached || d->direct)
+		tell_systemd(d, "%u rule%s applied%s; %u device%s not as configured",
+			     d->k.conf.nr_rules, d->k.conf.nr_rules == 1 ? "" : "s",
+			     d->direct ? " without module nictl (through /proc/irq)" : "", failed,
 			     failed == 1 ? "" : "s");
 }
 
@@ -223,7 +305,7 @@ static void run_pending(struct daemon *d)
 	bool applied = false;
 	long long now = now_ms();
 
-	while (d->attached && pending_pop(&d->pending, now, &dev)) {
+	while ((d->attached || d->direct) && pending_pop(&d->pending, now, &dev)) {
 		r = keeper_apply(&d->k, dev.key);
 		d->m.counts.applies += r == APPLY_DONE;
 		d->m.counts.apply_failures += r == APPLY_FAILED;
@@ -324,6 +406,23 @@ static char *describe(const struct ctl_event *ev)
 	return buf;
 }
 
+static void log_drift(const struct nictl_dev *dev, const char *what)
+{
+	log_warn("%s: moved behind nictl's back (irqbalance, a write to /proc/irq or the "
+		 "driver): %s (nictl had set the CPU before the arrow); re-applying",
+		 dev->ifname, what ?: "?");
+}
+
+/* Without the module, the look at the bound IRQs found @dev's moved. */
+static void on_direct_drift(void *arg, const struct nictl_dev *dev, const char *what)
+{
+	struct daemon *d = arg;
+
+	d->m.counts.drifts++;
+	log_drift(dev, what);
+	answer(d, dev);
+}
+
 /* Someone else changed a device nictl keeps: say who and what, then re-apply. */
 static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 {
@@ -335,9 +434,7 @@ static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 	else
 		d->m.counts.foreign++;
 	if (ev->type == NICTL_EVENT_DRIFT) {
-		log_warn("%s: moved behind nictl's back (irqbalance, a write to /proc/irq or the "
-			 "driver): %s (nictl had set the CPU before the arrow); re-applying",
-			 dev->ifname, what ?: "?");
+		log_drift(dev, what);
 	} else if (ev->who) {
 		comm_of(ev->pid, comm, sizeof(comm));
 		log_warn("%s: %s by pid %u (%s) uid %u: %s; re-applying its rule", dev->ifname,
@@ -371,9 +468,7 @@ static void on_event(struct daemon *d, const struct ctl_event *ev)
 		schedule(d, key);
 		break;
 	case NICTL_EVENT_UNREGISTERED:
-		pending_del(&d->pending, key);
-		backoff_forget(&d->backoff, key);
-		keeper_forget(&d->k, key);
+		forget(d, key);
 		break;
 	case NICTL_EVENT_DRIFT:
 	case NICTL_EVENT_BOUND:
@@ -409,6 +504,8 @@ static int on_message(struct nl_msg *msg, void *arg)
 		}
 		return NL_OK;
 	}
+	if (d->direct && links_genl_message(&d->links, hdr))
+		return NL_OK;
 	if (!d->attached || hdr->nlmsg_type != d->k.nl.family)
 		return NL_OK;
 	if (ctl_event_parse(hdr, &ev)) {
@@ -470,8 +567,8 @@ static void reload(struct daemon *d)
 	log_info("configuration %s reloaded: %u rule%s", d->conf_path, conf.nr_rules,
 		 conf.nr_rules == 1 ? "" : "s");
 	d->resync = true;
-	/* Without the module there is nothing to apply: ready as it stands. */
-	if (!d->attached)
+	/* Without the module nor a way around it, nothing to apply: ready as it stands. */
+	if (!d->attached && !d->direct)
 		tell_systemd(d, "reloaded; waiting for module nictl");
 }
 
@@ -503,32 +600,40 @@ static int poll_timeout(const struct daemon *d)
 	t = earlier(t, metrics_timeout(&d->m, now));
 	if (d->attached)
 		return earlier(t, balancer_timeout(&d->bal, now));
+	if (d->direct)
+		t = earlier(t, d->next_check_ms > now ? (int)(d->next_check_ms - now) : 0);
 	until = d->next_resolve_ms > now ? d->next_resolve_ms - now : 0;
 	return earlier(t, (int)until);
 }
 
 static int run(struct daemon *d)
 {
-	struct pollfd fds[4] = {
+	struct pollfd fds[5] = {
 		{ .fd = d->sigfd, .events = POLLIN },
 		{ .fd = nl_socket_get_fd(d->ev), .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },	/* inotify on the banned CPUs' files */
 		{ .fd = -1, .events = POLLIN },	/* the /metrics server's epoll */
+		{ .fd = -1, .events = POLLIN },	/* link messages while the module is away */
 	};
 
 	d->k.nl.family = -1;
 	attach(d);
 	if (!d->attached)
-		log_warn("module nictl is not loaded; waiting for it");
+		go_direct(d);
 	while (!d->stop) {
 		fds[2].fd = d->banned.inotify_fd;
 		fds[3].fd = metrics_server_fd(&d->m.server);
+		fds[4].fd = links_fd(&d->links);
 		if (d->k.conf.banned_cpus && banned_timeout(&d->banned, now_ms()) == 0)
 			check_banned(d, false);
 		if (!d->attached && now_ms() >= d->next_resolve_ms)
 			attach(d);
-		if (d->attached && d->resync)
+		if ((d->attached || d->direct) && d->resync)
 			resync(d);
+		if (d->direct && now_ms() >= d->next_check_ms) {
+			keeper_check_direct(&d->k, on_direct_drift, d);
+			d->next_check_ms = now_ms() + DIRECT_CHECK_MS;
+		}
 		if (!d->ready)
 			tell_systemd(d, "waiting for module nictl");
 		run_pending(d);
@@ -537,7 +642,7 @@ static int run(struct daemon *d)
 			detach(d, "went away");
 		if (d->attached)
 			metrics_refresh(&d->m, now_ms());
-		if (poll(fds, 4, poll_timeout(d)) < 0 && errno != EINTR) {
+		if (poll(fds, 5, poll_timeout(d)) < 0 && errno != EINTR) {
 			ctl_msg("poll: %s", strerror(errno));
 			return EXIT_FAILURE;
 		}
@@ -549,6 +654,8 @@ static int run(struct daemon *d)
 			banned_drain(&d->banned);
 			check_banned(d, false);
 		}
+		if (fds[4].revents & POLLIN && d->direct)
+			links_read(&d->links);
 		/* Also when nothing is ready: it drops idle clients at their timeout. */
 		metrics_server_run(&d->m.server);
 	}
@@ -603,8 +710,13 @@ static int once(struct daemon *d)
 	unsigned int failed;
 	int err;
 
-	if (ctl_nl_open(&d->k.nl))
+	err = ctl_nl_open_or_absent(&d->k.nl);
+	if (err < 0)
 		return EXIT_FAILURE;
+	if (err > 0)
+		ctl_nl_module_absent("Applying the rules through /proc/irq: not atomic against "
+				     "other writers, no steering, no stacked device, the initial "
+				     "network namespace only");
 	start_banned(d, false);
 	err = keeper_apply_all(&d->k, &failed);
 	if (err == -ENOENT)
@@ -671,7 +783,7 @@ static int parse_args(int argc, char **argv, struct daemon *d, struct daemon_mod
 int cmd_daemon(int argc, char **argv)
 {
 	struct daemon d = { .conf_path = CONF_DEFAULT_PATH, .sigfd = -1,
-			    .banned = { .inotify_fd = -1 } };
+			    .banned = { .inotify_fd = -1 }, .links = LINKS_INIT };
 	struct daemon_mode mode = { 0 };
 	char err[512];
 	int ret;
@@ -696,6 +808,7 @@ int cmd_daemon(int argc, char **argv)
 	if (!mode.fg && !mode.once)
 		log_to_syslog();
 	ret = mode.once ? once(&d) : start(&d);
+	links_stop(&d.links, d.ev);
 	if (d.ev)
 		nl_socket_free(d.ev);
 	if (d.k.nl.sk)

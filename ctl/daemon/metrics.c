@@ -343,14 +343,14 @@ static int napi_families(FILE *f, const struct daemon_metrics *m)
 	return 0;
 }
 
-/* The module's per-CPU counters, read now. */
-static int cpu_families(FILE *f, struct keeper *k)
+/* The module's per-CPU counters, read now; without it, procfs's runs (stats_proc.c). */
+static int cpu_families(FILE *f, struct keeper *k, bool module)
 {
 	struct stats_sample s;
 	struct stats_view v;
 	int err;
 
-	if (stats_read(&k->nl, NULL, &s))
+	if (module ? stats_read(&k->nl, NULL, &s) : stats_read_proc(&s))
 		return -1;
 	err = stats_view_make(&v, NULL, &s);
 	if (!err)
@@ -360,16 +360,19 @@ static int cpu_families(FILE *f, struct keeper *k)
 	return err ? -1 : 0;
 }
 
-/* The page: the daemon's families always, the module's while it is there. */
+/*
+ * The page: the daemon's families always, the module's while it is there;
+ * without it, the per-CPU runs procfs has, saying so (nictl_stats_source).
+ */
 int metrics_render(FILE *f, void *arg)
 {
 	struct daemon_metrics *m = arg;
 
 	daemon_families(f, m);
+	if (cpu_families(f, m->k, *m->attached))
+		return -1;
 	if (!*m->attached)
 		return 0;
-	if (cpu_families(f, m->k))
-		return -1;
 	irq_families(f, m);
 	return napi_families(f, m);
 }

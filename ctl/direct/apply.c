@@ -2,8 +2,7 @@
 /*
  * /proc/irq writes all or nothing, as far as userspace can: each IRQ's
  * affinity read before its write, and put back when a later write fails.
- * The kept file is written whole to a temporary name and renamed, as
- * steer/state.c does, so a reader never sees half of one.
+ * The kept file is written whole (rundir.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +15,7 @@
 
 #include "direct/apply.h"
 #include "procirq.h"
+#include "rundir.h"
 #include "stats/stats.h"
 
 void direct_writes_free(struct direct_write *w, unsigned int n)
@@ -90,16 +90,9 @@ void direct_undo(const struct direct_write *w, unsigned int n)
 			write_affinity(w[n].irq, &w[n].saved);
 }
 
-static const char *state_dir(void)
-{
-	const char *dir = getenv("NICTL_RUN_DIR");
-
-	return dir && *dir ? dir : "/run/nictl";
-}
-
 static void saved_file(char *buf, size_t len, unsigned int ifindex)
 {
-	snprintf(buf, len, "%s/irq-%u", state_dir(), ifindex);
+	snprintf(buf, len, "%s/irq-%u", run_dir(), ifindex);
 }
 
 int direct_saved_load(unsigned int ifindex, struct direct_write **w, unsigned int *n)
@@ -164,28 +157,20 @@ static int put_entry(FILE *f, unsigned int irq, const struct cpuset *saved,
 
 int direct_saved_keep(const struct nictl_dev *dev, const struct direct_write *w, unsigned int n)
 {
-	char path[512], tmp[600];
 	struct direct_write *old, *o;
+	char path[512], *text = NULL;
 	unsigned int n_old, i;
-	int fd, err;
+	size_t size = 0;
 	FILE *f;
+	int err;
 
 	err = direct_saved_load(dev->ifindex, &old, &n_old);
 	if (err)
 		return err;
-	if (mkdir(state_dir(), 0755) && errno != EEXIST) {
-		err = -errno;
-		goto out;
-	}
-	saved_file(path, sizeof(path), dev->ifindex);
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
+	f = open_memstream(&text, &size);
 	if (!f) {
-		err = -errno;
-		if (fd >= 0)
-			close(fd);
-		goto out;
+		direct_writes_free(old, n_old);
+		return -ENOMEM;
 	}
 	fprintf(f, "# %s: IRQ, affinity before nictlctl bind without the module, its target\n",
 		dev->ifname);
@@ -198,12 +183,10 @@ int direct_saved_keep(const struct nictl_dev *dev, const struct direct_write *w,
 		if (!find((struct direct_write *)w, n, old[i].irq))
 			err = put_entry(f, old[i].irq, &old[i].saved, &old[i].target);
 	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
+		err = -ENOMEM;
+	saved_file(path, sizeof(path), dev->ifindex);
+	err = err ?: run_file_write(path, text);
+	free(text);
 	direct_writes_free(old, n_old);
 	return err;
 }

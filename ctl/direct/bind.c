@@ -101,37 +101,69 @@ static int apply_and_keep(const struct nictl_dev *dev, struct direct_write *w, u
 	return 0;
 }
 
+/* The CPU set of @policy for @dev, and a write per queue IRQ: 0 or -1 (said). */
+static int plan(const struct nictl_dev *dev, const struct bind_policy *policy,
+		struct cpu_choice *choice, struct direct_write **w, unsigned int *n)
+{
+	if (check_shared(dev, policy) || policy_choose(dev, policy, choice))
+		return -1;
+	if (direct_place(dev, &choice->cpus, w, n)) {
+		ctl_msg("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int direct_bind_dev(const struct nictl_dev *dev, const struct bind_policy *policy,
+		    struct cpu_choice *choice, struct dev_list *result)
+{
+	const struct dev_ref ref = { .ifindex = dev->ifindex };
+	struct direct_write *w = NULL;
+	unsigned int n = 0;
+	int err;
+
+	*result = (struct dev_list){ NULL, 0, NULL, 0 };
+	err = plan(dev, policy, choice, &w, &n) ?: apply_and_keep(dev, w, n) ?:
+	      describe_after(&ref, result);
+	direct_writes_free(w, n);
+	return err;
+}
+
+/* --dry-run: @found's device with the target each IRQ would get, in @result. */
+static int plan_only(struct dev_list *found, const struct bind_policy *policy,
+		     struct cpu_choice *choice, struct dev_list *result)
+{
+	struct nictl_dev *dev = &found->devs[0];
+	struct direct_write *w = NULL;
+	unsigned int n = 0, i;
+	int err;
+
+	err = plan(dev, policy, choice, &w, &n);
+	for (i = 0; !err && i < n; i++)
+		dev->irqs[i].target_cpu = cpuset_next(&w[i].target, -1);
+	direct_writes_free(w, n);
+	if (!err && dev_list_take(result, found))
+		err = -1;
+	return err;
+}
+
 int direct_bind(const struct dev_ref *ref, const struct bind_policy *policy,
 		struct cpu_choice *choice, struct dev_list *result)
 {
-	struct direct_write *w = NULL;
 	struct dev_list found;
-	struct nictl_dev *dev;
-	unsigned int n = 0, i;
 	int err;
 
 	*result = (struct dev_list){ NULL, 0, NULL, 0 };
 	if (refuse_module_only(policy) || find_one(ref, "bind", &found))
 		return -1;
-	dev = &found.devs[0];
-	err = check_shared(dev, policy) ?: policy_choose(dev, policy, choice);
-	if (!err && direct_place(dev, &choice->cpus, &w, &n)) {
-		ctl_msg("out of memory");
-		err = -1;
-	}
-	if (!err && policy->dry_run) {
-		for (i = 0; i < n; i++)
-			dev->irqs[i].target_cpu = cpuset_next(&w[i].target, -1);
-		ctl_nl_module_absent("Planned as a bind through /proc/irq would apply it");
-		err = dev_list_take(result, &found) ? -1 : 0;
-	} else if (!err) {
-		err = apply_and_keep(dev, w, n);
-		if (!err)
-			ctl_nl_module_absent("Bound through /proc/irq: not atomic against other "
-					     "writers, and not kept across a driver reload");
-		err = err ?: describe_after(ref, result);
-	}
-	direct_writes_free(w, n);
+	if (policy->dry_run)
+		err = plan_only(&found, policy, choice, result);
+	else
+		err = direct_bind_dev(&found.devs[0], policy, choice, result);
+	if (!err)
+		ctl_nl_module_absent(policy->dry_run ? "Planned as a bind through /proc/irq would "
+				     "apply it" : "Bound through /proc/irq: not atomic against "
+				     "other writers, and not kept across a driver reload");
 	dev_list_free(&found);
 	return err;
 }
@@ -158,43 +190,56 @@ static int restore_writes(const struct nictl_dev *dev, struct direct_write *kept
 	return 0;
 }
 
-int direct_restore(const struct dev_ref *ref, struct dev_list *result)
+/* Put back what was kept for @dev: 0, 1 when nothing was, or -1 after one line. */
+static int restore_dev(const struct nictl_dev *dev)
 {
 	struct direct_write *kept = NULL, *w = NULL;
 	unsigned int n_kept = 0, n = 0;
+	char why[320];
+	int err;
+
+	err = direct_saved_load(dev->ifindex, &kept, &n_kept);
+	if (!err && !n_kept)
+		return 1;
+	if (!err && restore_writes(dev, kept, n_kept, &w, &n))
+		err = -ENOMEM;
+	if (err) {
+		ctl_msg("cannot restore %s: %s", dev->ifname, strerror(-err));
+	} else if (direct_apply(w, n, why, sizeof(why))) {
+		ctl_msg("restore of %s failed, every earlier write rolled back: %s", dev->ifname,
+			why);
+		err = -1;
+	} else {
+		direct_saved_remove(dev->ifindex);
+	}
+	direct_writes_free(w, n);
+	direct_writes_free(kept, n_kept);
+	return err ? -1 : 0;
+}
+
+int direct_restore_dev(const struct nictl_dev *dev)
+{
+	return restore_dev(dev) < 0 ? -1 : 0;
+}
+
+int direct_restore(const struct dev_ref *ref, struct dev_list *result)
+{
 	struct dev_list found;
-	const struct nictl_dev *dev;
 	char why[320];
 	int err;
 
 	*result = (struct dev_list){ NULL, 0, NULL, 0 };
 	if (find_one(ref, "restore", &found))
 		return -1;
-	dev = &found.devs[0];
-	err = direct_saved_load(dev->ifindex, &kept, &n_kept);
-	if (!err && !n_kept) {
+	err = restore_dev(&found.devs[0]);
+	if (err == 1) {
 		snprintf(why, sizeof(why), "Without it, nictl has not bound %s (nothing kept for "
-			 "it under /run/nictl)", dev->ifname);
+			 "it under /run/nictl)", found.devs[0].ifname);
 		ctl_nl_module_absent(why);
-		err = -1;
-	}
-	if (!err && restore_writes(dev, kept, n_kept, &w, &n))
-		err = -ENOMEM;
-	if (!err && direct_apply(w, n, why, sizeof(why))) {
-		ctl_msg("restore of %s failed, every earlier write rolled back: %s", dev->ifname,
-			why);
-		err = -1;
-	}
-	if (!err) {
-		direct_saved_remove(dev->ifindex);
+	} else if (!err) {
 		ctl_nl_module_absent("Restored through /proc/irq");
 		err = describe_after(ref, result);
-	} else if (err != -1) {
-		ctl_msg("cannot restore %s: %s", dev->ifname, strerror(-err));
-		err = -1;
 	}
-	direct_writes_free(w, n);
-	direct_writes_free(kept, n_kept);
 	dev_list_free(&found);
-	return err;
+	return err ? -1 : 0;
 }

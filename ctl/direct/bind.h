@@ -21,7 +21,21 @@
 int direct_bind(const struct dev_ref *ref, const struct bind_policy *policy,
 		struct cpu_choice *choice, struct dev_list *result);
 
+/*
+ * Bind @dev, as direct_discover() found it, by @policy as direct_bind()
+ * does, with no word of the module (the daemon said it once): 0, or -1
+ * after one line. No dry run.
+ */
+int direct_bind_dev(const struct nictl_dev *dev, const struct bind_policy *policy,
+		    struct cpu_choice *choice, struct dev_list *result);
+
 /* Put back what direct_bind() replaced on @ref's device: as direct_bind(). */
 int direct_restore(const struct dev_ref *ref, struct dev_list *result);
+
+/*
+ * Put back what binds without the module replaced on @dev, silently when
+ * they replaced nothing: 0 or -1 (said).
+ */
+int direct_restore_dev(const struct nictl_dev *dev);
 
 #endif /* NICTLCTL_DIRECT_BIND_H */

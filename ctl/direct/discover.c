@@ -22,26 +22,13 @@
 #include <unistd.h>
 
 #include "direct/discover.h"
+#include "direct/links.h"
 #include "kmod/classify.h"
 #include "kmod/qirq.h"
 #include "procirq.h"
 #include "report.h"
 #include "topology.h"
 #include "util.h"
-
-/* The first line of @path, without its newline, in @buf; -errno if unreadable. */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return 0;
-}
 
 /* @src into @dst, cut to fit as the kernel's strscpy() cuts IRQ names. */
 static void copy_str(char *dst, size_t len, const char *src)
@@ -102,7 +89,7 @@ static int numa_node(const char *dev)
 
 	snprintf(d, sizeof(d), "%s", dev);
 	for (;;) {
-		if (!read_text(path_of(path, sizeof(path), "%s/numa_node", d), line, sizeof(line)) &&
+		if (!topo_first_line(path_of(path, sizeof(path), "%s/numa_node", d), line, sizeof(line)) &&
 		    atoi(line) >= 0)
 			return atoi(line);
 		slash = strrchr(d, '/');
@@ -144,7 +131,7 @@ static bool irq_name(unsigned int irq, char *name, size_t len, bool *shared)
 {
 	char path[PATH_MAX], actions[1024];
 
-	if (read_text(path_of(path, sizeof(path), "%s/kernel/irq/%u/actions", topo_root(), irq),
+	if (topo_first_line(path_of(path, sizeof(path), "%s/kernel/irq/%u/actions", topo_root(), irq),
 		      actions, sizeof(actions)) || !actions[0])
 		return false;
 	*shared = strchr(actions, ',');
@@ -268,29 +255,114 @@ static int fill_irqs(struct nictl_dev *dev, const struct nictl_qirq *q, unsigned
 	return err;
 }
 
-/* Find, classify and group @dev's queue IRQs on the PCI function @pci. */
+/* NICTL_FAULT_DISCOVERY_SOURCE: 1 links only, 2 names only, as the module's fault parameter. */
+static unsigned int fault_source(void)
+{
+	const char *source = getenv(DIRECT_FAULT_SOURCE_ENV);
+
+	return source ? strtoul(source, NULL, 10) : 0;
+}
+
+/* Does one of the @n named entries serve @queue's receive (@rx) or transmit side? */
+static bool named(const struct nictl_qirq *q, unsigned int n, unsigned int queue, bool rx)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (q[i].queue == queue &&
+		    q[i].kind != (rx ? NICTL_QUEUE_KIND_TX : NICTL_QUEUE_KIND_RX))
+			return true;
+	return false;
+}
+
+static unsigned int link_irq(const struct queue_link *l, unsigned int n, unsigned int queue,
+			     bool rx)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (l[i].queue == queue && l[i].rx == rx)
+			return l[i].irq;
+	return 0;
+}
+
+static void add_linked(struct nictl_qirq *q, unsigned int *n, unsigned int irq,
+		       unsigned int queue, unsigned int kind)
+{
+	char name[NICTL_IRQ_NAME_LEN] = "";
+	bool shared = false;
+
+	irq_name(irq, name, sizeof(name), &shared);
+	q[*n] = (struct nictl_qirq){ .irq = irq, .queue = queue, .kind = kind, .shared = shared,
+				     .target_cpu = -1, .plan_cpu = -1 };
+	copy_str(q[(*n)++].name, sizeof(q->name), name);
+}
+
+/*
+ * After the @found named entries of @q, the linked IRQs of the active
+ * queues they miss, as the module's nictl_discover_links() adds them;
+ * returns how many. Links are the running kernel's: none are read for a
+ * sysfs that is not its (NICTL_SYSFS, in tests).
+ */
+static int add_links(const struct nictl_dev *dev, struct nictl_qirq *q, unsigned int found,
+		     unsigned int *added)
+{
+	unsigned int nq = dev->rx_queues > dev->tx_queues ? dev->rx_queues : dev->tx_queues;
+	unsigned int queue, rx, tx, n = found, nl;
+	struct queue_link *l;
+	int err;
+
+	*added = 0;
+	if (strcmp(topo_root(), "/sys") || fault_source() == 2)
+		return 0;
+	err = direct_queue_links(dev->ifindex, &l, &nl);
+	for (queue = 0; !err && nl && queue < nq; queue++) {
+		rx = queue < dev->rx_queues && !named(q, found, queue, true) ?
+		     link_irq(l, nl, queue, true) : 0;
+		tx = queue < dev->tx_queues && !named(q, found, queue, false) ?
+		     link_irq(l, nl, queue, false) : 0;
+		if (rx && rx == tx) {
+			add_linked(q, &n, rx, queue, NICTL_QUEUE_KIND_COMBINED);
+			continue;
+		}
+		if (rx)
+			add_linked(q, &n, rx, queue, NICTL_QUEUE_KIND_RX);
+		if (tx)
+			add_linked(q, &n, tx, queue, NICTL_QUEUE_KIND_TX);
+	}
+	free(l);
+	*added = n - found;
+	return err;
+}
+
+/*
+ * Find, classify and group @dev's queue IRQs: the vectors of the PCI
+ * function @pci (NULL: none) by name, then the queues' NAPI links.
+ */
 static int discover_irqs(struct nictl_dev *dev, const char *pci, const char *parent)
 {
+	unsigned int *irqs = NULL, n = 0, found = 0, linked, groups, room;
 	unsigned long long *scratch = NULL;
 	struct nictl_qref *refs = NULL;
 	struct nictl_qirq *q = NULL;
-	unsigned int *irqs, n, found, groups;
 	int err;
 
-	err = msi_vectors(pci, &irqs, &n);
-	if (err || !n)
+	err = pci && fault_source() != 1 ? msi_vectors(pci, &irqs, &n) : 0;
+	/* Each active queue may add a receive and a transmit IRQ by its links. */
+	room = n + 2 * (dev->rx_queues > dev->tx_queues ? dev->rx_queues : dev->tx_queues);
+	if (err || !room)
 		goto out;
-	q = calloc(n, sizeof(*q));
-	refs = calloc(n, sizeof(*refs));
-	scratch = calloc(n, sizeof(*scratch));
+	q = calloc(room, sizeof(*q));
+	refs = calloc(room, sizeof(*refs));
+	scratch = calloc(room, sizeof(*scratch));
 	err = q && refs && scratch ? 0 : -ENOMEM;
-	if (err)
+	if (!err)
+		found = classify_vectors(dev, parent, irqs, n, q);
+	err = err ?: add_links(dev, q, found, &linked);
+	if (err || !(found + linked))
 		goto out;
-	found = classify_vectors(dev, parent, irqs, n, q);
-	if (!found)
-		goto out;
-	found = nictl_qirqs_merge(q, found, refs, scratch, &groups);
-	dev->source = NICTL_IRQ_SOURCE_MSI;
+	dev->source = nictl_qirqs_source(found, linked);
+	found = nictl_qirqs_merge(q, found + linked, refs, scratch, &groups);
 	err = fill_irqs(dev, q, found, refs);
 out:
 	free(scratch);
@@ -333,12 +405,12 @@ static int describe(const char *ifname, const char *devpath, struct nictl_dev *d
 	char path[PATH_MAX], line[64], pci[PATH_MAX], parent[NAME_MAX + 1];
 	int err;
 
-	err = read_text(path_of(path, sizeof(path), "%s/class/net/%s/ifindex", topo_root(), ifname),
+	err = topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/ifindex", topo_root(), ifname),
 			line, sizeof(line));
 	if (err)
 		return err;
 	dev->ifindex = strtoul(line, NULL, 10);
-	if (!read_text(path_of(path, sizeof(path), "%s/class/net/%s/flags", topo_root(), ifname),
+	if (!topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/flags", topo_root(), ifname),
 		       line, sizeof(line)) && (strtoul(line, NULL, 0) & IFF_UP))
 		dev->flags |= NICTL_DEV_F_UP;
 	dev->rx_queues = count_queues(ifname, "rx-");
@@ -359,7 +431,7 @@ static int describe(const char *ifname, const char *devpath, struct nictl_dev *d
 	}
 	dev->numa_node = numa_node(devpath);
 	copy_str(parent, sizeof(parent), strrchr(devpath, '/') + 1);
-	return dev->bus_addr ? discover_irqs(dev, pci, parent) : 0;
+	return discover_irqs(dev, dev->bus_addr ? pci : NULL, parent);
 }
 
 /* Where @ifname's device link leads, in @devpath; false when it has no bus parent. */
@@ -474,7 +546,7 @@ static int resolve(const struct dev_ref *ref, char *name, size_t len)
 	d = opendir(path_of(path, sizeof(path), "%s/class/net", topo_root()));
 	while (err && d && (e = readdir(d))) {
 		if (e->d_name[0] == '.' ||
-		    read_text(path_of(path, sizeof(path), "%s/class/net/%s/ifindex", topo_root(),
+		    topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/ifindex", topo_root(),
 				      e->d_name), line, sizeof(line)) ||
 		    strtoul(line, NULL, 10) != ref->ifindex)
 			continue;

@@ -185,6 +185,8 @@
  * kind = device|backlog; with DEV dev, queue, napi_id):
  *
  *   nictl_softirq_accounting_enabled                  gauge, 1 or 0
+ *   nictl_stats_source{via}                           gauge, 1; via = module,
+ *                                                     or procfs (below)
  *   nictl_softirq_runs_total{cpu,vec}                 counter
  *   nictl_softirq_seconds_total{cpu,vec}              counter
  *   nictl_softirq_max_seconds{cpu,vec}                gauge
@@ -206,6 +208,20 @@
  * a series follows its NIC whether it is read through the bond or not.
  * softnet_stat is left out:
  * node_exporter's softnet collector exports it (received_rps too). --prometheus takes no -i.
+ *
+ * WITHOUT THE MODULE (stats_proc.c)
+ *
+ * After the one line that says why the module is absent, the CPUs as procfs
+ * counts them since boot: NET_RX and NET_TX runs (/proc/softirqs) and the
+ * time in softirqs of every vector (/proc/stat), with softnet_stat. The
+ * table's heading says so, and its columns are CPU, RX_RUNS, RX/s, TX_RUNS,
+ * TX/s, SOFT% (with -i: CPU, RX/s, TX/s, SOFT%, PKTS/s, DROPS, SQUEEZE); no
+ * split, no histogram; the last line names the CPU with the most SOFT%.
+ * JSON has "via": "procfs" ("module" otherwise), time_ns, max_ns, hist,
+ * pct and avg_ns of each vector null, poll, net_rx_split and
+ * napi_unattributed null, and softirq_pct a number (null with the module).
+ * Prometheus has nictl_stats_source{via="procfs"} and the runs only. DEV,
+ * --hist and the switches need the module and are refused with the reason.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -402,6 +418,12 @@ static void sleep_until(struct timespec *deadline, uint64_t ns)
 		;
 }
 
+/* One sample: the module's, or procfs's when @nl is NULL (no module). */
+static int sample(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample *s)
+{
+	return nl ? stats_read(nl, ref, s) : stats_read_proc(s);
+}
+
 /* Take the samples and print the views; returns 0 or -1 after the one line. */
 static int sample_and_print(struct ctl_nl *nl, const struct stats_args *a,
 			    const struct dev_ref *ref)
@@ -412,7 +434,7 @@ static int sample_and_print(struct ctl_nl *nl, const struct stats_args *a,
 	int err;
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	err = stats_read(nl, ref, prev);
+	err = sample(nl, ref, prev);
 	if (err)
 		return err;
 	if (!a->interval_ns) {
@@ -422,7 +444,7 @@ static int sample_and_print(struct ctl_nl *nl, const struct stats_args *a,
 	}
 	for (i = 0; i < count && !err; i++) {
 		sleep_until(&deadline, a->interval_ns);
-		err = stats_read(nl, ref, cur);
+		err = sample(nl, ref, cur);
 		if (err)
 			break;
 		if (i && a->format == FMT_TABLE)
@@ -437,6 +459,29 @@ static int sample_and_print(struct ctl_nl *nl, const struct stats_args *a,
 	return err;
 }
 
+/*
+ * Module nictl is not loaded: the CPUs from procfs, after the one line that
+ * says why; what needs the module (its switches, a device's queues, the
+ * histogram) is refused with the reason.
+ */
+static int run_without_module(const struct stats_args *a)
+{
+	const char *needs = a->switch_cmd ? "its accounting is the module's" :
+			    a->dev ? "a device's NAPI polls are counted by it only" :
+			    a->hist ? "only it times each run" : NULL;
+	char then[160];
+
+	if (needs) {
+		snprintf(then, sizeof(then), "%s needs it: %s", a->switch_cmd ? a->switch_opt :
+			 a->dev ? "stats DEV" : "--hist", needs);
+		ctl_nl_module_absent(then);
+		return EXIT_FAILURE;
+	}
+	ctl_nl_module_absent("Counted from /proc/softirqs and /proc/stat: runs per CPU and the "
+			     "time in softirqs of every vector, no NET_RX time");
+	return sample_and_print(NULL, a, NULL) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 static int run(const struct stats_args *a)
 {
 	struct dev_ref ref;
@@ -448,7 +493,10 @@ static int run(const struct stats_args *a)
 		if (err)
 			return err;
 	}
-	if (ctl_nl_open(&nl))
+	err = ctl_nl_open_or_absent(&nl);
+	if (err > 0)
+		return run_without_module(a);
+	if (err)
 		return EXIT_FAILURE;
 	if (a->switch_cmd) {
 		err = stats_request(&nl, a->switch_cmd, a->enable);

@@ -60,6 +60,8 @@ struct stats_cpu {
 	struct stats_napi_time *napi_times;	/* every NAPI polled on the CPU */
 	unsigned int nr_napi_times;
 	struct softnet_row softnet;
+	bool has_softirq_ns;		/* from /proc/stat, without the module */
+	uint64_t softirq_ns;		/* time in softirqs of every vector, since boot */
 };
 
 struct stats_napi {
@@ -78,6 +80,7 @@ struct stats_napi {
  * devices beneath it, in @dev.
  */
 struct stats_sample {
+	bool via_proc;			/* module nictl is not loaded: procfs only (stats_proc.c) */
 	bool enabled;
 	struct stats_cpu *cpus;		/* ascending CPU numbers */
 	unsigned int nr_cpus;
@@ -136,6 +139,9 @@ struct cpu_view {
 	struct softnet_row softnet;	/* totals in a snapshot, deltas in an interval */
 	double processed_per_sec;	/* interval only */
 	double rps_per_sec;		/* interval only */
+	bool has_softirq;		/* without the module: softirq time of every vector */
+	uint64_t softirq_ns;
+	double softirq_pct;
 };
 
 struct queue_view {
@@ -156,6 +162,7 @@ struct queue_view {
 
 struct stats_view {
 	bool interval;			/* two samples, else one since the start */
+	bool via_proc;			/* procfs only: runs, no times, no NAPI polls */
 	bool enabled;
 	uint64_t span_ns;		/* interval_ns or since_ns */
 	struct cpu_view *cpus;
@@ -167,7 +174,8 @@ struct stats_view {
 	struct queue_view *queues;	/* by device (a stacked DEV's), queue, then NAPI id */
 	unsigned int nr_queues;
 	uint64_t packets;		/* the device's, in the span */
-	int hot_cpu;			/* cpus index of the highest NET_RX %, -1 if none */
+	int hot_cpu;			/* cpus index of the highest NET_RX % (softirq % via
+					 * procfs), -1 if none */
 	int uneven;			/* index into queues of the largest share, -1 if none */
 	uint64_t backlog_untimed;	/* backlog polls outside NET_RX on all CPUs */
 };
@@ -179,12 +187,20 @@ int stats_parse_cpu(struct nlmsghdr *hdr, void *sample);
 int stats_parse_napi(struct nlmsghdr *hdr, void *sample);
 int stats_read_napis(struct ctl_nl *nl, const struct nictl_dev *dev, struct stats_sample *s);
 struct stats_cpu *stats_find_cpu(const struct stats_sample *s, unsigned int cpu);
+struct stats_cpu *stats_add_cpu(struct stats_sample *s, unsigned int cpu);
 void stats_sample_free(struct stats_sample *s);
 
 /* stats_softnet.c: /proc/net/softnet_stat, under $NICTL_PROCFS (default /proc). */
 const char *softnet_root(void);
 int softnet_parse(FILE *f, const struct cpuset *online, struct stats_sample *s);
 int softnet_read(struct stats_sample *s);
+
+/*
+ * stats_proc.c: without the module, runs per CPU from /proc/softirqs and the
+ * softirq time of every vector from /proc/stat, under $NICTL_PROCFS. 0, or
+ * -1 after the one line (@s freed).
+ */
+int stats_read_proc(struct stats_sample *s);
 
 /* stats_calc.c */
 bool stats_restarted(const struct stats_sample *prev, const struct stats_sample *cur);

@@ -199,6 +199,15 @@ static void cpu_view(struct cpu_view *v, const struct stats_cpu *cur,
 	v->napi_unattributed = delta(cur->napi_unattributed, base ? base->napi_unattributed : 0);
 	if (!prev || p)
 		softnet_view(v, cur, p);
+	v->has_softirq = cur->has_softirq_ns && (!base || base->has_softirq_ns);
+	v->softirq_ns = v->has_softirq ? delta(cur->softirq_ns, base ? base->softirq_ns : 0) : 0;
+	v->softirq_pct = pct(v->softirq_ns, span);
+}
+
+/* The CPU's share of the span in NET_RX, or in softirqs of every vector via procfs. */
+static double hot_pct(const struct stats_view *v, const struct cpu_view *c)
+{
+	return v->via_proc ? c->softirq_pct : c->vec[NICTL_SOFTIRQ_NET_RX].pct;
 }
 
 /*
@@ -334,6 +343,7 @@ int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
 
 	memset(v, 0, sizeof(*v));
 	v->interval = prev != NULL;
+	v->via_proc = cur->via_proc;
 	v->enabled = cur->enabled;
 	v->hot_cpu = -1;
 	v->uneven = -1;
@@ -350,9 +360,8 @@ int stats_view_make(struct stats_view *v, const struct stats_sample *prev,
 		c = &v->cpus[v->nr_cpus];
 		cpu_view(c, &cur->cpus[i], cur, prev, reset);
 		v->backlog_untimed += c->poll[NICTL_POLL_BACKLOG].untimed;
-		if (c->vec[NICTL_SOFTIRQ_NET_RX].time_ns &&
-		    (v->hot_cpu < 0 || c->vec[NICTL_SOFTIRQ_NET_RX].pct >
-				       v->cpus[v->hot_cpu].vec[NICTL_SOFTIRQ_NET_RX].pct))
+		if (hot_pct(v, c) > 0 &&
+		    (v->hot_cpu < 0 || hot_pct(v, c) > hot_pct(v, &v->cpus[v->hot_cpu])))
 			v->hot_cpu = v->nr_cpus;
 		v->nr_cpus++;
 	}

@@ -27,22 +27,36 @@ static void json_u64(struct json *j, const char *key, uint64_t v)
 	json_int(j, key, v > INT64_MAX ? INT64_MAX : (long long)v);
 }
 
-static void json_vec(struct json *j, const char *key, const struct vec_view *v)
+/* Without the module (@timed false), a vector has its runs only: the rest is null. */
+static void json_vec(struct json *j, const char *key, const struct vec_view *v, bool timed)
 {
 	unsigned int b;
 
 	json_obj_begin(j, key);
 	json_u64(j, "count", v->count);
-	json_u64(j, "time_ns", v->time_ns);
-	json_u64(j, "max_ns", v->max_ns);
+	if (timed) {
+		json_u64(j, "time_ns", v->time_ns);
+		json_u64(j, "max_ns", v->max_ns);
+	} else {
+		json_null(j, "time_ns");
+		json_null(j, "max_ns");
+	}
 	json_bool(j, "max_new", v->max_new);
-	json_arr_begin(j, "hist");
-	for (b = 0; b < NICTL_HIST_BUCKETS; b++)
-		json_u64(j, NULL, v->hist[b]);
-	json_arr_end(j);
-	json_fixed(j, "pct", v->pct);
+	if (timed) {
+		json_arr_begin(j, "hist");
+		for (b = 0; b < NICTL_HIST_BUCKETS; b++)
+			json_u64(j, NULL, v->hist[b]);
+		json_arr_end(j);
+		json_fixed(j, "pct", v->pct);
+	} else {
+		json_null(j, "hist");
+		json_null(j, "pct");
+	}
 	json_fixed(j, "per_sec", v->per_sec);
-	json_u64(j, "avg_ns", v->avg_ns);
+	if (timed)
+		json_u64(j, "avg_ns", v->avg_ns);
+	else
+		json_null(j, "avg_ns");
 	json_obj_end(j);
 }
 
@@ -70,20 +84,38 @@ static void json_split(struct json *j, const struct rx_split *sp)
 	json_obj_end(j);
 }
 
-static void json_cpu(struct json *j, const struct cpu_view *c)
+/* What only the module counts: NAPI polls and NET_RX time by what it was spent on. */
+static void json_polls(struct json *j, const struct cpu_view *c)
 {
-	unsigned int vec, kind;
+	unsigned int kind;
 
-	json_obj_begin(j, NULL);
-	json_int(j, "cpu", c->cpu);
-	for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++)
-		json_vec(j, stats_vec_names[vec], &c->vec[vec]);
 	json_obj_begin(j, "poll");
 	for (kind = 0; kind < __NICTL_POLL_MAX; kind++)
 		json_poll(j, stats_poll_names[kind], &c->poll[kind]);
 	json_obj_end(j);
 	json_split(j, &c->split);
 	json_u64(j, "napi_unattributed", c->napi_unattributed);
+}
+
+static void json_cpu(struct json *j, const struct stats_view *v, const struct cpu_view *c)
+{
+	unsigned int vec;
+
+	json_obj_begin(j, NULL);
+	json_int(j, "cpu", c->cpu);
+	for (vec = 0; vec < __NICTL_SOFTIRQ_MAX; vec++)
+		json_vec(j, stats_vec_names[vec], &c->vec[vec], !v->via_proc);
+	if (v->via_proc) {
+		json_null(j, "poll");
+		json_null(j, "net_rx_split");
+		json_null(j, "napi_unattributed");
+	} else {
+		json_polls(j, c);
+	}
+	if (c->has_softirq)
+		json_fixed(j, "softirq_pct", c->softirq_pct);
+	else
+		json_null(j, "softirq_pct");
 	if (c->softnet.present) {
 		json_obj_begin(j, "softnet");
 		json_int(j, "processed", c->softnet.processed);
@@ -155,10 +187,11 @@ static int json_view(struct json *j, const void *arg)
 
 	json_obj_begin(j, NULL);
 	json_u64(j, v->interval ? "interval_ns" : "since_ns", v->span_ns);
+	json_str(j, "via", v->via_proc ? "procfs" : "module");
 	json_bool(j, "enabled", v->enabled);
 	json_arr_begin(j, "cpus");
 	for (i = 0; i < v->nr_cpus; i++)
-		json_cpu(j, &v->cpus[i]);
+		json_cpu(j, v, &v->cpus[i]);
 	json_arr_end(j);
 	if (v->hot_cpu < 0)
 		json_null(j, "hottest_cpu");

@@ -176,7 +176,7 @@ static int parse_cpu_nests(struct stats_cpu *c, struct genlmsghdr *gnlh)
 }
 
 /* Insert a slot for @cpu keeping the array sorted; NULL when out of memory. */
-static struct stats_cpu *add_cpu(struct stats_sample *s, unsigned int cpu)
+struct stats_cpu *stats_add_cpu(struct stats_sample *s, unsigned int cpu)
 {
 	struct stats_cpu *cpus;
 	unsigned int i;
@@ -209,7 +209,7 @@ int stats_parse_cpu(struct nlmsghdr *hdr, void *arg)
 	cpu = nla_get_u32(tb[NICTL_A_CPU]);
 	if (cpu >= CPUSET_MAX_CPUS)
 		return -EPROTO;
-	c = add_cpu(s, cpu);
+	c = stats_add_cpu(s, cpu);
 	if (!c)
 		return -ENOMEM;
 	/* Every message carries the switch; the last one read wins. */

@@ -193,7 +193,11 @@ static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int 
 	}
 }
 
-/* The per-CPU families of a view since the start (not of an interval). */
+/*
+ * The per-CPU families of a view since the start (not of an interval).
+ * Without the module, the runs of /proc/softirqs since boot only: what
+ * else it has, node_exporter exports (node_cpu_seconds_total{mode="softirq"}).
+ */
 void stats_prom_cpus(FILE *f, const struct stats_view *v)
 {
 	unsigned int i, vec;
@@ -201,7 +205,13 @@ void stats_prom_cpus(FILE *f, const struct stats_view *v)
 	prom_family(f, "nictl_softirq_accounting_enabled", "gauge",
 	       "1 when nictl times the network softirqs, 0 when its probes are off.");
 	fprintf(f, "nictl_softirq_accounting_enabled %d\n", v->enabled);
-	cpu_families(f, v, vec_families, ARRAY_SIZE(vec_families));
+	prom_family(f, "nictl_stats_source", "gauge",
+	       "1 for where these series come from: via=\"module\" (nictl's accounting) or "
+	       "via=\"procfs\" (module nictl not loaded: /proc/softirqs since boot, runs only).");
+	fprintf(f, "nictl_stats_source{via=\"%s\"} 1\n", v->via_proc ? "procfs" : "module");
+	cpu_families(f, v, vec_families, v->via_proc ? 1 : ARRAY_SIZE(vec_families));
+	if (v->via_proc)
+		return;
 	prom_family(f, "nictl_softirq_duration_seconds", "histogram",
 	       "Runs of the softirq handler on every CPU by duration, since nictl's counters "
 	       "started.");

@@ -159,6 +159,20 @@ static const char *const interval_cols[] = {
 	"DROPS", "SQUEEZE",
 };
 
+/* PKTS/s, DROPS and SQUEEZE of an interval, from softnet_stat. */
+static void softnet_cells(struct grid *g, const struct cpu_view *c)
+{
+	if (!c->softnet.present) {
+		grid_add(g, "-");
+		grid_add(g, "-");
+		grid_add(g, "-");
+		return;
+	}
+	grid_add(g, "%.1f", c->processed_per_sec);
+	grid_add(g, "%u", c->softnet.dropped);
+	grid_add(g, "%u", c->softnet.time_squeeze);
+}
+
 static void cpu_row(struct grid *g, const struct stats_view *v, const struct cpu_view *c)
 {
 	const struct vec_view *rx = &c->vec[NICTL_SOFTIRQ_NET_RX];
@@ -174,20 +188,57 @@ static void cpu_row(struct grid *g, const struct stats_view *v, const struct cpu
 	grid_add(g, "%.1f", tx->pct);
 	grid_add(g, "%.1f", tx->per_sec);
 	grid_ns(g, tx->max_ns, tx->max_ns, tx->max_new ? "+" : "");
-	if (!v->interval)
-		return;
-	if (!c->softnet.present) {
-		grid_add(g, "-");
-		grid_add(g, "-");
-		grid_add(g, "-");
-		return;
-	}
-	grid_add(g, "%.1f", c->processed_per_sec);
-	grid_add(g, "%u", c->softnet.dropped);
-	grid_add(g, "%u", c->softnet.time_squeeze);
+	if (v->interval)
+		softnet_cells(g, c);
 }
 
-/* NET_RX time first, then NET_TX time, then the lower CPU number. */
+/* Without the module: runs from /proc/softirqs, and the softirq time of every vector. */
+static const char *const proc_snapshot_cols[] = {
+	"CPU", "RX_RUNS", "RX/s", "TX_RUNS", "TX/s", "SOFT%",
+};
+
+static const char *const proc_interval_cols[] = {
+	"CPU", "RX/s", "TX/s", "SOFT%", "PKTS/s", "DROPS", "SQUEEZE",
+};
+
+static void proc_row(struct grid *g, const struct stats_view *v, const struct cpu_view *c)
+{
+	const struct vec_view *rx = &c->vec[NICTL_SOFTIRQ_NET_RX];
+	const struct vec_view *tx = &c->vec[NICTL_SOFTIRQ_NET_TX];
+
+	grid_add(g, "%u", c->cpu);
+	if (!v->interval)
+		grid_add(g, "%llu", (unsigned long long)rx->count);
+	grid_add(g, "%.1f", rx->per_sec);
+	if (!v->interval)
+		grid_add(g, "%llu", (unsigned long long)tx->count);
+	grid_add(g, "%.1f", tx->per_sec);
+	if (c->has_softirq)
+		grid_add(g, "%.1f", c->softirq_pct);
+	else
+		grid_add(g, "-");
+	if (v->interval)
+		softnet_cells(g, c);
+}
+
+/* The CPU table's columns and rows: [via procfs][interval]. */
+struct cpu_layout {
+	const char *const *names;
+	unsigned int n;
+	void (*row)(struct grid *g, const struct stats_view *v, const struct cpu_view *c);
+};
+
+static const struct cpu_layout cpu_layouts[2][2] = {
+	{
+		{ snapshot_cols, ARRAY_SIZE(snapshot_cols), cpu_row },
+		{ interval_cols, ARRAY_SIZE(interval_cols), cpu_row },
+	}, {
+		{ proc_snapshot_cols, ARRAY_SIZE(proc_snapshot_cols), proc_row },
+		{ proc_interval_cols, ARRAY_SIZE(proc_interval_cols), proc_row },
+	},
+};
+
+/* The module's NET_RX time first (softirq time via procfs), then NET_TX's, then the CPU. */
 static int hotter_first(const void *a, const void *b, void *view)
 {
 	const struct cpu_view *x = &((const struct stats_view *)view)->cpus[*(const unsigned int *)a];
@@ -195,6 +246,8 @@ static int hotter_first(const void *a, const void *b, void *view)
 	const struct vec_view *xr = &x->vec[NICTL_SOFTIRQ_NET_RX], *yr = &y->vec[NICTL_SOFTIRQ_NET_RX];
 	const struct vec_view *xt = &x->vec[NICTL_SOFTIRQ_NET_TX], *yt = &y->vec[NICTL_SOFTIRQ_NET_TX];
 
+	if (x->softirq_ns != y->softirq_ns)
+		return x->softirq_ns > y->softirq_ns ? -1 : 1;
 	if (xr->time_ns != yr->time_ns)
 		return xr->time_ns > yr->time_ns ? -1 : 1;
 	if (xt->time_ns != yt->time_ns)
@@ -226,32 +279,51 @@ static unsigned int pick_rows(const struct stats_view *v, bool all, unsigned int
 static void print_rest(FILE *f, const struct stats_view *v, const unsigned int *rows,
 		       unsigned int shown)
 {
-	const struct vec_view *rx = &v->cpus[rows[shown - 1]].vec[NICTL_SOFTIRQ_NET_RX];
+	const struct cpu_view *last = &v->cpus[rows[shown - 1]];
 	unsigned int rest = v->nr_cpus - shown;
 
-	fprintf(f, "  ... %u more CPU%s, each with NET_RX %.1f%% or less (--all lists them)\n",
-		rest, rest == 1 ? "" : "s", rx->pct);
+	fprintf(f, "  ... %u more CPU%s, each with %s %.1f%% or less (--all lists them)\n",
+		rest, rest == 1 ? "" : "s", v->via_proc ? "softirqs" : "NET_RX",
+		v->via_proc ? last->softirq_pct : last->vec[NICTL_SOFTIRQ_NET_RX].pct);
+}
+
+/* The heading without the module: what procfs gave, and what it cannot say. */
+static void proc_heading(FILE *f, const struct stats_view *v)
+{
+	if (v->interval)
+		fprintf(f, "softirqs over %.2f s", v->span_ns / 1e9);
+	else
+		fprintf(f, "softirqs since boot %.1f s ago", v->span_ns / 1e9);
+	fputs(", from /proc (module nictl not loaded): runs per vector, SOFT% the time in "
+	      "softirqs of every vector; no NET_RX time, run durations or NAPI polls\n", f);
 }
 
 static int print_cpus(FILE *f, const struct stats_view *v, const unsigned int *rows,
 		      unsigned int nr_rows)
 {
-	struct grid g = { .cols = v->interval ? ARRAY_SIZE(interval_cols) :
-						ARRAY_SIZE(snapshot_cols) };
+	const struct cpu_layout *l = &cpu_layouts[v->via_proc][v->interval];
+	struct grid g = { .cols = l->n };
 	unsigned int i;
 	int err;
 
-	if (v->interval)
-		fprintf(f, "softirqs over %.2f s", v->span_ns / 1e9);
-	else
-		fprintf(f, "softirqs since the counters started %.1f s ago", v->span_ns / 1e9);
-	fprintf(f, "; accounting %s", v->enabled ? "on" : "off, counters frozen (stats --on)");
-	if (v->interval)
-		fputs("; MAX: longest run since the start, + if reached in this interval", f);
-	fputc('\n', f);
-	grid_names(&g, v->interval ? interval_cols : snapshot_cols);
+	if (v->via_proc) {
+		proc_heading(f, v);
+	} else {
+		if (v->interval)
+			fprintf(f, "softirqs over %.2f s", v->span_ns / 1e9);
+		else
+			fprintf(f, "softirqs since the counters started %.1f s ago",
+				v->span_ns / 1e9);
+		fprintf(f, "; accounting %s",
+			v->enabled ? "on" : "off, counters frozen (stats --on)");
+		if (v->interval)
+			fputs("; MAX: longest run since the start, + if reached in this interval",
+			      f);
+		fputc('\n', f);
+	}
+	grid_names(&g, l->names);
 	for (i = 0; i < v->nr_cpus && i < nr_rows; i++)
-		cpu_row(&g, v, &v->cpus[rows[i]]);
+		l->row(&g, v, &v->cpus[rows[i]]);
 	err = grid_print(f, &g);
 	if (!err && nr_rows < v->nr_cpus)
 		print_rest(f, v, rows, nr_rows);
@@ -452,12 +524,18 @@ static void print_verdict(FILE *f, const struct stats_view *v)
 {
 	const struct queue_view *q;
 
+	const char *span = v->interval ? "interval" : v->via_proc ? "time since boot" :
+			   "time since the start";
+
 	if (v->hot_cpu < 0)
-		fputs("hottest CPU: none, no NET_RX time counted", f);
+		fprintf(f, "hottest CPU: none, no %s time counted",
+			v->via_proc ? "softirq" : "NET_RX");
+	else if (v->via_proc)
+		fprintf(f, "hottest CPU: %u, softirqs (every vector) %.1f%% of the %s",
+			v->cpus[v->hot_cpu].cpu, v->cpus[v->hot_cpu].softirq_pct, span);
 	else
 		fprintf(f, "hottest CPU: %u, NET_RX %.1f%% of the %s", v->cpus[v->hot_cpu].cpu,
-			v->cpus[v->hot_cpu].vec[NICTL_SOFTIRQ_NET_RX].pct,
-			v->interval ? "interval" : "time since the start");
+			v->cpus[v->hot_cpu].vec[NICTL_SOFTIRQ_NET_RX].pct, span);
 	if (v->has_dev && !v->nr_queues) {
 		fprintf(f, "; %s has no NAPI instances", v->ifname);
 	} else if (v->has_dev && v->uneven < 0) {
@@ -478,9 +556,10 @@ int stats_table(FILE *f, const struct stats_view *v, bool hist, bool all)
 	unsigned int *rows, nr_rows = pick_rows(v, all, &rows);
 	int err = nr_rows ? print_cpus(f, v, rows, nr_rows) : -1;
 
-	if (!err)
+	/* Without the module there is no NET_RX time to split, no run to bucket. */
+	if (!err && !v->via_proc)
 		err = print_split(f, v, rows, nr_rows);
-	if (!err && hist)
+	if (!err && hist && !v->via_proc)
 		err = print_hist(f, v, rows, nr_rows);
 	free(rows);
 	if (!err && v->has_dev)

@@ -3,9 +3,7 @@
  * The files of steer/state.h. A device's file is named after its ifindex,
  * which a rename keeps and a driver reload changes: a reloaded device
  * starts with the kernel's defaults, and the values of the device that went
- * must not be put on it. Each file is written whole to a temporary name and
- * renamed, so a reader never sees half of one. $NICTL_RUN_DIR replaces
- * /run/nictl (host unit tests).
+ * must not be put on it. Each file is written whole (rundir.h).
  *
  * A device's file: "name value" lines, one per queue value, in the order
  * bind wrote them, after a "#" comment line naming the device:
@@ -26,56 +24,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rundir.h"
 #include "steer/state.h"
 
 #define STATE_PREFIX	"steer-"
 #define FLOW_FILE	"rps_sock_flow_entries"
 
-static const char *state_dir(void)
-{
-	const char *dir = getenv("NICTL_RUN_DIR");
-
-	return dir && *dir ? dir : "/run/nictl";
-}
 
 static void dev_file(char *buf, size_t len, unsigned int ifindex)
 {
-	snprintf(buf, len, "%s/" STATE_PREFIX "%u", state_dir(), ifindex);
+	snprintf(buf, len, "%s/" STATE_PREFIX "%u", run_dir(), ifindex);
 }
 
 static void flow_file(char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/" FLOW_FILE, state_dir());
-}
-
-/* Write @text to @path through a temporary file in the same directory. */
-static int write_atomically(const char *path, const char *text)
-{
-	char tmp[4096];
-	FILE *f;
-	int fd, err = 0;
-
-	if (mkdir(state_dir(), 0755) && errno != EEXIST)
-		return -errno;
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-	} else if (fputs(text, f) < 0 || fflush(f) || fsync(fd)) {
-		err = -errno;
-		fclose(f);
-	} else if (fclose(f)) {
-		err = -errno;
-	}
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	snprintf(buf, len, "%s/" FLOW_FILE, run_dir());
 }
 
 int state_save(unsigned int ifindex, const char *ifname, const struct knob_list *old)
@@ -97,7 +60,7 @@ int state_save(unsigned int ifindex, const char *ifname, const struct knob_list 
 		return -ENOMEM;
 	}
 	dev_file(path, sizeof(path), ifindex);
-	err = write_atomically(path, text);
+	err = run_file_write(path, text);
 	free(text);
 	return err;
 }
@@ -188,7 +151,7 @@ bool state_others(unsigned int ifindex)
 	bool found = false;
 	DIR *dir;
 
-	dir = opendir(state_dir());
+	dir = opendir(run_dir());
 	while (dir && !found && (e = readdir(dir))) {
 		if (sscanf(e->d_name, STATE_PREFIX "%u", &other) == 1 && !strchr(e->d_name, '.'))
 			found = other != ifindex && if_indextoname(other, name);
@@ -204,7 +167,7 @@ int state_flow_save(unsigned int before, unsigned int raised)
 
 	flow_file(path, sizeof(path));
 	snprintf(text, sizeof(text), "%u %u\n", before, raised);
-	return write_atomically(path, text);
+	return run_file_write(path, text);
 }
 
 int state_flow_load(unsigned int *before, unsigned int *raised)

@@ -346,7 +346,8 @@ TEST_F(cmd, missing_module)
 
 	EXPECT_EQ(EXIT_SUCCESS, run(self, cmd_show, "show", NULL));
 	EXPECT_EQ(0, strncmp(self->err, NOT_INSTALLED, strlen(NOT_INSTALLED))) TH_LOG("%s", self->err);
-	EXPECT_NE(NULL, strstr(self->err, ". Shown from sysfs and /proc, without managed flags"));
+	EXPECT_NE(NULL, strstr(self->err, ". Shown from sysfs, /proc and the NAPI links of "
+			       "netdev-genl, without managed flags"));
 	EXPECT_EQ(strchr(self->err, '\n'), strrchr(self->err, '\n')) TH_LOG("one line: %s", self->err);
 	EXPECT_STREQ("no network devices with a bus parent\n", self->out);
 	ctl_netns_select_id(7);

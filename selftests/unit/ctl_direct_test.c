@@ -4,7 +4,9 @@
  * discover.c) of a virtio NIC on a PCI function of node 1, a USB NIC behind
  * a host controller and a bond above the virtio NIC; then bind and restore
  * as commands, through the fake /proc/irq files (direct/bind.c), with the
- * family lookup answering that the module is not loaded.
+ * family lookup answering that the module is not loaded; and the daemon's
+ * keeper on that path: a rule applied, a moved IRQ found, the writes put
+ * back when the module comes.
  */
 #include "ctl_fakesys.h"
 
@@ -18,6 +20,7 @@
 #include "ctl_cpulist.h"
 #include "ctl_fakenl.h"
 
+#include "daemon/apply.h"
 #include "direct/apply.h"
 #include "direct/discover.h"
 
@@ -352,6 +355,63 @@ TEST_F(direct, dry_run_writes_nothing)
 	EXPECT_FALSE(kept(self));
 	EXPECT_NE(NULL, strstr(self->out, "\"irq\":43,")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "\"target_cpu\":6}")) TH_LOG("%s", self->out);
+}
+
+/* What keeper_check_direct() reported, in one string. */
+static char drifted[256];
+
+static void on_drift(void *arg, const struct nictl_dev *dev, const char *what)
+{
+	size_t used = strlen(drifted);
+
+	(void)arg;
+	snprintf(drifted + used, sizeof(drifted) - used, "%s: %s;", dev->ifname, what);
+}
+
+/* The daemon's keeper, with the module away: a rule for vnode1 from a file. */
+static int keeper_start(FIXTURE_DATA(direct) *self, struct keeper *k)
+{
+	char path[512], err[512];
+
+	snprintf(path, sizeof(path), "%s/nictl.conf", self->fs.root);
+	fakesys_write(&self->fs, "[rule n1]\nmatch-name = vnode1\ncpus = numa-local\n",
+		      "nictl.conf");
+	/* A rule has no --allow-shared: vnode1's tx IRQ is its own here. */
+	fakesys_write(&self->fs, "virtio3-output.0\n", "kernel/irq/42/actions");
+	*k = (struct keeper){ .nl = { .family = -1 } };
+	return conf_load(path, &k->conf, err, sizeof(err));
+}
+
+/* The daemon without the module: the rule through /proc/irq, drift found, undone for the module. */
+TEST_F(direct, daemon_keeps_a_rule_without_the_module)
+{
+	unsigned int failed = 1;
+	struct keeper k;
+
+	ASSERT_EQ(0, keeper_start(self, &k));
+	ASSERT_EQ(0, keeper_apply_all(&k, &failed));
+	EXPECT_EQ(0U, failed);
+	EXPECT_STREQ("41:4 42:4 43:6 44:6", affinities(self));
+	EXPECT_TRUE(keeper_owns(&k, dev_key_make(-1, 3)));
+	EXPECT_TRUE(kept(self));
+
+	drifted[0] = '\0';
+	keeper_check_direct(&k, on_drift, NULL);
+	EXPECT_STREQ("", drifted);
+	fakesys_write(&self->fs, "0\n", "proc/irq/43/smp_affinity_list");
+	keeper_check_direct(&k, on_drift, NULL);
+	EXPECT_STREQ("vnode1: IRQ 43 6 -> 0;", drifted);
+	EXPECT_EQ(APPLY_DONE, keeper_apply(&k, dev_key_make(-1, 3)));
+	EXPECT_STREQ("41:4 42:4 43:6 44:6", affinities(self));
+
+	/* A device of another namespace is out of reach without the module. */
+	EXPECT_EQ(APPLY_NONE, keeper_apply(&k, dev_key_make(0, 3)));
+
+	/* The module came: the affinities from before the first apply, nothing kept. */
+	keeper_release_direct(&k);
+	EXPECT_STREQ(BEFORE, affinities(self));
+	EXPECT_FALSE(kept(self));
+	keeper_free(&k);
 }
 
 TEST_HARNESS_MAIN

@@ -540,8 +540,8 @@ TEST_F(stats, count_intervals_as_json_lines_on_a_fixed_beat)
 	EXPECT_EQ(2000000000LL, gap);
 	EXPECT_STREQ("", self->err);
 	ASSERT_EQ(2, count_lines(self->out));
-	EXPECT_EQ(0, strncmp(self->out, "{\"interval_ns\":1000000000,\"enabled\":true,"
-			     "\"cpus\":[{\"cpu\":0,\"net_rx\":{\"count\":1500,", 79));
+	EXPECT_EQ(0, strncmp(self->out, "{\"interval_ns\":1000000000,\"via\":\"module\",\"enabled\":true,"
+			     "\"cpus\":[{\"cpu\":0,\"net_rx\":{\"count\":1500,", 96));
 	/* The second interval saw nothing new; the max stays, not new. */
 	EXPECT_NE(NULL, strstr(strchr(self->out, '\n'),
 			       "{\"cpu\":0,\"net_rx\":{\"count\":0,\"time_ns\":0,"
@@ -722,6 +722,53 @@ TEST_F(stats, help)
 	EXPECT_EQ(EXIT_SUCCESS, run(self, "--help", NULL));
 	EXPECT_EQ(0, strncmp(self->out, usage, strlen(usage)));
 	EXPECT_STREQ("", self->err);
+}
+
+/* Without the module: runs from /proc/softirqs, softirq time from /proc/stat, and no more. */
+TEST_F(stats, without_the_module_counts_from_procfs)
+{
+	fnl.family = -NLE_OBJ_NOTFOUND;
+	fakesys_write(&self->fs, "                    CPU0       CPU1       CPU2\n"
+		      "          HI:          0          0          0\n"
+		      "      NET_TX:        690        734          1\n"
+		      "      NET_RX:      25351      30891          0\n", "softirqs");
+	fakesys_write(&self->fs, "cpu  5734802 295142 1454215 2147896 14726 0 24030 0 0 0\n"
+		      "cpu0 2836755 146731 718364 1118134 3066 0 9970 0 0 0\n"
+		      "cpu1 2898047 148410 735851 1029762 11660 0 14060 0 0 0\n"
+		      "cpu2 1 1 1 1 1 0 0 0 0 0\nintr 1 2 3\n", "stat");
+
+	ASSERT_EQ(EXIT_SUCCESS, run(self, "-j", NULL)) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, "module nictl is not loaded: ")) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, ". Counted from /proc/softirqs and /proc/stat: runs per "
+			       "CPU and the time in softirqs of every vector, no NET_RX time\n"));
+	EXPECT_NE(NULL, strstr(self->out, ",\"via\":\"procfs\",\"enabled\":false,"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "{\"cpu\":1,\"net_rx\":{\"count\":30891,\"time_ns\":null,"
+			       "\"max_ns\":null,\"max_new\":false,\"hist\":null,\"pct\":null,"));
+	EXPECT_NE(NULL, strstr(self->out, "\"poll\":null,\"net_rx_split\":null,"
+			       "\"napi_unattributed\":null,\"softirq_pct\":"));
+	EXPECT_NE(NULL, strstr(self->out, "\"hottest_cpu\":1}")) TH_LOG("%s", self->out);
+
+	ASSERT_EQ(EXIT_SUCCESS, run(self, NULL));
+	EXPECT_NE(NULL, strstr(self->out, ", from /proc (module nictl not loaded): runs per vector, "
+			       "SOFT% the time in softirqs of every vector; no NET_RX time, run "
+			       "durations or NAPI polls\n  CPU  RX_RUNS  RX/s ")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\nhottest CPU: 1, softirqs (every vector) "));
+	EXPECT_EQ(NULL, strstr(self->out, "NAPI%"));
+
+	ASSERT_EQ(EXIT_SUCCESS, run(self, "--prometheus", NULL));
+	EXPECT_NE(NULL, strstr(self->out, "\nnictl_stats_source{via=\"procfs\"} 1\n"));
+	EXPECT_NE(NULL, strstr(self->out, "\nnictl_softirq_runs_total{cpu=\"1\",vec=\"net_rx\"} 30891\n"));
+	EXPECT_EQ(NULL, strstr(self->out, "nictl_softirq_seconds_total"));
+
+	/* What only the module counts is refused, with the reason. */
+	EXPECT_EQ(EXIT_FAILURE, run(self, "vnode1", NULL));
+	EXPECT_NE(NULL, strstr(self->err, "stats DEV needs it: a device's NAPI polls are counted by "
+			       "it only\n")) TH_LOG("%s", self->err);
+	EXPECT_EQ(EXIT_FAILURE, run(self, "--hist", NULL));
+	EXPECT_NE(NULL, strstr(self->err, "--hist needs it: only it times each run\n"));
+	EXPECT_EQ(EXIT_FAILURE, run(self, "--on", NULL));
+	EXPECT_NE(NULL, strstr(self->err, "--on needs it: its accounting is the module's\n"));
 }
 
 TEST_HARNESS_MAIN

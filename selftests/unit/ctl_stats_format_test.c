@@ -255,7 +255,7 @@ TEST_F(fmt, untimed_backlog_polls_are_footnoted)
 TEST_F(fmt, interval_json)
 {
 	EXPECT_STREQ(
-		"{\"interval_ns\":1000000000,\"enabled\":true,\"cpus\":["
+		"{\"interval_ns\":1000000000,\"via\":\"module\",\"enabled\":true,\"cpus\":["
 		"{\"cpu\":0,"
 		"\"net_rx\":{\"count\":1500,\"time_ns\":450000000,\"max_ns\":2000000,"
 		"\"max_new\":true,\"hist\":[0,0,0,0,0,0,0,0,1000,499,0,1,0,0,0,0],"
@@ -271,7 +271,7 @@ TEST_F(fmt, interval_json)
 		"\"net_rx_split\":{\"napi_ns\":250000000,\"backlog_ns\":0,\"other_ns\":200000000,"
 		"\"napi_pct\":25.000,\"backlog_pct\":0.000,\"other_pct\":20.000},"
 		"\"napi_unattributed\":0,"
-		"\"softnet\":{\"processed\":9000,\"dropped\":0,\"time_squeeze\":3,"
+		"\"softirq_pct\":null,\"softnet\":{\"processed\":9000,\"dropped\":0,\"time_squeeze\":3,"
 		"\"received_rps\":0}},"
 		"{\"cpu\":1,"
 		"\"net_rx\":{\"count\":100,\"time_ns\":10000000,\"max_ns\":4000000,"
@@ -289,7 +289,7 @@ TEST_F(fmt, interval_json)
 		"\"net_rx_split\":{\"napi_ns\":2000000,\"backlog_ns\":6000000,\"other_ns\":2000000,"
 		"\"napi_pct\":0.200,\"backlog_pct\":0.600,\"other_pct\":0.200},"
 		"\"napi_unattributed\":0,"
-		"\"softnet\":{\"processed\":100,\"dropped\":0,\"time_squeeze\":0,"
+		"\"softirq_pct\":null,\"softnet\":{\"processed\":100,\"dropped\":0,\"time_squeeze\":0,"
 		"\"received_rps\":50}},"
 		"{\"cpu\":2,"
 		"\"net_rx\":{\"count\":0,\"time_ns\":0,\"max_ns\":0,\"max_new\":false,"
@@ -306,7 +306,7 @@ TEST_F(fmt, interval_json)
 		"\"net_rx_split\":{\"napi_ns\":0,\"backlog_ns\":0,\"other_ns\":0,"
 		"\"napi_pct\":0.000,\"backlog_pct\":0.000,\"other_pct\":0.000},"
 		"\"napi_unattributed\":0,"
-		"\"softnet\":{\"processed\":0,\"dropped\":0,\"time_squeeze\":0,"
+		"\"softirq_pct\":null,\"softnet\":{\"processed\":0,\"dropped\":0,\"time_squeeze\":0,"
 		"\"received_rps\":0}}],"
 		"\"hottest_cpu\":0,"
 		"\"dev\":{\"ifname\":\"vnode1\",\"ifindex\":3,\"packets\":10000},"
@@ -330,7 +330,7 @@ TEST_F(fmt, snapshot_json_without_device)
 	self->cur.cpus[0].softnet.present = false;
 	self->cur.cpus[0].napi_unattributed = 7;
 	EXPECT_STREQ(
-		"{\"since_ns\":101000000000,\"enabled\":true,\"cpus\":["
+		"{\"since_ns\":101000000000,\"via\":\"module\",\"enabled\":true,\"cpus\":["
 		"{\"cpu\":0,"
 		"\"net_rx\":{\"count\":11500,\"time_ns\":2450000000,\"max_ns\":2000000,"
 		"\"max_new\":false,\"hist\":[0,0,0,0,0,0,0,0,10000,499,0,1001,0,0,0,0],"
@@ -345,7 +345,7 @@ TEST_F(fmt, snapshot_json_without_device)
 		"\"packets_per_sec\":0.000}},"
 		"\"net_rx_split\":{\"napi_ns\":1500000000,\"backlog_ns\":0,\"other_ns\":950000000,"
 		"\"napi_pct\":1.485,\"backlog_pct\":0.000,\"other_pct\":0.941},"
-		"\"napi_unattributed\":7,\"softnet\":null}],"
+		"\"napi_unattributed\":7,\"softirq_pct\":null,\"softnet\":null}],"
 		"\"hottest_cpu\":0}\n",
 		print(self, NULL, 'j', false));
 }

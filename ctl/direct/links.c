@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Two dumps of the netdev family, filtered by ifindex: the device's queues
+ * with the id of the NAPI each is linked to (QUEUE_GET), then its NAPIs
+ * with their IRQs (NAPI_GET). Joined by NAPI id they give each queue's
+ * IRQ; a NAPI without an IRQ (none set, or a kernel before the attribute)
+ * links nothing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <linux/genetlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "direct/links.h"
+
+/*
+ * The family's numbers (Documentation/netlink/specs/netdev.yaml, stable
+ * ABI): Debian 12's userspace headers predate them, so they are named here,
+ * apart from <linux/netdev.h>'s.
+ */
+#define NDG_FAMILY		"netdev"
+#define NDG_CMD_QUEUE_GET	10
+#define NDG_CMD_NAPI_GET	11
+#define NDG_A_QUEUE_ID		1
+#define NDG_A_QUEUE_IFINDEX	2
+#define NDG_A_QUEUE_TYPE	3
+#define NDG_A_QUEUE_NAPI_ID	4
+#define NDG_A_QUEUE_MAX		NDG_A_QUEUE_NAPI_ID
+#define NDG_A_NAPI_IFINDEX	1
+#define NDG_A_NAPI_ID		2
+#define NDG_A_NAPI_IRQ		3
+#define NDG_A_NAPI_MAX		NDG_A_NAPI_IRQ
+#define NDG_QUEUE_TYPE_RX	0
+#define NDG_QUEUE_TYPE_TX	1
+
+/* One entry of either dump: a queue and its NAPI, or a NAPI and its IRQ. */
+struct entry {
+	unsigned int a, b, c;
+};
+
+struct collected {
+	struct entry *e;
+	unsigned int n;
+	int err;
+};
+
+static int add(struct collected *c, unsigned int a, unsigned int b, unsigned int cc)
+{
+	struct entry *grown = realloc(c->e, (c->n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	c->e = grown;
+	c->e[c->n++] = (struct entry){ a, b, cc };
+	return 0;
+}
+
+/* A queue: (id, rx, NAPI id), when it has a NAPI. */
+static int on_queue(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[NDG_A_QUEUE_MAX + 1];
+	struct collected *c = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NDG_A_QUEUE_MAX, NULL) ||
+	    !tb[NDG_A_QUEUE_ID] || !tb[NDG_A_QUEUE_TYPE] || !tb[NDG_A_QUEUE_NAPI_ID])
+		return NL_OK;
+	if (nla_get_u32(tb[NDG_A_QUEUE_TYPE]) > NDG_QUEUE_TYPE_TX)
+		return NL_OK;
+	c->err = c->err ?: add(c, nla_get_u32(tb[NDG_A_QUEUE_ID]),
+			       nla_get_u32(tb[NDG_A_QUEUE_TYPE]) == NDG_QUEUE_TYPE_RX,
+			       nla_get_u32(tb[NDG_A_QUEUE_NAPI_ID]));
+	return NL_OK;
+}
+
+/* A NAPI: (id, IRQ), when it has an IRQ. */
+static int on_napi(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[NDG_A_NAPI_MAX + 1];
+	struct collected *c = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NDG_A_NAPI_MAX, NULL) ||
+	    !tb[NDG_A_NAPI_ID] || !tb[NDG_A_NAPI_IRQ] || nla_get_u32(tb[NDG_A_NAPI_IRQ]) <= 0)
+		return NL_OK;
+	c->err = c->err ?: add(c, nla_get_u32(tb[NDG_A_NAPI_ID]),
+			       nla_get_u32(tb[NDG_A_NAPI_IRQ]), 0);
+	return NL_OK;
+}
+
+/* Dump @cmd of @family for @ifindex (in attribute @attr) into @c. */
+static int dump(struct nl_sock *sk, int family, int cmd, int attr, unsigned int ifindex,
+		nl_recvmsg_msg_cb_t fn, struct collected *c)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	int err = -ENOMEM;
+
+	if (msg && genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, NLM_F_DUMP, cmd, 1) &&
+	    !nla_put_u32(msg, attr, ifindex)) {
+		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, fn, c);
+		err = nl_send_auto(sk, msg);
+		err = err < 0 ? -EIO : nl_recvmsgs_default(sk) < 0 ? -EIO : c->err;
+	}
+	nlmsg_free(msg);
+	return err;
+}
+
+/* The NAPIs of @napis with id @id's IRQ, 0 for none. */
+static unsigned int irq_of(const struct collected *napis, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < napis->n; i++)
+		if (napis->e[i].a == id)
+			return napis->e[i].b;
+	return 0;
+}
+
+int direct_queue_links(unsigned int ifindex, struct queue_link **links, unsigned int *n)
+{
+	struct collected queues = { 0 }, napis = { 0 };
+	struct nl_sock *sk = nl_socket_alloc();
+	unsigned int i, irq;
+	int family, err = -ENOMEM;
+
+	*links = NULL;
+	*n = 0;
+	if (!sk)
+		return -ENOMEM;
+	family = genl_connect(sk) ? -1 : genl_ctrl_resolve(sk, NDG_FAMILY);
+	err = family < 0 ? 0 :
+	      dump(sk, family, NDG_CMD_QUEUE_GET, NDG_A_QUEUE_IFINDEX, ifindex, on_queue, &queues) ?:
+	      dump(sk, family, NDG_CMD_NAPI_GET, NDG_A_NAPI_IFINDEX, ifindex, on_napi, &napis);
+	/* A family without the commands (6.5-6.7) or the filter links nothing either. */
+	if (err == -EIO)
+		err = 0;
+	if (!err && queues.n) {
+		*links = calloc(queues.n, sizeof(**links));
+		err = *links ? 0 : -ENOMEM;
+	}
+	for (i = 0; !err && i < queues.n; i++) {
+		irq = irq_of(&napis, queues.e[i].c);
+		if (irq)
+			(*links)[(*n)++] = (struct queue_link){ queues.e[i].a, queues.e[i].b, irq };
+	}
+	if (err) {
+		free(*links);
+		*links = NULL;
+		*n = 0;
+	}
+	free(queues.e);
+	free(napis.e);
+	nl_socket_free(sk);
+	return err;
+}

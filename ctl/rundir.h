@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What nictlctl keeps between runs, under /run/nictl ($NICTL_RUN_DIR in
+ * host unit tests): the steering values bind --steer replaced
+ * (steer/state.c) and the affinities a bind without the module replaced
+ * (direct/apply.c). Gone at reboot, as what they describe is.
+ */
+#ifndef NICTLCTL_RUNDIR_H
+#define NICTLCTL_RUNDIR_H
+
+#include <stddef.h>
+
+const char *run_dir(void);
+
+/*
+ * Write @text to @path, a file of run_dir(), whole or not at all: to a
+ * temporary name in the same directory, synced, then renamed, so a reader
+ * (or a crash) never sees half of it. Makes the directory. 0 or -errno.
+ */
+int run_file_write(const char *path, const char *text);
+
+#endif /* NICTLCTL_RUNDIR_H */
