@@ -149,7 +149,7 @@ sys.exit(1 if bad or not module else 0)
 PY
 }
 
-echo "1..20"
+echo "1..21"
 
 [ -d /sys/module/nictl ] || run insmod "$NICTL_KO"
 "$NICTL_CTL" show -j >/tmp/nictl-absent-module.json
@@ -279,6 +279,16 @@ echo 0 >"/proc/irq/$irq/smp_affinity_list"
 echo "# IRQ $irq moved to CPU 0: $(queue_affinities)"
 await 30 check_binding && logged "moved behind nictl's back"
 tap $? "a write to /proc/irq behind its back is found and undone"
+
+out=$("$NICTL_CTL" verify -c "$DAEMON_CONF" 2>/dev/null) &&
+	printf '%s\n' "$out" | grep -qx "1 device governed, 0 not as configured" &&
+	out=$("$NICTL_CTL" plan -c "$DAEMON_CONF" 2>/dev/null) &&
+	printf '%s\n' "$out" | grep -q "^$IFACE: rule node1-nic " &&
+	printf '%s\n' "$out" | grep -qx "1 device governed, 0 could not be placed"
+rc=$?
+printf '%s\n' "$out" | sed 's/^/# /'
+[ "$rc" -eq 0 ]
+tap $? "verify and plan without the module: the daemon's binding as the rule says"
 
 reload_pci && await 60 check_binding
 tap $? "a PCI reload of $IFACE: the new device bound by the rule again"

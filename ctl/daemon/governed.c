@@ -8,6 +8,8 @@
 
 #include "daemon/governed.h"
 #include "daemon/rules.h"
+#include "direct/apply.h"
+#include "direct/discover.h"
 #include "netns.h"
 #include "report.h"
 
@@ -69,21 +71,33 @@ struct walk {
 	int err;
 };
 
-/* The devices of the namespace selected now; a listing that fails is reported. */
+/*
+ * The devices of the namespace selected now, from the module or, where it
+ * is absent (@w->nl's family < 0), from sysfs with what binds without it
+ * kept; a listing that fails is reported.
+ */
 static void walk_listed(struct walk *w)
 {
-	struct nl_msg *msg = dev_request(w->nl, NICTL_CMD_DEV_GET, NULL);
 	struct ctl_nl_error e = { .err = -ENOMEM };
 	struct dev_list list = { NULL, 0, NULL, 0 };
 	const struct rule *rule;
+	struct nl_msg *msg;
 	unsigned int i;
 	char *upper;
 
-	if (msg)
-		ctl_nl_transact(w->nl, msg, dev_collect, &list, &e);
-	if (e.err) {
-		ctl_nl_report(w->cmd, NULL, &e);
-		w->err = -1;
+	if (w->nl->family < 0) {
+		e.err = direct_discover_said(NULL, &list) ? -ENODEV : 0;
+		for (i = 0; i < list.nr; i++)
+			direct_saved_annotate(&list.devs[i]);
+		w->err = e.err ? -1 : w->err;
+	} else {
+		msg = dev_request(w->nl, NICTL_CMD_DEV_GET, NULL);
+		if (msg)
+			ctl_nl_transact(w->nl, msg, dev_collect, &list, &e);
+		if (e.err) {
+			ctl_nl_report(w->cmd, NULL, &e);
+			w->err = -1;
+		}
 	}
 	for (i = 0; !e.err && i < list.nr; i++) {
 		rule = rules_find_dev(w->conf, &list.devs[i], &upper);
@@ -104,6 +118,17 @@ static int walk_netns(const char *name, void *arg)
 	return 0;
 }
 
+int governed_open(struct ctl_nl *nl, const char *then)
+{
+	int ret = ctl_nl_open_or_absent(nl);
+
+	if (ret <= 0)
+		return ret;
+	nl->family = -1;
+	ctl_nl_module_absent(then);
+	return 0;
+}
+
 /**
  * governed_each() - call @fn for every device listed, initial namespace first
  * @nl: an open nictl socket
@@ -121,6 +146,8 @@ int governed_each(struct ctl_nl *nl, const struct conf *conf, const char *cmd, g
 	struct walk w = { nl, conf, cmd, fn, arg, 0 };
 
 	walk_listed(&w);
-	ctl_netns_each(walk_netns, &w);
+	/* Without the module, nictlctl reaches the initial namespace only. */
+	if (nl->family >= 0)
+		ctl_netns_each(walk_netns, &w);
 	return w.err;
 }

@@ -21,6 +21,12 @@ typedef void (*governed_fn)(const struct nictl_dev *dev, const struct rule *rule
 
 int governed_start(const char *cmd, const char *usage, int argc, char **argv,
 		   struct conf *conf, bool *json);
+/*
+ * Open @nl for governed_each(): to the module, or where it is not loaded,
+ * after one line that says why and @then, with its family < 0 (sysfs).
+ * 0, or -1 after saying why neither works.
+ */
+int governed_open(struct ctl_nl *nl, const char *then);
 int governed_each(struct ctl_nl *nl, const struct conf *conf, const char *cmd, governed_fn fn,
 		  void *arg);
 

@@ -5,7 +5,8 @@
  * governs it and the match keys that make it so, the CPUs the rule offers
  * with what was kept out (isolated, excluded, banned, ...), and where the
  * kernel would put each queue IRQ, from a dry-run BIND: checked as a real
- * one is, applied nowhere. verify says whether the machine is so; plan
+ * one is, applied nowhere (without the module, as a bind through /proc/irq
+ * would place them). verify says whether the machine is so; plan
  * says what the daemon would make of it. Exit status 0 when every governed
  * device could be placed, 1 when the kernel or the CPU choice refused one,
  * 69 when the devices could not be listed, 78 for a refused configuration.
@@ -21,6 +22,7 @@
 #include "daemon/banned.h"
 #include "daemon/conf.h"
 #include "daemon/governed.h"
+#include "direct/bind.h"
 #include "json.h"
 #include "report.h"
 #include "show.h"
@@ -177,6 +179,8 @@ static void plan_dev(const struct nictl_dev *dev, const struct rule *rule, const
 		policy.dry_run = true;
 		if (upper || !dev->nr_irqs)
 			placed = !policy_cpus(dev, &policy, &s.choice);
+		else if (p->nl.family < 0)
+			placed = !direct_plan_dev(dev, &policy, &s.choice, &s.result);
 		else
 			placed = !steer_bind(&p->nl, dev, &policy, 0, &s);
 		p->refused += !placed;
@@ -213,7 +217,7 @@ static int plan_all(struct plan *p, const struct conf *conf)
 {
 	int err;
 
-	if (ctl_nl_open(&p->nl))
+	if (governed_open(&p->nl, "Planned as a bind through /proc/irq would apply each rule"))
 		return EXIT_UNAVAILABLE;
 	if (p->json) {
 		json_start(&p->j, stdout);

@@ -4,7 +4,8 @@
  * every device a rule governs, matched as the daemon matches (namespaces
  * that match-netns names included): nictl holds it bound, sticky when the
  * rule says so, and each queue IRQ it binds is where its binding put it,
- * on a CPU the rule allows. Nothing is changed. The exit status is for
+ * on a CPU the rule allows. Without the module, bound means kept under
+ * /run/nictl by a bind without it, and nothing is sticky. Nothing is changed. The exit status is for
  * configuration management and CI, as tuned-adm verify's is: 0 when every
  * governed device is as configured, 1 when one is not or a device could
  * not be looked at, 78 for a configuration that is refused.
@@ -118,7 +119,8 @@ static void check_dev(struct verdict *v)
 		problem(v, "not bound by nictl");
 		return;
 	}
-	if (policy->sticky != sticky)
+	/* Without the module nothing is sticky: the daemon re-applies instead. */
+	if (policy->sticky != sticky && !v->dev->direct)
 		problem(v, "its binding is%s sticky, the rule says sticky = %s",
 			sticky ? "" : " not", policy->sticky ? "yes" : "no");
 	if (policy_cpus(v->dev, policy, &choice)) {
@@ -179,7 +181,8 @@ static void verify_dev(const struct nictl_dev *dev, const struct rule *rule, con
 
 static int verify_all(struct verify *vf)
 {
-	if (ctl_nl_open(&vf->nl))
+	if (governed_open(&vf->nl, "Checked against sysfs, /proc/irq and what binds without it "
+			  "kept under /run/nictl"))
 		return EXIT_UNAVAILABLE;
 	if (vf->json) {
 		json_start(&vf->j, stdout);

@@ -147,6 +147,21 @@ static int plan_only(struct dev_list *found, const struct bind_policy *policy,
 	return err;
 }
 
+int direct_plan_dev(const struct nictl_dev *dev, const struct bind_policy *policy,
+		    struct cpu_choice *choice, struct dev_list *result)
+{
+	const struct dev_ref ref = { .ifindex = dev->ifindex };
+	struct dev_list found;
+	int err;
+
+	*result = (struct dev_list){ NULL, 0, NULL, 0 };
+	if (direct_discover_said(&ref, &found))
+		return -1;
+	err = plan_only(&found, policy, choice, result);
+	dev_list_free(&found);
+	return err;
+}
+
 int direct_bind(const struct dev_ref *ref, const struct bind_policy *policy,
 		struct cpu_choice *choice, struct dev_list *result)
 {

@@ -32,6 +32,10 @@ int direct_bind_dev(const struct nictl_dev *dev, const struct bind_policy *polic
 /* Put back what direct_bind() replaced on @ref's device: as direct_bind(). */
 int direct_restore(const struct dev_ref *ref, struct dev_list *result);
 
+/* Where direct_bind_dev() would put each IRQ of @dev (its target_cpu in @result), writing nothing. */
+int direct_plan_dev(const struct nictl_dev *dev, const struct bind_policy *policy,
+		    struct cpu_choice *choice, struct dev_list *result);
+
 /*
  * Put back what binds without the module replaced on @dev, silently when
  * they replaced nothing: 0 or -1 (said).

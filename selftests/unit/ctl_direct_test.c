@@ -387,6 +387,7 @@ TEST_F(direct, daemon_keeps_a_rule_without_the_module)
 {
 	unsigned int failed = 1;
 	struct keeper k;
+	char conf[512];
 
 	ASSERT_EQ(0, keeper_start(self, &k));
 	ASSERT_EQ(0, keeper_apply_all(&k, &failed));
@@ -403,6 +404,17 @@ TEST_F(direct, daemon_keeps_a_rule_without_the_module)
 	EXPECT_STREQ("vnode1: IRQ 43 6 -> 0;", drifted);
 	EXPECT_EQ(APPLY_DONE, keeper_apply(&k, dev_key_make(-1, 3)));
 	EXPECT_STREQ("41:4 42:4 43:6 44:6", affinities(self));
+
+	/* verify and plan read the same without the module. */
+	snprintf(conf, sizeof(conf), "%s/nictl.conf", self->fs.root);
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_verify, "verify", "-c", conf, NULL))
+		TH_LOG("%s%s", self->out, self->err);
+	EXPECT_NE(NULL, strstr(self->out, "1 device governed, 0 not as configured\n"));
+	EXPECT_NE(NULL, strstr(self->err, ". Checked against sysfs, /proc/irq and what binds "
+			       "without it kept under /run/nictl\n")) TH_LOG("%s", self->err);
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_plan, "plan", "-c", conf, NULL)) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->out, "IRQ 43 (virtio3-input.1, rx 1): CPU 6\n"))
+		TH_LOG("%s", self->out);
 
 	/* A device of another namespace is out of reach without the module. */
 	EXPECT_EQ(APPLY_NONE, keeper_apply(&k, dev_key_make(0, 3)));
