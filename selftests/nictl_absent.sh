@@ -149,7 +149,7 @@ sys.exit(1 if bad or not module else 0)
 PY
 }
 
-echo "1..21"
+echo "1..22"
 
 [ -d /sys/module/nictl ] || run insmod "$NICTL_KO"
 "$NICTL_CTL" show -j >/tmp/nictl-absent-module.json
@@ -292,6 +292,15 @@ tap $? "verify and plan without the module: the daemon's binding as the rule say
 
 reload_pci && await 60 check_binding
 tap $? "a PCI reload of $IFACE: the new device bound by the rule again"
+
+# virtio_net spreads its IRQs again on a channel change (virtnet_set_affinity()).
+applies() {
+	grep -c "rule node1-nic: IRQ " "$DAEMON_LOG"
+}
+before=$(applies)
+run ethtool -L "$IFACE" combined 1 && run ethtool -L "$IFACE" combined 2 &&
+	await 30 check_binding && [ "$(applies)" -gt "$before" ]
+tap $? "ethtool -L $IFACE combined 1, then 2: virtio_net's moves undone by the rule"
 
 insmod "$NICTL_KO" && await 60 logged "module nictl is here" && await 30 check_binding &&
 	"$NICTL_CTL" show -j "$IFACE" | python3 -c '
