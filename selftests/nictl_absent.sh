@@ -270,8 +270,9 @@ printf '[rule node1-nic]\nmatch-mac = %s\ncpus = numa-local\n' \
 	"$(cat "/sys/class/net/$IFACE/address")" >"$DAEMON_CONF"
 "$NICTL_CTL" daemon --foreground -c "$DAEMON_CONF" >"$DAEMON_LOG" 2>&1 &
 daemon=$!
+# The daemon logs an apply after its writes: the IRQs may be seen first.
 await 60 check_binding && logged "Keeping the rules through /proc/irq until it loads" &&
-	logged "rule node1-nic: IRQ "
+	await 30 logged "rule node1-nic: IRQ "
 tap $? "daemon without the module: says why, and binds $IFACE by its rule through /proc/irq"
 
 irq=$(irq_named "$(basename "$(readlink -e "/sys/class/net/$IFACE/device")")-input.0")
@@ -297,9 +298,12 @@ tap $? "a PCI reload of $IFACE: the new device bound by the rule again"
 applies() {
 	grep -c "rule node1-nic: IRQ " "$DAEMON_LOG"
 }
+more_applies() {
+	[ "$(applies)" -gt "$before" ]
+}
 before=$(applies)
 run ethtool -L "$IFACE" combined 1 && run ethtool -L "$IFACE" combined 2 &&
-	await 30 check_binding && [ "$(applies)" -gt "$before" ]
+	await 30 check_binding && await 30 more_applies
 tap $? "ethtool -L $IFACE combined 1, then 2: virtio_net's moves undone by the rule"
 
 insmod "$NICTL_KO" && await 60 logged "module nictl is here" && await 30 check_binding &&

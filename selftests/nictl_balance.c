@@ -242,10 +242,11 @@ static bool map_follows_plan(const struct queue_map *m, const char *json)
 	return ok;
 }
 
-/* The daemon's log has a line with @what. */
+/* The daemon's log has, or gets within DAEMON_WAIT_S, a line with @what. */
 static bool log_says(const char *what)
 {
-	bool found = daemon_log_has(DAEMON_LOG, what);
+	/* The daemon logs a re-apply after its writes, which a test may see first. */
+	bool found = daemon_log_wait(DAEMON_LOG, what, DAEMON_WAIT_S);
 
 	if (!found)
 		fprintf(stderr, "# want '%s' in the daemon's log\n", what);
