@@ -61,6 +61,11 @@ bool cpuset_has(const struct cpuset *s, unsigned int cpu)
 	return s->words[cpu / BITS_PER_WORD] & (1UL << (cpu % BITS_PER_WORD));
 }
 
+bool cpuset_is_only(const struct cpuset *s, int cpu)
+{
+	return cpu >= 0 && cpuset_weight(s) == 1 && cpuset_has(s, cpu);
+}
+
 unsigned int cpuset_weight(const struct cpuset *s)
 {
 	unsigned int i, n = 0;

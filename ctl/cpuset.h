@@ -26,6 +26,8 @@ void cpuset_free(struct cpuset *s);
 int cpuset_add(struct cpuset *s, unsigned int cpu);
 void cpuset_del(struct cpuset *s, unsigned int cpu);
 bool cpuset_has(const struct cpuset *s, unsigned int cpu);
+/* @s is @cpu alone: an IRQ placed on that CPU (false for a @cpu < 0). */
+bool cpuset_is_only(const struct cpuset *s, int cpu);
 unsigned int cpuset_weight(const struct cpuset *s);
 bool cpuset_empty(const struct cpuset *s);
 int cpuset_next(const struct cpuset *s, int prev);

@@ -239,8 +239,7 @@ static bool irq_fighting(const struct nictl_irq *irq)
 /* Placed by nictl, but its affinity is not its target CPU alone now. */
 static bool irq_off_target(const struct nictl_irq *irq)
 {
-	return irq->target_cpu >= 0 && (cpuset_weight(&irq->affinity) != 1 ||
-					!cpuset_has(&irq->affinity, irq->target_cpu));
+	return irq->target_cpu >= 0 && !cpuset_is_only(&irq->affinity, irq->target_cpu);
 }
 
 /* QUEUE: the distinct queues an IRQ serves, as "0", "0,4" or "0-3". */
@@ -678,6 +677,7 @@ static int restore_with_module(struct ctl_nl *nl, const struct dev_ref *ref,
 	unsigned int ifindex = ref->ifindex ?: if_nametoindex(ref->name);
 	const char *name = ref->name;
 	struct dev_list found;
+	bool module_holds;
 	int err;
 
 	*list = (struct dev_list){ NULL, 0, NULL, 0 };
@@ -685,19 +685,19 @@ static int restore_with_module(struct ctl_nl *nl, const struct dev_ref *ref,
 	    dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "restore", name, &found))
 		return dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, ref), "restore", name,
 				    list);
-	if (found.stacked) {
-		dev_list_free(&found);
-		return dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, ref), "restore", name,
-				    list);
+	/* A stacked device's members are the module's to restore, as one. */
+	module_holds = found.stacked || found.devs[0].flags & NICTL_DEV_F_BOUND;
+	err = module_holds ? dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, ref), "restore",
+					  name, list) : 0;
+	if (!err && !found.stacked) {
+		dev_list_free(list);
+		err = direct_restore_dev(&found.devs[0]) ?:
+		      dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "restore", name,
+				   list);
+		if (!err)
+			ctl_msg("%s: put back the affinities a bind without the module kept under "
+				"/run/nictl", found.devs[0].ifname);
 	}
-	err = found.devs[0].flags & NICTL_DEV_F_BOUND ?
-	      dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, ref), "restore", name, list) : 0;
-	dev_list_free(list);
-	err = err ?: direct_restore_dev(&found.devs[0]) ?:
-	      dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "restore", name, list);
-	if (!err)
-		ctl_msg("%s: put back the affinities a bind without the module kept under "
-			"/run/nictl", found.devs[0].ifname);
 	dev_list_free(&found);
 	return err;
 }

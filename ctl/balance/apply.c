@@ -157,8 +157,7 @@ static bool needs_bind(const struct bal_set *set, const struct bal_plan *plan, u
 		for (k = 0; k < dev->nr_irqs; k++) {
 			irq = &dev->irqs[k];
 			if (irq->group == set->slots[g].group &&
-			    (cpuset_weight(&irq->affinity) != 1 ||
-			     !cpuset_has(&irq->affinity, plan->cpu[g])))
+			    !cpuset_is_only(&irq->affinity, plan->cpu[g]))
 				return true;
 		}
 	}

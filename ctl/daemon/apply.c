@@ -23,6 +23,7 @@
 #include "direct/discover.h"
 #include "log.h"
 #include "netns.h"
+#include "procirq.h"
 #include "report.h"
 #include "stacked.h"
 #include "steer/bind.h"
@@ -522,26 +523,36 @@ int keeper_balanced(struct keeper *k, struct bal_set *set)
 	return err;
 }
 
-/* "IRQ n TARGET -> NOW" for each IRQ of @o bound on @dev off its target; how many. */
-static unsigned int describe_drift(FILE *f, const struct owned *o, const struct nictl_dev *dev)
+/*
+ * "IRQ n TARGET -> NOW" for each IRQ @o holds that is off the CPU the bind
+ * without the module kept for it; how many. Read from /run/nictl and
+ * /proc/irq alone: this runs every second.
+ */
+static unsigned int describe_drift(FILE *f, const struct owned *o)
 {
-	unsigned int i, j, moved = 0;
+	struct direct_write *kept;
+	unsigned int n, i, moved = 0;
+	struct cpuset now;
+	char *list;
 	int cpu;
-	char *now;
 
-	for (i = 0; i < dev->nr_irqs; i++) {
-		cpu = dev->irqs[i].target_cpu;
-		for (j = 0; j < o->irqs.nr && o->irqs.irq[j] != dev->irqs[i].irq; j++)
-			;
-		if (j == o->irqs.nr || !(dev->irqs[i].flags & NICTL_IRQ_F_BOUND) || cpu < 0 ||
-		    (cpuset_has(&dev->irqs[i].affinity, cpu) &&
-		     cpuset_weight(&dev->irqs[i].affinity) == 1))
-			continue;
-		now = cpuset_format(&dev->irqs[i].affinity);
-		fprintf(f, "%sIRQ %u %d -> %s", moved++ ? ", " : "", dev->irqs[i].irq, cpu,
-			now ?: "?");
-		free(now);
+	if (direct_saved_load(dev_key_ifindex(o->key), &kept, &n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		cpu = cpuset_next(&kept[i].target, -1);
+		now = (struct cpuset)CPUSET_INIT;
+		/* An IRQ gone with its device: its link message brings the rule back. */
+		if (irq_set_has(&o->irqs, kept[i].irq) &&
+		    !procirq_cpus(kept[i].irq, "smp_affinity_list", &now) &&
+		    !cpuset_is_only(&now, cpu)) {
+			list = cpuset_format(&now);
+			fprintf(f, "%sIRQ %u %d -> %s", moved++ ? ", " : "", kept[i].irq, cpu,
+				list ?: "?");
+			free(list);
+		}
+		cpuset_free(&now);
 	}
+	direct_writes_free(kept, n);
 	return moved;
 }
 
@@ -555,22 +566,22 @@ void keeper_check_direct(struct keeper *k, keeper_drift_fn fn, void *arg)
 	FILE *f;
 
 	for (i = 0; direct(k) && i < k->nr_owned; i++) {
-		one.ifindex = dev_key_ifindex(k->owned[i].key);
-		if (!k->owned[i].irqs.nr || dev_key_netns(k->owned[i].key) >= 0 ||
-		    direct_discover(&one, &list))
+		if (!k->owned[i].irqs.nr || dev_key_netns(k->owned[i].key) >= 0)
 			continue;
-		direct_saved_annotate(&list.devs[0]);
 		what = NULL;
 		moved = 0;
 		f = open_memstream(&what, &len);
 		if (f) {
-			moved = describe_drift(f, &k->owned[i], &list.devs[0]);
+			moved = describe_drift(f, &k->owned[i]);
 			fclose(f);
 		}
-		if (moved)
+		/* The device as it is now, for the answer: only when something moved. */
+		one.ifindex = dev_key_ifindex(k->owned[i].key);
+		if (moved && !direct_discover(&one, &list)) {
 			fn(arg, &list.devs[0], what);
+			dev_list_free(&list);
+		}
 		free(what);
-		dev_list_free(&list);
 	}
 }
 

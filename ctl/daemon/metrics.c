@@ -225,8 +225,8 @@ static int irq_cpu(unsigned int irq)
 static bool irq_off_target(const struct nictl_irq *irq)
 {
 	struct cpuset s = CPUSET_INIT;
-	bool off = procirq_cpus(irq->irq, "smp_affinity_list", &s) || cpuset_weight(&s) != 1 ||
-		   !cpuset_has(&s, irq->target_cpu);
+	bool off = procirq_cpus(irq->irq, "smp_affinity_list", &s) ||
+		   !cpuset_is_only(&s, irq->target_cpu);
 
 	cpuset_free(&s);
 	return off;

@@ -5,10 +5,11 @@
  * that match-netns names included): nictl holds it bound, sticky when the
  * rule says so, and each queue IRQ it binds is where its binding put it,
  * on a CPU the rule allows. Without the module, bound means kept under
- * /run/nictl by a bind without it, and nothing is sticky. Nothing is changed. The exit status is for
- * configuration management and CI, as tuned-adm verify's is: 0 when every
- * governed device is as configured, 1 when one is not or a device could
- * not be looked at, 78 for a configuration that is refused.
+ * /run/nictl by a bind without it, and nothing is sticky. Nothing is
+ * changed. The exit status is for configuration management and CI, as
+ * tuned-adm verify's is: 0 when every governed device is as configured, 1
+ * when one is not or a device could not be looked at, 78 for a
+ * configuration that is refused.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -99,8 +100,7 @@ static void check_irqs(struct verdict *v, const struct cpuset *allowed)
 				irq->irq, irq->target_cpu, list ?: "?");
 			free(list);
 		}
-		if (cpuset_weight(&irq->affinity) != 1 ||
-		    !cpuset_has(&irq->affinity, irq->target_cpu)) {
+		if (!cpuset_is_only(&irq->affinity, irq->target_cpu)) {
 			list = cpuset_format(&irq->affinity);
 			problem(v, "IRQ %u is on CPUs %s, its binding says %d", irq->irq,
 				list ?: "?", irq->target_cpu);

@@ -89,8 +89,8 @@ static int numa_node(const char *dev)
 
 	snprintf(d, sizeof(d), "%s", dev);
 	for (;;) {
-		if (!topo_first_line(path_of(path, sizeof(path), "%s/numa_node", d), line, sizeof(line)) &&
-		    atoi(line) >= 0)
+		if (!topo_first_line(path_of(path, sizeof(path), "%s/numa_node", d), line,
+				     sizeof(line)) && atoi(line) >= 0)
 			return atoi(line);
 		slash = strrchr(d, '/');
 		if (!slash || (size_t)(slash - d) <= root)
@@ -114,16 +114,20 @@ static unsigned int count_queues(const char *ifname, const char *prefix)
 	return n;
 }
 
+/* The active queue pairs: the larger of the receive and transmit counts. */
+static unsigned int queue_pairs(const struct nictl_dev *dev)
+{
+	return dev->rx_queues > dev->tx_queues ? dev->rx_queues : dev->tx_queues;
+}
+
 /* Vectors of queues beyond the active counts (after ethtool -L) are idle. */
 static bool queue_active(const struct nictl_dev *dev, unsigned int kind, unsigned int queue)
 {
-	unsigned int nq = dev->rx_queues > dev->tx_queues ? dev->rx_queues : dev->tx_queues;
-
 	if (kind == NICTL_QUEUE_KIND_RX)
 		return queue < dev->rx_queues;
 	if (kind == NICTL_QUEUE_KIND_TX)
 		return queue < dev->tx_queues;
-	return queue < nq;
+	return queue < queue_pairs(dev);
 }
 
 /* @irq's first action's name, and whether it has more; false when it has none. */
@@ -131,8 +135,8 @@ static bool irq_name(unsigned int irq, char *name, size_t len, bool *shared)
 {
 	char path[PATH_MAX], actions[1024];
 
-	if (topo_first_line(path_of(path, sizeof(path), "%s/kernel/irq/%u/actions", topo_root(), irq),
-		      actions, sizeof(actions)) || !actions[0])
+	if (topo_first_line(path_of(path, sizeof(path), "%s/kernel/irq/%u/actions", topo_root(),
+				    irq), actions, sizeof(actions)) || !actions[0])
 		return false;
 	*shared = strchr(actions, ',');
 	actions[strcspn(actions, ",")] = '\0';
@@ -307,7 +311,6 @@ static void add_linked(struct nictl_qirq *q, unsigned int *n, unsigned int irq,
 static int add_links(const struct nictl_dev *dev, struct nictl_qirq *q, unsigned int found,
 		     unsigned int *added)
 {
-	unsigned int nq = dev->rx_queues > dev->tx_queues ? dev->rx_queues : dev->tx_queues;
 	unsigned int queue, rx, tx, n = found, nl;
 	struct queue_link *l;
 	int err;
@@ -316,7 +319,7 @@ static int add_links(const struct nictl_dev *dev, struct nictl_qirq *q, unsigned
 	if (strcmp(topo_root(), "/sys") || fault_source() == 2)
 		return 0;
 	err = direct_queue_links(dev->ifindex, &l, &nl);
-	for (queue = 0; !err && nl && queue < nq; queue++) {
+	for (queue = 0; !err && nl && queue < queue_pairs(dev); queue++) {
 		rx = queue < dev->rx_queues && !named(q, found, queue, true) ?
 		     link_irq(l, nl, queue, true) : 0;
 		tx = queue < dev->tx_queues && !named(q, found, queue, false) ?
@@ -349,7 +352,7 @@ static int discover_irqs(struct nictl_dev *dev, const char *pci, const char *par
 
 	err = pci && fault_source() != 1 ? msi_vectors(pci, &irqs, &n) : 0;
 	/* Each active queue may add a receive and a transmit IRQ by its links. */
-	room = n + 2 * (dev->rx_queues > dev->tx_queues ? dev->rx_queues : dev->tx_queues);
+	room = n + 2 * queue_pairs(dev);
 	if (err || !room)
 		goto out;
 	q = calloc(room, sizeof(*q));
@@ -405,13 +408,13 @@ static int describe(const char *ifname, const char *devpath, struct nictl_dev *d
 	char path[PATH_MAX], line[64], pci[PATH_MAX], parent[NAME_MAX + 1];
 	int err;
 
-	err = topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/ifindex", topo_root(), ifname),
-			line, sizeof(line));
+	err = topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/ifindex", topo_root(),
+				      ifname), line, sizeof(line));
 	if (err)
 		return err;
 	dev->ifindex = strtoul(line, NULL, 10);
-	if (!topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/flags", topo_root(), ifname),
-		       line, sizeof(line)) && (strtoul(line, NULL, 0) & IFF_UP))
+	if (!topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/flags", topo_root(),
+				     ifname), line, sizeof(line)) && (strtoul(line, NULL, 0) & IFF_UP))
 		dev->flags |= NICTL_DEV_F_UP;
 	dev->rx_queues = count_queues(ifname, "rx-");
 	dev->tx_queues = count_queues(ifname, "tx-");
@@ -546,8 +549,8 @@ static int resolve(const struct dev_ref *ref, char *name, size_t len)
 	d = opendir(path_of(path, sizeof(path), "%s/class/net", topo_root()));
 	while (err && d && (e = readdir(d))) {
 		if (e->d_name[0] == '.' ||
-		    topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/ifindex", topo_root(),
-				      e->d_name), line, sizeof(line)) ||
+		    topo_first_line(path_of(path, sizeof(path), "%s/class/net/%s/ifindex",
+					    topo_root(), e->d_name), line, sizeof(line)) ||
 		    strtoul(line, NULL, 10) != ref->ifindex)
 			continue;
 		copy_str(name, len, e->d_name);

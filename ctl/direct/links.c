@@ -7,6 +7,7 @@
  * links nothing.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include <linux/genetlink.h>
@@ -36,9 +37,14 @@
 #define NDG_QUEUE_TYPE_RX	0
 #define NDG_QUEUE_TYPE_TX	1
 
-/* One entry of either dump: a queue and its NAPI, or a NAPI and its IRQ. */
+/*
+ * One entry of either dump: a queue (@id, @rx) and its NAPI's id in @link,
+ * or a NAPI (@id) and its IRQ in @link.
+ */
 struct entry {
-	unsigned int a, b, c;
+	unsigned int id;
+	bool rx;
+	unsigned int link;
 };
 
 struct collected {
@@ -47,14 +53,14 @@ struct collected {
 	int err;
 };
 
-static int add(struct collected *c, unsigned int a, unsigned int b, unsigned int cc)
+static int add(struct collected *c, unsigned int id, bool rx, unsigned int link)
 {
 	struct entry *grown = realloc(c->e, (c->n + 1) * sizeof(*grown));
 
 	if (!grown)
 		return -ENOMEM;
 	c->e = grown;
-	c->e[c->n++] = (struct entry){ a, b, cc };
+	c->e[c->n++] = (struct entry){ id, rx, link };
 	return 0;
 }
 
@@ -84,8 +90,8 @@ static int on_napi(struct nl_msg *msg, void *arg)
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NDG_A_NAPI_MAX, NULL) ||
 	    !tb[NDG_A_NAPI_ID] || !tb[NDG_A_NAPI_IRQ] || nla_get_u32(tb[NDG_A_NAPI_IRQ]) <= 0)
 		return NL_OK;
-	c->err = c->err ?: add(c, nla_get_u32(tb[NDG_A_NAPI_ID]),
-			       nla_get_u32(tb[NDG_A_NAPI_IRQ]), 0);
+	c->err = c->err ?: add(c, nla_get_u32(tb[NDG_A_NAPI_ID]), false,
+			       nla_get_u32(tb[NDG_A_NAPI_IRQ]));
 	return NL_OK;
 }
 
@@ -106,14 +112,14 @@ static int dump(struct nl_sock *sk, int family, int cmd, int attr, unsigned int 
 	return err;
 }
 
-/* The NAPIs of @napis with id @id's IRQ, 0 for none. */
+/* The IRQ of the NAPI with id @id among @napis, 0 for none. */
 static unsigned int irq_of(const struct collected *napis, unsigned int id)
 {
 	unsigned int i;
 
 	for (i = 0; i < napis->n; i++)
-		if (napis->e[i].a == id)
-			return napis->e[i].b;
+		if (napis->e[i].id == id)
+			return napis->e[i].link;
 	return 0;
 }
 
@@ -140,9 +146,9 @@ int direct_queue_links(unsigned int ifindex, struct queue_link **links, unsigned
 		err = *links ? 0 : -ENOMEM;
 	}
 	for (i = 0; !err && i < queues.n; i++) {
-		irq = irq_of(&napis, queues.e[i].c);
+		irq = irq_of(&napis, queues.e[i].link);
 		if (irq)
-			(*links)[(*n)++] = (struct queue_link){ queues.e[i].a, queues.e[i].b, irq };
+			(*links)[(*n)++] = (struct queue_link){ queues.e[i].id, queues.e[i].rx, irq };
 	}
 	if (err) {
 		free(*links);

@@ -27,6 +27,23 @@ static void json_u64(struct json *j, const char *key, uint64_t v)
 	json_int(j, key, v > INT64_MAX ? INT64_MAX : (long long)v);
 }
 
+/* @v, or null where it was not measured (@has false). */
+static void json_u64_if(struct json *j, const char *key, uint64_t v, bool has)
+{
+	if (has)
+		json_u64(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void json_fixed_if(struct json *j, const char *key, double v, bool has)
+{
+	if (has)
+		json_fixed(j, key, v);
+	else
+		json_null(j, key);
+}
+
 /* Without the module (@timed false), a vector has its runs only: the rest is null. */
 static void json_vec(struct json *j, const char *key, const struct vec_view *v, bool timed)
 {
@@ -34,29 +51,20 @@ static void json_vec(struct json *j, const char *key, const struct vec_view *v, 
 
 	json_obj_begin(j, key);
 	json_u64(j, "count", v->count);
-	if (timed) {
-		json_u64(j, "time_ns", v->time_ns);
-		json_u64(j, "max_ns", v->max_ns);
-	} else {
-		json_null(j, "time_ns");
-		json_null(j, "max_ns");
-	}
+	json_u64_if(j, "time_ns", v->time_ns, timed);
+	json_u64_if(j, "max_ns", v->max_ns, timed);
 	json_bool(j, "max_new", v->max_new);
 	if (timed) {
 		json_arr_begin(j, "hist");
 		for (b = 0; b < NICTL_HIST_BUCKETS; b++)
 			json_u64(j, NULL, v->hist[b]);
 		json_arr_end(j);
-		json_fixed(j, "pct", v->pct);
 	} else {
 		json_null(j, "hist");
-		json_null(j, "pct");
 	}
+	json_fixed_if(j, "pct", v->pct, timed);
 	json_fixed(j, "per_sec", v->per_sec);
-	if (timed)
-		json_u64(j, "avg_ns", v->avg_ns);
-	else
-		json_null(j, "avg_ns");
+	json_u64_if(j, "avg_ns", v->avg_ns, timed);
 	json_obj_end(j);
 }
 
@@ -112,10 +120,7 @@ static void json_cpu(struct json *j, const struct stats_view *v, const struct cp
 	} else {
 		json_polls(j, c);
 	}
-	if (c->has_softirq)
-		json_fixed(j, "softirq_pct", c->softirq_pct);
-	else
-		json_null(j, "softirq_pct");
+	json_fixed_if(j, "softirq_pct", c->softirq_pct, c->has_softirq);
 	if (c->softnet.present) {
 		json_obj_begin(j, "softnet");
 		json_int(j, "processed", c->softnet.processed);
