@@ -20,6 +20,8 @@
 # NICTL_GUEST_JOBS guests (default: one per host core) run at a time, the
 # others wait for a free core: more guests than cores would only slow every
 # one of them down, towards their tests' time limits.
+# NICTL_HOG=N runs N busy loops beside everything for the whole run: the
+# suite must pass on a busy machine too (docs/reliability.md, A busy host).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -64,6 +66,18 @@ start_pkg_test() {
 	echo "run-suite: host: pkg_test (the Debian packages, in a chroot)"
 	timeout "$PKG_TIMEOUT" "$REPO/selftests/pkg/pkg_test.sh" >"$1" 2>"${1%.tap}.log" &
 	pkg_pid=$!
+}
+
+# Start $NICTL_HOG busy loops; their pids join hog_pids. A loop of the
+# shell itself: no process is started per turn, each takes a whole core.
+start_hogs() {
+	local i
+
+	for ((i = 0; i < ${NICTL_HOG:-0}; i++)); do
+		(while :; do :; done) &
+		hog_pids="$hog_pids $!"
+	done
+	[ -z "$hog_pids" ] || echo "run-suite: $NICTL_HOG busy loops beside the suite:$hog_pids"
 }
 
 # Queue a guest of profile $1 (run-guest.sh) for kernel $2 with results in
@@ -111,11 +125,14 @@ main() {
 	# Results of an earlier run must not be summarized as this run's.
 	rm -rf "$results"
 	export NICTL_BUILD="$build"
-	dirs='' pids='' jobs=()
+	dirs='' pids='' jobs=() hog_pids=''
 	# Background jobs ignore SIGINT; pass an interrupt on as SIGTERM so
 	# each run-guest.sh stops its QEMU and removes its namespace.
 	# shellcheck disable=SC2086 # one pid per word
-	trap 'kill $pids 2>/dev/null; exit 130' INT TERM
+	trap 'kill $pids $hog_pids 2>/dev/null; exit 130' INT TERM
+	# shellcheck disable=SC2086 # one pid per word
+	trap 'kill $hog_pids 2>/dev/null' EXIT
+	start_hogs
 	# The longest guests first, so that the short ones fill the cores
 	# at the end instead of one long guest running alone.
 	big=''
@@ -161,6 +178,8 @@ main() {
 	if [ -n "$pkg_pid" ] && grep -q '^not ok' "$results/host/pkg_test.tap"; then
 		echo "run-suite: host: pkg_test failed; its log: $results/host/pkg_test.log"
 	fi
+	# shellcheck disable=SC2086 # one pid per word
+	[ -z "$hog_pids" ] || kill $hog_pids
 	echo
 	# shellcheck disable=SC2086 # the folders have no spaces (checked by run-guest.sh)
 	exec "$HERE/summarize.sh" $dirs
