@@ -529,6 +529,18 @@ const struct nictl_irq *dev_queue_irq(const struct nictl_dev *dev, unsigned int 
 	return NULL;
 }
 
+/*
+ * Where @irq interrupts: the CPU nictl placed it on; else its effective CPU
+ * when that is one. -1 when it interrupts several CPUs, which no node check
+ * can judge.
+ */
+int dev_irq_cpu(const struct nictl_irq *irq)
+{
+	if (irq->target_cpu >= 0)
+		return irq->target_cpu;
+	return cpuset_weight(&irq->effective) == 1 ? cpuset_next(&irq->effective, -1) : -1;
+}
+
 /* The CPU nictl placed that IRQ on; -1 when it placed none. */
 int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx)
 {

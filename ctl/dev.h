@@ -89,5 +89,6 @@ unsigned int dev_group_count(const struct nictl_dev *dev);
 unsigned int dev_queue_count(const struct nictl_dev *dev);
 const struct nictl_irq *dev_queue_irq(const struct nictl_dev *dev, unsigned int q, bool rx);
 int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx);
+int dev_irq_cpu(const struct nictl_irq *irq);
 
 #endif /* NICTLCTL_DEV_H */

@@ -52,7 +52,8 @@
  * no queue to one". When a dump finds no device at all, show prints the line
  * "no network devices with a bus parent".
  * `show` (not bind or restore) prints after each device's rows (or its
- * "no queue IRQs" line) the device's steering, as steer/view.c documents.
+ * "no queue IRQs" line) the threads that poll its NAPIs, as
+ * napi/threads.c documents, then its steering, as steer/view.c does.
  *
  * JSON (-j; on stdout, one line)
  *
@@ -109,6 +110,7 @@
  *     drifts          integer, times moved off its target
  *     fighting        boolean, as the flag
  *     target_cpu      integer, or null when nictl placed the IRQ nowhere
+ *   napi_threads  object, from `show` only: see napi/threads.c
  *   steering   object, from `show` only: see steer/view.c
  *
  * A kind or source this nictlctl does not know is shown as "unknown".
@@ -131,6 +133,7 @@
 #include "direct/bind.h"
 #include "direct/discover.h"
 #include "json.h"
+#include "napi/threads.h"
 #include "netns.h"
 #include "report.h"
 #include "show.h"
@@ -404,11 +407,17 @@ static int print_dev(FILE *f, const struct nictl_dev *dev)
 	return print_irqs(f, dev);
 }
 
+/* What `show` prints after each device's IRQs: its NAPI threads and steering. */
+struct show_extras {
+	struct napi_threads *threads;
+	struct steer_views views;
+};
+
 /*
- * The table format, each device's steering after its IRQs when @views is
- * not NULL; -1 after saying so when out of memory.
+ * The table format, each device's NAPI threads and steering after its IRQs
+ * when @extras is not NULL; -1 after saying so when out of memory.
  */
-static int table(FILE *f, const struct dev_list *list, const struct steer_views *views)
+static int table(FILE *f, const struct dev_list *list, const struct show_extras *extras)
 {
 	unsigned int i;
 
@@ -418,7 +427,9 @@ static int table(FILE *f, const struct dev_list *list, const struct steer_views 
 	for (i = 0; i < list->nr; i++) {
 		if (i)
 			fputc('\n', f);
-		if (print_dev(f, &list->devs[i]) || (views && steer_view_table(f, views, i))) {
+		if (print_dev(f, &list->devs[i]) ||
+		    (extras && (napi_threads_table(f, &list->devs[i], &extras->threads[i]) ||
+				steer_view_table(f, &extras->views, i)))) {
 			ctl_msg("out of memory");
 			return -1;
 		}
@@ -553,10 +564,10 @@ int show_json_dev_members(struct json *j, const struct nictl_dev *dev)
 	return 0;
 }
 
-/* The devices, and their steering when @views is not NULL. */
+/* The devices, and what show prints after their IRQs when @extras is not NULL. */
 struct json_devs_arg {
 	const struct dev_list *list;
-	const struct steer_views *views;
+	const struct show_extras *extras;
 };
 
 /* The devices as a JSON array. */
@@ -569,7 +580,9 @@ static int json_devs(struct json *j, const void *arg)
 	for (i = 0; i < a->list->nr; i++) {
 		json_obj_begin(j, NULL);
 		if (show_json_dev_members(j, &a->list->devs[i]) ||
-		    (a->views && steer_view_json(j, a->views, i)))
+		    (a->extras &&
+		     (napi_threads_json(j, &a->list->devs[i], &a->extras->threads[i]) ||
+		      steer_view_json(j, &a->extras->views, i))))
 			return -1;
 		json_obj_end(j);
 	}
@@ -585,12 +598,12 @@ int show_json(FILE *f, const struct dev_list *list)
 	return json_print_doc(f, json_devs, &arg);
 }
 
-/* Print @list on stdout in the format the user chose, with @views if not NULL. */
-static int print_devs(const struct dev_list *list, const struct steer_views *views, bool json)
+/* Print @list on stdout in the format the user chose, with @extras if not NULL. */
+static int print_devs(const struct dev_list *list, const struct show_extras *extras, bool json)
 {
-	struct json_devs_arg arg = { list, views };
+	struct json_devs_arg arg = { list, extras };
 
-	return json ? json_print_doc(stdout, json_devs, &arg) : table(stdout, list, views);
+	return json ? json_print_doc(stdout, json_devs, &arg) : table(stdout, list, extras);
 }
 
 int show_devs(const struct dev_list *list, bool json)
@@ -704,12 +717,13 @@ static int restore_with_module(struct ctl_nl *nl, const struct dev_ref *ref,
 
 /*
  * Send @cmd (named @name for messages) about @ref, or a dump of all devices
- * when @ref is NULL, and print the devices of the reply, with their
- * steering as sysfs has it now when @steering. Returns the exit status.
+ * when @ref is NULL, and print the devices of the reply, with their NAPI
+ * threads and steering as the kernel has them now when @extras. Returns the
+ * exit status.
  */
-int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json, bool steering)
+int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json, bool extras)
 {
-	struct steer_views views = { NULL };
+	struct show_extras more = { NULL, { NULL } };
 	struct dev_list list;
 	struct ctl_nl nl;
 	int err;
@@ -731,13 +745,14 @@ int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json
 	}
 	if (err)
 		return EXIT_FAILURE;
-	if (steering)
-		err = steer_views_read(&list, &views);
+	if (extras)
+		err = napi_threads_read(&list, &more.threads) ?: steer_views_read(&list, &more.views);
 	if (!err && !list.nr && !json)
 		puts("no network devices with a bus parent");
 	else if (!err)
-		err = print_devs(&list, steering ? &views : NULL, json);
-	steer_views_free(&views);
+		err = print_devs(&list, extras ? &more : NULL, json);
+	napi_threads_free(more.threads, list.nr);
+	steer_views_free(&more.views);
 	dev_list_free(&list);
 	return err ? EXIT_FAILURE : EXIT_SUCCESS;
 }

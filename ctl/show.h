@@ -23,6 +23,6 @@ int show_json_dev_members(struct json *j, const struct nictl_dev *dev);
 int show_json_irq_fields(struct json *j, const struct nictl_irq *irq);
 int show_devs(const struct dev_list *list, bool json);
 int show_opts(int argc, char **argv, const char *usage, bool *json);
-int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json, bool steering);
+int show_run(uint8_t cmd, const char *name, const struct dev_ref *ref, bool json, bool extras);
 
 #endif /* NICTLCTL_SHOW_H */

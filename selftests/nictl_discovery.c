@@ -5,8 +5,10 @@
  * traffic those comparisons rely on to make IRQs fire: it reaches a NIC
  * that has just come up.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -375,6 +377,125 @@ TEST_F_TIMEOUT(family, usb_nic_has_no_pci_function, 120)
 	free(r);
 	free(dev);
 	free(before);
+}
+
+/* Does the running kernel's netdev-genl dump NAPIs (6.9+), naming their threads? */
+static bool kernel_dumps_napis(void)
+{
+	struct utsname u;
+	unsigned int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 9);
+}
+
+/* jq @filter over `nictlctl show vnode1 -j` run now, its one-line output in @out. */
+static int show_jq(struct run_result *r, struct run_result *jq, const char *filter,
+		   char *out, size_t len)
+{
+	int err = run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", "-j", NULL });
+
+	if (err)
+		return err;
+	err = run_jq(jq, r->out, filter);
+	snprintf(out, len, "%.*s", (int)strcspn(jq->out, "\n"), jq->out);
+	return err;
+}
+
+/*
+ * "n warnings, n off node, n names of vnode1, n distinct rx IRQs of vnode1":
+ * what the threads of show's JSON say of themselves.
+ */
+#define THREADS_SUMMARY \
+	".[0] as $d | $d.napi_threads.threads as $t | " \
+	"[$d.irqs[] | select(.kind != \"tx\") | .irq] as $rx | " \
+	"\"\\($t | length) threads, \\([$t[] | select(.off_node)] | length) off node, " \
+	"\\([$t[] | select(.name | startswith(\"napi/vnode1-\"))] | length) of vnode1, " \
+	"\\([$t[].irq | select(. as $i | $rx | index($i))] | unique | length) rx irqs\""
+
+/*
+ * vnode1 polled in threads (/sys/class/net/vnode1/threaded, 5.12+): show
+ * lists one thread per receive NAPI, named as the kernel names it, tied to
+ * a distinct receive IRQ of vnode1, and once a bind put the IRQs on node 1
+ * warns of each thread that may still run anywhere; a thread moved to its
+ * IRQ's CPU is not warned of. Where netdev-genl names no NAPI (before 6.9)
+ * show says the device polls in threads it cannot tie to queues; where
+ * there is no threaded NAPI (5.10) it lists none, and neither does a
+ * device that polls in softirqs again.
+ */
+TEST_F_TIMEOUT(family, napi_threads_shown_with_their_irqs, 240)
+{
+	const char *threaded = "/sys/class/net/vnode1/threaded";
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+	char want[128], got[256], name[64], path[64];
+	unsigned int i, rx = 0, pid, cpu;
+
+	ASSERT_TRUE(r && jq);
+	if (access(threaded, F_OK)) {
+		EXPECT_EQ(0, show_jq(r, jq, ".[0].napi_threads | \"\\(.unknown) \\(.threads)\"",
+				     got, sizeof(got)));
+		EXPECT_STREQ("false []", got);
+		goto out;
+	}
+	ASSERT_EQ(0, write_str(threaded, "1"));
+	if (!kernel_dumps_napis()) {
+		EXPECT_EQ(0, show_jq(r, jq, ".[0].napi_threads | \"\\(.unknown) \\(.threads)\"",
+				     got, sizeof(got)));
+		EXPECT_STREQ("true []", got);
+		EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1",
+									       NULL }));
+		EXPECT_NE(NULL, strstr(r->out, "  napi threads: polled in threads the kernel "
+					       "does not tie to queues")) TH_LOG("%s", r->out);
+		goto threaded_off;
+	}
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "bind", "vnode1",
+								       "--numa-local", NULL }));
+	EXPECT_EQ(0, show_jq(r, jq, ".[0].rx_queues", got, sizeof(got)));
+	EXPECT_EQ(1, sscanf(got, "%u", &rx)) TH_LOG("rx_queues: %s", got);
+	EXPECT_EQ(0, show_jq(r, jq, THREADS_SUMMARY, got, sizeof(got)));
+	snprintf(want, sizeof(want), "%u threads, %u off node, %u of vnode1, %u rx irqs",
+		 rx, rx, rx, rx);
+	EXPECT_STREQ(want, got);
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", NULL }));
+	EXPECT_NE(NULL, strstr(r->out, "  napi threads:\n    IRQ  NAPI")) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "of another node\n")) TH_LOG("%s", r->out);
+
+	/* Each thread is the process it names, put on its IRQ's CPU. */
+	EXPECT_EQ(0, show_jq(r, jq, "[.[0].napi_threads.threads[] | \"\\(.pid) \\(.irq_cpu) "
+				    "\\(.name)\"] | join(\",\")", got, sizeof(got)));
+	for (i = 0; i < rx; i++) {
+		const char *entry = got;
+		unsigned int k;
+		char comm[64], cpus[16];
+
+		/* No ASSERT here: threaded must go back to 0 whatever fails. */
+		for (k = 0; k < i && entry; k++)
+			entry = strchr(entry, ',') ? strchr(entry, ',') + 1 : NULL;
+		if (!entry || sscanf(entry, "%u %u %63[^,]", &pid, &cpu, name) != 3) {
+			EXPECT_TRUE(false) TH_LOG("thread %u of %u in '%s'", i, rx, got);
+			break;
+		}
+		snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+		EXPECT_EQ(0, read_str(path, comm, sizeof(comm)));
+		EXPECT_STREQ(name, comm);
+		snprintf(cpus, sizeof(cpus), "%u", cpu);
+		snprintf(path, sizeof(path), "%u", pid);
+		EXPECT_EQ(0, SH("taskset", "-pc", cpus, path));
+	}
+	EXPECT_EQ(0, show_jq(r, jq, THREADS_SUMMARY, got, sizeof(got)));
+	snprintf(want, sizeof(want), "%u threads, 0 off node, %u of vnode1, %u rx irqs",
+		 rx, rx, rx);
+	EXPECT_STREQ(want, got);
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "restore", "vnode1", NULL }));
+threaded_off:
+	EXPECT_EQ(0, write_str(threaded, "0"));
+	EXPECT_EQ(0, show_jq(r, jq, ".[0].napi_threads | \"\\(.unknown) \\(.threads)\"",
+			     got, sizeof(got)));
+	EXPECT_STREQ("false []", got);
+out:
+	free(jq);
+	free(r);
 }
 
 FIXTURE(traffic) {

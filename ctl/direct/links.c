@@ -2,9 +2,9 @@
 /*
  * Two dumps of the netdev family, filtered by ifindex: the device's queues
  * with the id of the NAPI each is linked to (QUEUE_GET), then its NAPIs
- * with their IRQs (NAPI_GET). Joined by NAPI id they give each queue's
- * IRQ; a NAPI without an IRQ (none set, or a kernel before the attribute)
- * links nothing.
+ * with their IRQs and threads (NAPI_GET). Joined by NAPI id they give each
+ * queue's IRQ; a NAPI without an IRQ (none set, or a kernel before the
+ * attribute) links nothing.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -33,18 +33,23 @@
 #define NDG_A_NAPI_IFINDEX	1
 #define NDG_A_NAPI_ID		2
 #define NDG_A_NAPI_IRQ		3
-#define NDG_A_NAPI_MAX		NDG_A_NAPI_IRQ
+#define NDG_A_NAPI_PID		4
+#define NDG_A_NAPI_THREADED	8
+#define NDG_A_NAPI_MAX		NDG_A_NAPI_THREADED
 #define NDG_QUEUE_TYPE_RX	0
 #define NDG_QUEUE_TYPE_TX	1
 
 /*
  * One entry of either dump: a queue (@id, @rx) and its NAPI's id in @link,
- * or a NAPI (@id) and its IRQ in @link.
+ * or a NAPI (@id), its IRQ in @link (0: none), its thread in @pid (0:
+ * none) and whether it polls there in @threaded (-1: not said, before 6.17).
  */
 struct entry {
 	unsigned int id;
 	bool rx;
 	unsigned int link;
+	unsigned int pid;
+	int threaded;
 };
 
 struct collected {
@@ -53,14 +58,14 @@ struct collected {
 	int err;
 };
 
-static int add(struct collected *c, unsigned int id, bool rx, unsigned int link)
+static int add(struct collected *c, struct entry e)
 {
 	struct entry *grown = realloc(c->e, (c->n + 1) * sizeof(*grown));
 
 	if (!grown)
 		return -ENOMEM;
 	c->e = grown;
-	c->e[c->n++] = (struct entry){ id, rx, link };
+	c->e[c->n++] = e;
 	return 0;
 }
 
@@ -75,23 +80,34 @@ static int on_queue(struct nl_msg *msg, void *arg)
 		return NL_OK;
 	if (nla_get_u32(tb[NDG_A_QUEUE_TYPE]) > NDG_QUEUE_TYPE_TX)
 		return NL_OK;
-	c->err = c->err ?: add(c, nla_get_u32(tb[NDG_A_QUEUE_ID]),
-			       nla_get_u32(tb[NDG_A_QUEUE_TYPE]) == NDG_QUEUE_TYPE_RX,
-			       nla_get_u32(tb[NDG_A_QUEUE_NAPI_ID]));
+	c->err = c->err ?: add(c, (struct entry){
+		.id = nla_get_u32(tb[NDG_A_QUEUE_ID]),
+		.rx = nla_get_u32(tb[NDG_A_QUEUE_TYPE]) == NDG_QUEUE_TYPE_RX,
+		.link = nla_get_u32(tb[NDG_A_QUEUE_NAPI_ID]),
+	});
 	return NL_OK;
 }
 
-/* A NAPI: (id, IRQ), when it has an IRQ. */
+/* A u32 attribute's value when present and positive (IRQ and PID are s32 there), else 0. */
+static unsigned int positive(const struct nlattr *attr)
+{
+	return attr && (int32_t)nla_get_u32(attr) > 0 ? nla_get_u32(attr) : 0;
+}
+
+/* A NAPI: (id, IRQ, thread). */
 static int on_napi(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[NDG_A_NAPI_MAX + 1];
 	struct collected *c = arg;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NDG_A_NAPI_MAX, NULL) ||
-	    !tb[NDG_A_NAPI_ID] || !tb[NDG_A_NAPI_IRQ] || nla_get_u32(tb[NDG_A_NAPI_IRQ]) <= 0)
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NDG_A_NAPI_MAX, NULL) || !tb[NDG_A_NAPI_ID])
 		return NL_OK;
-	c->err = c->err ?: add(c, nla_get_u32(tb[NDG_A_NAPI_ID]), false,
-			       nla_get_u32(tb[NDG_A_NAPI_IRQ]));
+	c->err = c->err ?: add(c, (struct entry){
+		.id = nla_get_u32(tb[NDG_A_NAPI_ID]),
+		.link = positive(tb[NDG_A_NAPI_IRQ]),
+		.pid = positive(tb[NDG_A_NAPI_PID]),
+		.threaded = tb[NDG_A_NAPI_THREADED] ? (int)nla_get_u32(tb[NDG_A_NAPI_THREADED]) : -1,
+	});
 	return NL_OK;
 }
 
@@ -112,43 +128,56 @@ static int dump(struct nl_sock *sk, int family, int cmd, int attr, unsigned int 
 	return err;
 }
 
-/* The IRQ of the NAPI with id @id among @napis, 0 for none. */
-static unsigned int irq_of(const struct collected *napis, unsigned int id)
+/* The NAPI with id @id among @napis, or NULL. */
+static const struct entry *napi_of(const struct collected *napis, unsigned int id)
 {
 	unsigned int i;
 
 	for (i = 0; i < napis->n; i++)
 		if (napis->e[i].id == id)
-			return napis->e[i].link;
-	return 0;
+			return &napis->e[i];
+	return NULL;
+}
+
+/*
+ * Both dumps of @ifindex into @queues and @napis (free their entries also
+ * on error). A kernel without the family, its queue and NAPI dumps (6.5 to
+ * 6.7) or their filter gives none: 0 then too.
+ */
+static int read_dumps(unsigned int ifindex, struct collected *queues, struct collected *napis)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int family, err;
+
+	if (!sk)
+		return -ENOMEM;
+	family = genl_connect(sk) ? -1 : genl_ctrl_resolve(sk, NDG_FAMILY);
+	err = family < 0 ? 0 :
+	      dump(sk, family, NDG_CMD_QUEUE_GET, NDG_A_QUEUE_IFINDEX, ifindex, on_queue, queues) ?:
+	      dump(sk, family, NDG_CMD_NAPI_GET, NDG_A_NAPI_IFINDEX, ifindex, on_napi, napis);
+	nl_socket_free(sk);
+	return err == -EIO ? 0 : err;
 }
 
 int direct_queue_links(unsigned int ifindex, struct queue_link **links, unsigned int *n)
 {
 	struct collected queues = { 0 }, napis = { 0 };
-	struct nl_sock *sk = nl_socket_alloc();
-	unsigned int i, irq;
-	int family, err = -ENOMEM;
+	const struct entry *napi;
+	unsigned int i;
+	int err;
 
 	*links = NULL;
 	*n = 0;
-	if (!sk)
-		return -ENOMEM;
-	family = genl_connect(sk) ? -1 : genl_ctrl_resolve(sk, NDG_FAMILY);
-	err = family < 0 ? 0 :
-	      dump(sk, family, NDG_CMD_QUEUE_GET, NDG_A_QUEUE_IFINDEX, ifindex, on_queue, &queues) ?:
-	      dump(sk, family, NDG_CMD_NAPI_GET, NDG_A_NAPI_IFINDEX, ifindex, on_napi, &napis);
-	/* A family without the commands (6.5-6.7) or the filter links nothing either. */
-	if (err == -EIO)
-		err = 0;
+	err = read_dumps(ifindex, &queues, &napis);
 	if (!err && queues.n) {
 		*links = calloc(queues.n, sizeof(**links));
 		err = *links ? 0 : -ENOMEM;
 	}
 	for (i = 0; !err && i < queues.n; i++) {
-		irq = irq_of(&napis, queues.e[i].link);
-		if (irq)
-			(*links)[(*n)++] = (struct queue_link){ queues.e[i].id, queues.e[i].rx, irq };
+		napi = napi_of(&napis, queues.e[i].link);
+		if (napi && napi->link)
+			(*links)[(*n)++] = (struct queue_link){ queues.e[i].id, queues.e[i].rx,
+								napi->link };
 	}
 	if (err) {
 		free(*links);
@@ -157,6 +186,34 @@ int direct_queue_links(unsigned int ifindex, struct queue_link **links, unsigned
 	}
 	free(queues.e);
 	free(napis.e);
-	nl_socket_free(sk);
+	return err;
+}
+
+int direct_napis(unsigned int ifindex, struct napi_info **out, unsigned int *n)
+{
+	struct collected queues = { 0 }, napis = { 0 };
+	struct napi_info *info;
+	unsigned int i, k;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	err = read_dumps(ifindex, &queues, &napis);
+	info = err || !napis.n ? NULL : calloc(napis.n, sizeof(*info));
+	if (!err && napis.n && !info)
+		err = -ENOMEM;
+	for (i = 0; info && i < napis.n; i++) {
+		info[i] = (struct napi_info){ napis.e[i].id, napis.e[i].link, napis.e[i].pid, -1,
+					      napis.e[i].threaded };
+		for (k = 0; k < queues.n; k++)
+			if (queues.e[k].rx && queues.e[k].link == info[i].id)
+				info[i].rx_queue = queues.e[k].id;
+	}
+	if (info) {
+		*out = info;
+		*n = napis.n;
+	}
+	free(queues.e);
+	free(napis.e);
 	return err;
 }

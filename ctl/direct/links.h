@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The queue -> NAPI -> IRQ links of netdev-genl (Linux 6.8+), read as the
- * module reads them in the kernel: which IRQ schedules each queue's NAPI.
+ * module reads them in the kernel: which IRQ schedules each queue's NAPI,
+ * and which thread polls it where the device polls in threads.
  */
 #ifndef NICTLCTL_DIRECT_LINKS_H
 #define NICTLCTL_DIRECT_LINKS_H
@@ -21,5 +22,27 @@ struct queue_link {
  * links nothing, gives none. Returns 0 or -ENOMEM.
  */
 int direct_queue_links(unsigned int ifindex, struct queue_link **links, unsigned int *n);
+
+/* One NAPI instance with an id, as netdev-genl describes it. */
+struct napi_info {
+	unsigned int id;
+	unsigned int irq;	/* the IRQ the driver linked to it, 0 for none */
+	unsigned int pid;	/* its kernel thread, 0 for none */
+	int rx_queue;		/* the receive queue linked to it, -1 for none */
+	/*
+	 * Whether the thread polls it: 0 no, else yes (2: busy polling there);
+	 * -1 where the kernel does not say (before 6.17), the device's
+	 * /sys/class/net/DEV/threaded does. A thread outlives threaded mode
+	 * switched off: a pid alone says nothing.
+	 */
+	int threaded;
+};
+
+/*
+ * Every NAPI with an id of device @ifindex in a new *@napis of *@n, in the
+ * kernel's order; none where direct_queue_links() would find no link for
+ * want of the family. Returns 0 or -ENOMEM.
+ */
+int direct_napis(unsigned int ifindex, struct napi_info **napis, unsigned int *n);
 
 #endif /* NICTLCTL_DIRECT_LINKS_H */

@@ -14,19 +14,14 @@
 #include "steer/now.h"
 
 /*
- * Where the IRQ of a queue interrupts: the CPU nictl placed it on, the one
- * bind --steer plans by; else its effective CPU when that is one. -1 when
- * it has no IRQ or interrupts several CPUs, which no node check can judge.
+ * Where the IRQ of a queue interrupts (dev_irq_cpu(): the CPU bind --steer
+ * plans by), -1 when it has no IRQ.
  */
 static int irq_cpu(const struct nictl_dev *dev, unsigned int q, bool rx)
 {
 	const struct nictl_irq *irq = dev_queue_irq(dev, q, rx);
 
-	if (!irq)
-		return -1;
-	if (irq->target_cpu >= 0)
-		return irq->target_cpu;
-	return cpuset_weight(&irq->effective) == 1 ? cpuset_next(&irq->effective, -1) : -1;
+	return irq ? dev_irq_cpu(irq) : -1;
 }
 
 /*
