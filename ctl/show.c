@@ -110,7 +110,8 @@
  *     drifts          integer, times moved off its target
  *     fighting        boolean, as the flag
  *     target_cpu      integer, or null when nictl placed the IRQ nowhere
- *   napi_threads  object, from `show` only: see napi/threads.c
+ *   napi_threads  object, from `show` only, not for a device of another
+ *              network namespace: see napi/threads.c
  *   steering   object, from `show` only: see steer/view.c
  *
  * A kind or source this nictlctl does not know is shown as "unknown".

@@ -16,7 +16,8 @@
  * netdev-genl NAPI_GET), the one line "napi threads: polled in threads the
  * kernel does not tie to queues (no netdev-genl NAPI_GET)".
  *
- * JSON: a member "napi_threads" of the device's object, an object:
+ * JSON: a member "napi_threads" of the device's object (none for a device of
+ * another network namespace, whose threads this one cannot name), an object:
  *
  *   unknown   boolean, the device polls in threads the kernel names none of
  *   threads   array, per thread: napi_id, irq (null when tied to none),
@@ -66,7 +67,7 @@ int napi_threads_tie(const struct nictl_dev *dev, const struct napi_info *napis,
 	bool linked = false;
 	unsigned int i, irq;
 
-	*out = (struct napi_threads){ NULL, 0, false };
+	*out = (struct napi_threads){ .looked = true };
 	out->t = calloc(n ?: 1, sizeof(*out->t));
 	if (!sorted || !out->t) {
 		free(sorted);
@@ -299,6 +300,8 @@ int napi_threads_json(struct json *j, const struct nictl_dev *dev,
 	unsigned int i;
 	int cpu;
 
+	if (!threads->looked)
+		return 0;
 	json_obj_begin(j, "napi_threads");
 	json_bool(j, "unknown", threads->untied_threaded);
 	json_arr_begin(j, "threads");

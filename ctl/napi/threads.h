@@ -27,11 +27,14 @@ struct napi_thread {
 /*
  * A device's threads. @untied_threaded: the device polls in threads, but
  * the kernel names none of them (no netdev-genl NAPI_GET before 6.9).
+ * @looked: false for a device of another network namespace, whose threads
+ * this one's netdev-genl and sysfs cannot name.
  */
 struct napi_threads {
 	struct napi_thread *t;
 	unsigned int n;
 	bool untied_threaded;
+	bool looked;
 };
 
 /*
@@ -55,7 +58,10 @@ void napi_threads_free(struct napi_threads *threads, unsigned int nr);
 
 /* The lines after a device's IRQs, nothing when it has no thread; -1 when out of memory. */
 int napi_threads_table(FILE *f, const struct nictl_dev *dev, const struct napi_threads *threads);
-/* The member "napi_threads" of a device's object; -1 when out of memory. */
+/*
+ * The member "napi_threads" of a device's object, none for a device not
+ * looked at; -1 when out of memory.
+ */
 int napi_threads_json(struct json *j, const struct nictl_dev *dev,
 		      const struct napi_threads *threads);
 

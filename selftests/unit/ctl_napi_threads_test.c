@@ -194,7 +194,7 @@ TEST_F(threads, table_warns_of_a_thread_off_its_irqs_node)
 		{ .napi_id = 8193, .irq = 45, .pid = 312, .name = "napi/vnode1-8193" },
 		{ .napi_id = 8194, .irq = 46, .pid = 313, .name = "napi/vnode1-8194" },
 	};
-	struct napi_threads threads = { t, 2, false };
+	struct napi_threads threads = { t, 2, false, true };
 	char *text;
 
 	ASSERT_EQ(0, cpuset_parse(&t[0].cpus, "0-7"));
@@ -214,7 +214,7 @@ TEST_F(threads, table_warns_of_a_thread_off_its_irqs_node)
 /* A device that polls in threads the kernel does not name says so; one that does not, nothing. */
 TEST_F(threads, table_of_unnamed_threads_and_of_none)
 {
-	struct napi_threads threads = { NULL, 0, true };
+	struct napi_threads threads = { NULL, 0, true, true };
 	char *text;
 
 	text = table_of(_metadata, &self->dev, &threads);
@@ -243,7 +243,7 @@ TEST_F(threads, json_members)
 {
 	struct napi_thread t = { .napi_id = 8193, .irq = 45, .pid = 312,
 				 .name = "napi/vnode1-8193" };
-	struct napi_threads threads = { &t, 1, false };
+	struct napi_threads threads = { &t, 1, false, true };
 	const void *arg[] = { &self->dev, &threads };
 	char *text = NULL;
 	size_t len = 0;
@@ -257,6 +257,16 @@ TEST_F(threads, json_members)
 		     "\"irq\":45,\"pid\":312,\"name\":\"napi/vnode1-8193\","
 		     "\"cpus\":[0,1,2,3,4,5,6,7],\"cpus_list\":\"0-7\",\"irq_cpu\":4,"
 		     "\"off_node\":true}]}}\n", text);
+	free(text);
+
+	/* Another namespace's device: not looked at, no member rather than a guess. */
+	threads.looked = false;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, json_print_doc(f, json_of_threads, arg));
+	fclose(f);
+	EXPECT_STREQ("{}\n", text);
 	free(text);
 	cpuset_free(&t.cpus);
 }
