@@ -36,6 +36,7 @@
 #include "traffic.h"
 
 #define DEV		"vnode1"
+#define THREADED	"/sys/class/net/" DEV "/threaded"
 #define BUDGET		"/proc/sys/net/core/netdev_budget"
 #define BUDGET_USECS	"/proc/sys/net/core/netdev_budget_usecs"
 #define MAX_BACKLOG	"/proc/sys/net/core/netdev_max_backlog"
@@ -116,6 +117,8 @@ FIXTURE_TEARDOWN(doctor)
 	ring.cmd = ETHTOOL_SRINGPARAM;
 	EXPECT_EQ(0, ring_ioctl("e1k", &ring));
 	EXPECT_EQ(0, netdev_set_channels(DEV, 2));
+	if (!access(THREADED, F_OK))
+		EXPECT_EQ(0, write_str(THREADED, "0"));
 	/* Undoes a bind --steer's steering too; nothing bound is no failure here. */
 	run_ctl(&self->run, false, NULL, (const char *const []){ "restore", DEV, NULL });
 	unlink(CONF);
@@ -283,6 +286,52 @@ TEST_F_TIMEOUT(doctor, irqs_on_the_far_node, 300)
 	EXPECT_STREQ(queue_irqs(self), evidence(self, "irq-far-node", "irqs_count"));
 	EXPECT_FALSE(found(self, "irq-cpu0"));
 	EXPECT_FALSE(found(self, "irq-single-cpu"));
+}
+
+/*
+ * vnode1 polled in threads, its IRQs bound to node 1: each thread may still
+ * run anywhere, so the IRQ wakes a thread that may poll on node 0. The
+ * finding names one and says how to move it; once every thread is on its
+ * IRQ's CPU it is gone. Without threaded NAPI (5.10) there is no finding.
+ */
+TEST_F_TIMEOUT(doctor, napi_thread_on_another_node_then_taskset, 300)
+{
+	char filter[256], fix[64], pids[256];
+	unsigned int cpu, pid, n;
+	const char *p;
+	int used;
+
+	ASSERT_EQ(0, CTL(self, "bind", DEV, "--numa-local", "--steer"));
+	if (access(THREADED, F_OK)) {
+		EXPECT_LE(0, DOCTOR(self, 0, DEV));
+		EXPECT_FALSE(found(self, "napi-thread-other-node"));
+		return;
+	}
+	ASSERT_EQ(0, write_str(THREADED, "1"));
+	ASSERT_EQ(0, traffic_burst(test_nics));
+	EXPECT_EQ(1, DOCTOR(self, 0, DEV));
+	snprintf(filter, sizeof(filter),
+		 "[.findings[] | select(.id == \"napi-thread-other-node\")][0].fix");
+	snprintf(fix, sizeof(fix), "%s", jq(self, filter));
+	EXPECT_EQ(2, sscanf(fix, "taskset -pc %u %u", &cpu, &pid)) TH_LOG("fix: %s", fix);
+	EXPECT_STREQ("0-3", evidence(self, "napi-thread-other-node", "far_cpus"));
+
+	/* Every thread with its IRQ, as show lists them: the finding goes. */
+	ASSERT_EQ(0, CTL(self, "show", "-j", DEV));
+	ASSERT_EQ(0, run_jq(&self->jq, self->run.out, "[.[0].napi_threads.threads[] | "
+			    "\"\\(.irq_cpu) \\(.pid)\"] | join(\",\")"));
+	snprintf(pids, sizeof(pids), "%.200s", self->jq.out);
+	for (p = pids, n = 0; sscanf(p, "%u %u%n", &cpu, &pid, &used) == 2; n++) {
+		char c[16], t[16];
+
+		snprintf(c, sizeof(c), "%u", cpu);
+		snprintf(t, sizeof(t), "%u", pid);
+		EXPECT_EQ(0, SH("taskset", "-pc", c, t));
+		p += used + (p[used] == ',');
+	}
+	EXPECT_LT(0, n) TH_LOG("threads: %s", pids);
+	EXPECT_EQ(0, DOCTOR(self, 0, DEV));
+	EXPECT_FALSE(found(self, "napi-thread-other-node"));
 }
 
 TEST_F_TIMEOUT(doctor, two_queues_on_smt_siblings, 300)

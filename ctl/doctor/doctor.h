@@ -69,6 +69,12 @@ struct doc_dev {
 	bool bound;			/* nictl bound it and can restore it */
 	char *governor;			/* daemon rule name, "sticky", or NULL */
 	bool threaded;			/* threaded NAPI (/sys/class/net/DEV/threaded) */
+	/* A NAPI thread that may run off its IRQ's node (napi/threads.h), pid 0 for none: */
+	unsigned int thread_far_pid;
+	char *thread_far_name;
+	unsigned int thread_far_irq;
+	int thread_far_cpu;		/* the CPU that IRQ interrupts */
+	struct cpuset thread_far;	/* the CPUs of other nodes the thread may run on */
 };
 
 struct doc_sample {

@@ -482,6 +482,27 @@ static void rps_far(struct ctx *c, const struct doc_dev *d)
 	bind_fix(c, f, d);
 }
 
+/* A NAPI thread the IRQ wakes may poll on another node: its packets' work crosses nodes. */
+static void thread_far(struct ctx *c, const struct doc_dev *d)
+{
+	struct doc_finding *f;
+
+	if (!d->thread_far_pid)
+		return;
+	f = add(c, "napi-thread-other-node", DOC_WARNING, d->ifname);
+	if (f)
+		set_str(c, &f->text, "irq %u interrupts CPU %d, but its NAPI thread %s (pid %u) "
+			"may run on CPUs of another node: its packets' work crosses nodes",
+			d->thread_far_irq, d->thread_far_cpu, d->thread_far_name,
+			d->thread_far_pid);
+	fact_num(f, "irq", d->thread_far_irq);
+	fact_num(f, "pid", d->thread_far_pid);
+	fact_num(f, "irq_cpu", d->thread_far_cpu);
+	fact_list(c, f, "far_cpus", &d->thread_far);
+	if (f)
+		set_str(c, &f->fix, "taskset -pc %d %u", d->thread_far_cpu, d->thread_far_pid);
+}
+
 static const struct doc_dev *dev_on_cpu(const struct doc_sample *s, int cpu)
 {
 	unsigned int i, j;
@@ -729,6 +750,7 @@ static void device(struct ctx *c, const struct doc_dev *d, int hot)
 	no_rule(c, d);
 	few_queues(c, d);
 	rps_far(c, d);
+	thread_far(c, d);
 	rss(c, d, pd, hot);
 	nic_drops(c, d, pd);
 	napi_off(c, d, pd);

@@ -22,6 +22,7 @@
 #include "direct/discover.h"
 #include "doctor/doctor.h"
 #include "module_absent.h"
+#include "napi/threads.h"
 #include "report.h"
 #include "stats/stats.h"
 #include "steer/view.h"
@@ -229,6 +230,34 @@ static int steering(struct doc_dev *d, const struct steer_now *now,
 	return 0;
 }
 
+/* The first NAPI thread of @dev that may run off its IRQ's node, if any; 0 or -ENOMEM. */
+static int thread_far(struct doc_dev *d, const struct nictl_dev *dev)
+{
+	struct napi_threads threads;
+	unsigned int i, k;
+	int err, cpu;
+
+	if (dev->other_netns)
+		return 0;
+	err = napi_threads_of(dev, &threads);
+	for (i = 0; !err && i < threads.n && !d->thread_far_pid; i++) {
+		cpu = napi_thread_far(dev, &threads.t[i], &d->thread_far);
+		if (cpu < 0) {
+			cpuset_free(&d->thread_far);
+			continue;
+		}
+		d->thread_far_name = strdup(threads.t[i].name);
+		d->thread_far_pid = threads.t[i].pid;
+		d->thread_far_irq = threads.t[i].irq;
+		d->thread_far_cpu = cpu;
+		err = d->thread_far_name ? 0 : -ENOMEM;
+	}
+	for (k = 0; k < threads.n; k++)
+		cpuset_free(&threads.t[k].cpus);
+	free(threads.t);
+	return err;
+}
+
 static int read_dev(struct ctl_nl *nl, struct doc_dev *d, const struct reading *r,
 		    unsigned int i)
 {
@@ -242,7 +271,8 @@ static int read_dev(struct ctl_nl *nl, struct doc_dev *d, const struct reading *
 	d->threaded = sysfs_flag(dev->ifname, "threaded");
 	d->governor = governor(r, dev);
 	if (!d->ifname || copy_irqs(d, dev, &r->bans) ||
-	    steering(d, &r->views.now[i], &r->views.warnings[i]) || doc_ethtool_read(d)) {
+	    steering(d, &r->views.now[i], &r->views.warnings[i]) || thread_far(d, dev) ||
+	    doc_ethtool_read(d)) {
 		ctl_msg("out of memory");
 		return -1;
 	}
@@ -420,6 +450,8 @@ static void dev_free(struct doc_dev *d)
 	free(d->ifname);
 	free(d->governor);
 	cpuset_free(&d->rps_far);
+	free(d->thread_far_name);
+	cpuset_free(&d->thread_far);
 }
 
 void doc_sample_free(struct doc_sample *s)

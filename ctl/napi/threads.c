@@ -152,7 +152,7 @@ void napi_threads_fill(struct napi_threads *threads)
 	threads->n = kept;
 }
 
-static int dev_threads_read(const struct nictl_dev *dev, struct napi_threads *out)
+int napi_threads_of(const struct nictl_dev *dev, struct napi_threads *out)
 {
 	struct napi_info *napis;
 	unsigned int n;
@@ -182,7 +182,7 @@ int napi_threads_read(const struct dev_list *list, struct napi_threads **out)
 		/* Another namespace's ifindex means nothing to this one's netdev-genl. */
 		if (list->devs[i].other_netns)
 			continue;
-		if (dev_threads_read(&list->devs[i], &(*out)[i])) {
+		if (napi_threads_of(&list->devs[i], &(*out)[i])) {
 			ctl_msg("out of memory");
 			return -1;
 		}
@@ -228,12 +228,20 @@ static int off_node(const struct napi_thread *t, int cpu, struct cpuset *far)
 	return err;
 }
 
-static int print_warning(FILE *f, const struct napi_thread *t, int cpu)
+int napi_thread_far(const struct nictl_dev *dev, const struct napi_thread *t, struct cpuset *far)
+{
+	int cpu = irq_cpu_of(dev, t->irq);
+
+	return off_node(t, cpu, far) || cpuset_empty(far) ? -1 : cpu;
+}
+
+static int print_warning(FILE *f, const struct nictl_dev *dev, const struct napi_thread *t)
 {
 	struct cpuset far = CPUSET_INIT;
+	int cpu = napi_thread_far(dev, t, &far);
 	char *list;
 
-	if (off_node(t, cpu, &far) || cpuset_empty(&far)) {
+	if (cpu < 0) {
 		cpuset_free(&far);
 		return 0;
 	}
@@ -288,7 +296,7 @@ int napi_threads_table(FILE *f, const struct nictl_dev *dev, const struct napi_t
 		free(cpus);
 	}
 	for (i = 0; i < threads->n; i++)
-		if (print_warning(f, &threads->t[i], irq_cpu_of(dev, threads->t[i].irq)))
+		if (print_warning(f, dev, &threads->t[i]))
 			return -1;
 	return 0;
 }
@@ -323,7 +331,7 @@ int napi_threads_json(struct json *j, const struct nictl_dev *dev,
 			json_null(j, "irq_cpu");
 		else
 			json_int(j, "irq_cpu", cpu);
-		json_bool(j, "off_node", !off_node(t, cpu, &far) && !cpuset_empty(&far));
+		json_bool(j, "off_node", napi_thread_far(dev, t, &far) >= 0);
 		cpuset_free(&far);
 		json_obj_end(j);
 	}

@@ -52,9 +52,18 @@ int napi_threads_tie(const struct nictl_dev *dev, const struct napi_info *napis,
 /* Read each thread's name and CPUs from /proc; drop those that ended since. */
 void napi_threads_fill(struct napi_threads *threads);
 
+/* The threads of @dev, in the initial namespace, into @out; 0 or -ENOMEM. */
+int napi_threads_of(const struct nictl_dev *dev, struct napi_threads *out);
 /* The threads of every device of @list, *@out one per device; 0 or -1 after saying why. */
 int napi_threads_read(const struct dev_list *list, struct napi_threads **out);
 void napi_threads_free(struct napi_threads *threads, unsigned int nr);
+
+/*
+ * The CPUs @t may run on off the node of its IRQ's CPU (dev_irq_cpu()), in
+ * @far: that CPU, or -1 when there are none, the IRQ interrupts no one CPU
+ * or its node is not known.
+ */
+int napi_thread_far(const struct nictl_dev *dev, const struct napi_thread *t, struct cpuset *far);
 
 /* The lines after a device's IRQs, nothing when it has no thread; -1 when out of memory. */
 int napi_threads_table(FILE *f, const struct nictl_dev *dev, const struct napi_threads *threads);

@@ -405,6 +405,31 @@ TEST_F(doc, rps_onto_another_node)
 	cpuset_free(&self->cur.dev.rps_far);
 }
 
+/* A NAPI thread that may leave its IRQ's node: a warning, and taskset as the fix. */
+TEST_F(doc, napi_thread_on_another_node)
+{
+	const struct doc_finding *f;
+
+	self->cur.dev.threaded = true;
+	self->cur.dev.thread_far_pid = 312;
+	self->cur.dev.thread_far_name = "napi/vnode1-8193";
+	self->cur.dev.thread_far_irq = 45;
+	self->cur.dev.thread_far_cpu = 4;
+	ASSERT_EQ(0, cpuset_parse(&self->cur.dev.thread_far, "0-3"));
+	diagnose(self);
+	f = find(self, "napi-thread-other-node");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(DOC_WARNING, f->severity);
+	EXPECT_STREQ("irq 45 interrupts CPU 4, but its NAPI thread napi/vnode1-8193 (pid 312) may "
+		     "run on CPUs of another node: its packets' work crosses nodes", f->text);
+	EXPECT_STREQ("45", fact(f, "irq"));
+	EXPECT_STREQ("312", fact(f, "pid"));
+	EXPECT_STREQ("0-3", fact(f, "far_cpus"));
+	EXPECT_STREQ("taskset -pc 4 312", f->fix);
+	EXPECT_FALSE(f->bind_fix);
+	cpuset_free(&self->cur.dev.thread_far);
+}
+
 TEST_F(doc, hot_cpu_at_the_threshold)
 {
 	const struct doc_finding *f;
