@@ -268,12 +268,16 @@ DAEMON_CONF=/tmp/nictl-absent.conf
 DAEMON_LOG=/tmp/nictl-absent-daemon.log
 printf '[rule node1-nic]\nmatch-mac = %s\ncpus = numa-local\n' \
 	"$(cat "/sys/class/net/$IFACE/address")" >"$DAEMON_CONF"
+# What a bind without the module kept for a device long gone: the daemon drops it.
+GONE=/run/nictl/irq-999999
+mkdir -p /run/nictl && echo "45 0-3 4" >"$GONE"
 "$NICTL_CTL" daemon --foreground -c "$DAEMON_CONF" >"$DAEMON_LOG" 2>&1 &
 daemon=$!
 # The daemon logs an apply after its writes: the IRQs may be seen first.
 await 60 check_binding && logged "Keeping the rules through /proc/irq until it loads" &&
-	await 30 logged "rule node1-nic: IRQ "
-tap $? "daemon without the module: says why, and binds $IFACE by its rule through /proc/irq"
+	await 30 logged "rule node1-nic: IRQ " &&
+	logged "kept under /run/nictl for 1 device that is gone" && [ ! -e "$GONE" ]
+tap $? "daemon without the module: says why, drops what was kept for a device gone, binds $IFACE"
 
 irq=$(irq_named "$(basename "$(readlink -e "/sys/class/net/$IFACE/device")")-input.0")
 echo 0 >"/proc/irq/$irq/smp_affinity_list"

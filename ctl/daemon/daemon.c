@@ -203,6 +203,16 @@ static void on_link(void *arg, enum link_change what, unsigned int ifindex)
 	}
 }
 
+/* Kept affinities of devices gone while nobody followed them (another binder, a restart). */
+static void prune_kept(void)
+{
+	unsigned int n = direct_saved_prune();
+
+	if (n)
+		log_info("removed what binds without the module kept under /run/nictl for %u "
+			 "device%s that %s gone", n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+}
+
 /* Keep the rules without the module until it comes, and say why it is away. */
 static void go_direct(struct daemon *d)
 {
@@ -217,6 +227,7 @@ static void go_direct(struct daemon *d)
 	ctl_nl_module_absent("Keeping the rules through /proc/irq until it loads: not atomic "
 			     "against other writers, no steering, no stacked device, the "
 			     "initial network namespace only");
+	prune_kept();
 	d->direct = true;
 	d->resync = true;
 	d->next_check_ms = now_ms() + DIRECT_CHECK_MS;
@@ -247,6 +258,7 @@ static void leave_direct(struct daemon *d)
 {
 	links_stop(&d->links, d->ev);
 	keeper_release_direct(&d->k);
+	prune_kept();
 	d->direct = false;
 }
 

@@ -5,8 +5,10 @@
  * The kept file is written whole (rundir.h).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +199,23 @@ int direct_saved_remove(unsigned int ifindex)
 
 	saved_file(path, sizeof(path), ifindex);
 	return unlink(path) && errno != ENOENT ? -errno : 0;
+}
+
+unsigned int direct_saved_prune(void)
+{
+	char ifname[IF_NAMESIZE], tail;
+	DIR *dir = opendir(run_dir());
+	unsigned int ifindex, n = 0;
+	struct dirent *e;
+
+	while (dir && (e = readdir(dir)))
+		if (sscanf(e->d_name, "irq-%u%c", &ifindex, &tail) == 1 &&
+		    !if_indextoname(ifindex, ifname) && errno == ENXIO &&
+		    !direct_saved_remove(ifindex))
+			n++;
+	if (dir)
+		closedir(dir);
+	return n;
 }
 
 void direct_saved_annotate(struct nictl_dev *dev)

@@ -44,6 +44,12 @@ void direct_undo(const struct direct_write *w, unsigned int n);
 int direct_saved_keep(const struct nictl_dev *dev, const struct direct_write *w, unsigned int n);
 int direct_saved_load(unsigned int ifindex, struct direct_write **w, unsigned int *n);
 int direct_saved_remove(unsigned int ifindex);
+/*
+ * Remove the kept files of devices that no longer exist (in this network
+ * namespace): their IRQs went with them, and an ifindex used again later
+ * would name another device. Returns how many went.
+ */
+unsigned int direct_saved_prune(void);
 
 /* Mark @dev's IRQs that a bind without the module holds: bound, and their target. */
 void direct_saved_annotate(struct nictl_dev *dev);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "env.h"
 #include "module.h"
@@ -59,6 +61,26 @@ static int reset_nic(struct nl_client *nl, const char *ifname)
 	return 0;
 }
 
+/*
+ * What binds without the module kept under /run/nictl (a test's, or a
+ * binder's while the stress run had the module away): the snapshot puts
+ * the IRQs back, so the next test must not find originals of this one.
+ */
+static int forget_kept(void)
+{
+	glob_t g;
+	size_t i;
+	int err = 0;
+
+	if (glob("/run/nictl/irq-*", 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++)
+		if (unlink(g.gl_pathv[i]) && errno != ENOENT)
+			err = -errno;
+	globfree(&g);
+	return err;
+}
+
 int env_teardown(struct test_env *env)
 {
 	struct nl_client nl;
@@ -77,5 +99,6 @@ int env_teardown(struct test_env *env)
 		problems += reset_nic(&nl, test_nics[i]);
 	nl_close(&nl);
 	problems += !!step("restore IRQ affinities", irq_snapshot_restore(&env->snap));
+	problems += !!step("forget binds without the module", forget_kept());
 	return problems;
 }

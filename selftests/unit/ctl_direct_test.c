@@ -426,4 +426,29 @@ TEST_F(direct, daemon_keeps_a_rule_without_the_module)
 	keeper_free(&k);
 }
 
+/*
+ * Kept affinities of a device that is gone (no such ifindex on this host)
+ * go; those of one that exists (lo, ifindex 1) stay, and so does what is
+ * not a kept file.
+ */
+TEST_F(direct, prune_forgets_only_devices_that_are_gone)
+{
+	char path[512];
+
+	fakesys_write(&self->fs, "45 0-3 4\n", "run/irq-999999");
+	fakesys_write(&self->fs, "45 0-3 4\n", "run/irq-1");
+	fakesys_write(&self->fs, "x\n", "run/steer-999999");
+	fakesys_write(&self->fs, "x\n", "run/irq-1x");
+	EXPECT_EQ(1, direct_saved_prune());
+	snprintf(path, sizeof(path), "%s/run/irq-999999", self->fs.root);
+	EXPECT_NE(0, access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/run/irq-1", self->fs.root);
+	EXPECT_EQ(0, access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/run/steer-999999", self->fs.root);
+	EXPECT_EQ(0, access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/run/irq-1x", self->fs.root);
+	EXPECT_EQ(0, access(path, F_OK));
+	EXPECT_EQ(0, direct_saved_prune());
+}
+
 TEST_HARNESS_MAIN
