@@ -468,7 +468,11 @@ TEST_F_TIMEOUT(balance, off_policy_moves_whatever_the_threshold, 120)
 /*
  * All or nothing: vnode1 is bound by the balance, then igb0's bind fails
  * (the write after vnode1's last fails in every apply): vnode1 goes back
- * where it was, igb0 stays, the command exits 1 and says why.
+ * where it was, igb0 stays, the command exits 1 and says why. Both start
+ * off their policy (CPU 0, node 0), so the balance moves both whatever the
+ * loads it measures: loads alone may leave vnode1 where it is, and the
+ * failing write is then igb0's with nothing to put back (seen beside a
+ * CPU hog).
  */
 TEST_F_TIMEOUT(balance, failure_puts_back_every_device, 120)
 {
@@ -476,8 +480,8 @@ TEST_F_TIMEOUT(balance, failure_puts_back_every_device, 120)
 	struct nl_result res;
 	struct cpus used;
 
-	ASSERT_EQ(0, bind_all_on(&self->env.nl, "vnode1", 4));
-	ASSERT_EQ(0, bind_all_on(&self->env.nl, "igb0", 4));
+	ASSERT_EQ(0, bind_all_on(&self->env.nl, "vnode1", 0));
+	ASSERT_EQ(0, bind_all_on(&self->env.nl, "igb0", 0));
 	ASSERT_EQ(0, irq_snapshot_take(&self->before));
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
 	ASSERT_EQ(4, dev.n_irqs);
@@ -490,7 +494,7 @@ TEST_F_TIMEOUT(balance, failure_puts_back_every_device, 120)
 	EXPECT_EQ(0, irq_snapshot_changes(&self->before));
 	ASSERT_TRUE(read_queue_map(&self->env.nl, "vnode1", &self->map));
 	map_cpus(&self->map, &used);
-	EXPECT_EQ(4, cpus_first(&used));
+	EXPECT_EQ(0, cpus_first(&used));
 	EXPECT_EQ(1, cpus_count(&used));
 }
 

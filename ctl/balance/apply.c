@@ -219,7 +219,9 @@ static int put_back(struct ctl_nl *nl, const struct bal_set *set, const struct b
 		ctl_msg("out of memory");
 		return -1;
 	}
-	err = send_placement(nl, dev, dev_flags(set->policy[i], dev), &pl, &back);
+	/* What was may break the policy (the balance moved it because it did): no node check. */
+	err = send_placement(nl, dev, dev_flags(set->policy[i], dev) & ~NICTL_BIND_F_NUMA_STRICT,
+			     &pl, &back);
 	dev_list_free(&back);
 	bal_placement_free(&pl);
 	free(was);
