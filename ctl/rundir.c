@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,4 +43,32 @@ int run_file_write(const char *path, const char *text)
 	if (err)
 		unlink(tmp);
 	return err;
+}
+
+int run_dir_lock(void)
+{
+	char path[4096];
+	int fd;
+
+	if (mkdir(run_dir(), 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/.lock", run_dir());
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX)) {
+		if (errno != EINTR) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+	}
+	return fd;
+}
+
+void run_dir_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }

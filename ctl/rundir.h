@@ -19,4 +19,14 @@ const char *run_dir(void);
  */
 int run_file_write(const char *path, const char *text);
 
+/*
+ * Take run_dir()'s lock (flock on its ".lock" file, made with the
+ * directory), waiting for another nictlctl that holds it: binds and
+ * restores without the module read, write and re-read the kept files and
+ * /proc/irq as one step, as the module's lock makes its binds one step.
+ * Returns the descriptor to give run_dir_unlock(), or -errno.
+ */
+int run_dir_lock(void);
+void run_dir_unlock(int fd);
+
 #endif /* NICTLCTL_RUNDIR_H */

@@ -20,6 +20,7 @@
 #include "netns.h"
 #include "nl.h"
 #include "report.h"
+#include "rundir.h"
 
 /* The one device @ref names, found and checked as a bind or restore can take it. */
 static int find_one(const struct dev_ref *ref, const char *cmd, struct dev_list *found)
@@ -114,17 +115,32 @@ static int plan(const struct nictl_dev *dev, const struct bind_policy *policy,
 	return 0;
 }
 
+/* run_dir_lock(), or -1 after saying why not. */
+static int lock_kept(const char *ifname)
+{
+	int fd = run_dir_lock();
+
+	if (fd < 0)
+		ctl_msg("%s: cannot lock %s against another nictlctl: %s", ifname, run_dir(),
+			strerror(-fd));
+	return fd;
+}
+
 int direct_bind_dev(const struct nictl_dev *dev, const struct bind_policy *policy,
 		    struct cpu_choice *choice, struct dev_list *result)
 {
 	const struct dev_ref ref = { .ifindex = dev->ifindex };
 	struct direct_write *w = NULL;
 	unsigned int n = 0;
-	int err;
+	int err, lock;
 
 	*result = (struct dev_list){ NULL, 0, NULL, 0 };
+	lock = lock_kept(dev->ifname);
+	if (lock < 0)
+		return -1;
 	err = plan(dev, policy, choice, &w, &n) ?: apply_and_keep(dev, w, n) ?:
 	      describe_after(&ref, result);
+	run_dir_unlock(lock);
 	direct_writes_free(w, n);
 	return err;
 }
@@ -211,11 +227,16 @@ static int restore_dev(const struct nictl_dev *dev)
 	struct direct_write *kept = NULL, *w = NULL;
 	unsigned int n_kept = 0, n = 0;
 	char why[320];
-	int err;
+	int err, lock;
 
+	lock = lock_kept(dev->ifname);
+	if (lock < 0)
+		return -1;
 	err = direct_saved_load(dev->ifindex, &kept, &n_kept);
-	if (!err && !n_kept)
+	if (!err && !n_kept) {
+		run_dir_unlock(lock);
 		return 1;
+	}
 	if (!err && restore_writes(dev, kept, n_kept, &w, &n))
 		err = -ENOMEM;
 	if (err) {
@@ -227,6 +248,7 @@ static int restore_dev(const struct nictl_dev *dev)
 	} else {
 		direct_saved_remove(dev->ifindex);
 	}
+	run_dir_unlock(lock);
 	direct_writes_free(w, n);
 	direct_writes_free(kept, n_kept);
 	return err ? -1 : 0;

@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <net/if.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 
@@ -23,6 +25,7 @@
 #include "daemon/apply.h"
 #include "direct/apply.h"
 #include "direct/discover.h"
+#include "rundir.h"
 
 #define PCI	"devices/pci0000:00/0000:00:04.0"
 #define VIRTIO	PCI "/virtio3"
@@ -449,6 +452,35 @@ TEST_F(direct, prune_forgets_only_devices_that_are_gone)
 	snprintf(path, sizeof(path), "%s/run/irq-1x", self->fs.root);
 	EXPECT_EQ(0, access(path, F_OK));
 	EXPECT_EQ(0, direct_saved_prune());
+}
+
+/*
+ * Another nictlctl binding or restoring without the module holds the run
+ * directory's lock: a bind waits for it (as binds wait for the module's
+ * lock), then runs whole.
+ */
+TEST_F(direct, bind_waits_for_another_binders_lock)
+{
+	int lock, status;
+	pid_t child;
+
+	lock = run_dir_lock();
+	ASSERT_LE(0, lock);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		run_dir_unlock(lock);
+		_exit(run(self, cmd_bind, "bind", "vnode1", "--numa-local", "--allow-shared",
+			  NULL));
+	}
+	usleep(300 * 1000);
+	EXPECT_EQ(0, waitpid(child, &status, WNOHANG));
+	EXPECT_STREQ(BEFORE, affinities(self));
+	run_dir_unlock(lock);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SUCCESS);
+	EXPECT_STREQ("41:4 42:4 43:6 44:6", affinities(self));
+	EXPECT_TRUE(kept(self));
 }
 
 TEST_HARNESS_MAIN
