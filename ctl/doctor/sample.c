@@ -234,7 +234,7 @@ static int steering(struct doc_dev *d, const struct steer_now *now,
 static int thread_far(struct doc_dev *d, const struct nictl_dev *dev)
 {
 	struct napi_threads threads;
-	unsigned int i, k;
+	unsigned int i;
 	int err, cpu;
 
 	if (dev->other_netns)
@@ -252,9 +252,7 @@ static int thread_far(struct doc_dev *d, const struct nictl_dev *dev)
 		d->thread_far_cpu = cpu;
 		err = d->thread_far_name ? 0 : -ENOMEM;
 	}
-	for (k = 0; k < threads.n; k++)
-		cpuset_free(&threads.t[k].cpus);
-	free(threads.t);
+	napi_threads_release(&threads);
 	return err;
 }
 

@@ -159,6 +159,7 @@ int napi_threads_of(const struct nictl_dev *dev, struct napi_threads *out)
 	bool threaded = dev_threaded(dev);
 	int err;
 
+	*out = (struct napi_threads){ .looked = true };
 	err = direct_napis(dev->ifindex, &napis, &n) ?:
 	      napi_threads_tie(dev, napis, n, threaded, out);
 	free(napis);
@@ -190,15 +191,22 @@ int napi_threads_read(const struct dev_list *list, struct napi_threads **out)
 	return 0;
 }
 
+void napi_threads_release(struct napi_threads *threads)
+{
+	unsigned int k;
+
+	for (k = 0; k < threads->n; k++)
+		cpuset_free(&threads->t[k].cpus);
+	free(threads->t);
+	*threads = (struct napi_threads){ 0 };
+}
+
 void napi_threads_free(struct napi_threads *threads, unsigned int nr)
 {
-	unsigned int i, k;
+	unsigned int i;
 
-	for (i = 0; threads && i < nr; i++) {
-		for (k = 0; k < threads[i].n; k++)
-			cpuset_free(&threads[i].t[k].cpus);
-		free(threads[i].t);
-	}
+	for (i = 0; threads && i < nr; i++)
+		napi_threads_release(&threads[i]);
 	free(threads);
 }
 

@@ -52,10 +52,13 @@ int napi_threads_tie(const struct nictl_dev *dev, const struct napi_info *napis,
 /* Read each thread's name and CPUs from /proc; drop those that ended since. */
 void napi_threads_fill(struct napi_threads *threads);
 
-/* The threads of @dev, in the initial namespace, into @out; 0 or -ENOMEM. */
+/* The threads of @dev (initial namespace) into @out, to release also on error; 0 or -ENOMEM. */
 int napi_threads_of(const struct nictl_dev *dev, struct napi_threads *out);
 /* The threads of every device of @list, *@out one per device; 0 or -1 after saying why. */
 int napi_threads_read(const struct dev_list *list, struct napi_threads **out);
+/* Free what one device's threads hold, leaving it empty. */
+void napi_threads_release(struct napi_threads *threads);
+/* Release @nr devices' threads and free the array. */
 void napi_threads_free(struct napi_threads *threads, unsigned int nr);
 
 /*

@@ -56,11 +56,7 @@ FIXTURE_SETUP(threads)
 
 FIXTURE_TEARDOWN(threads)
 {
-	unsigned int i;
-
-	for (i = 0; i < self->out.n; i++)
-		cpuset_free(&self->out.t[i].cpus);
-	free(self->out.t);
+	napi_threads_release(&self->out);
 	unsetenv("NICTL_PROCFS");
 	fakesys_destroy(&self->sys);
 }
@@ -142,7 +138,7 @@ TEST_F(threads, a_thread_that_does_not_poll_is_no_napi_thread)
 	ASSERT_EQ(0, napi_threads_tie(&self->dev, napis, 3, false, &self->out));
 	ASSERT_EQ(1, self->out.n);
 	EXPECT_EQ(313, self->out.t[0].pid);
-	free(self->out.t);
+	napi_threads_release(&self->out);
 	ASSERT_EQ(0, napi_threads_tie(&self->dev, napis, 3, true, &self->out));
 	ASSERT_EQ(2, self->out.n);
 	EXPECT_EQ(313, self->out.t[0].pid);
