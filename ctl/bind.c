@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "dev.h"
 #include "direct/bind.h"
+#include "napi/place.h"
 #include "netns.h"
 #include "policy.h"
 #include "policy_opts.h"
@@ -246,6 +247,8 @@ static int bind_direct(struct bind_args *args)
 		return -1;
 	}
 	err = direct_bind(&args->ref, &args->p.policy, &choice, &result);
+	if (!err && !args->p.policy.dry_run)
+		err = napi_follow_direct(&result, &choice.cpus);
 	if (!err)
 		err = report_choice(args, &choice) ?: show_devs(&result, args->json);
 	cpu_choice_free(&choice);

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "dev.h"
+#include "napi/place.h"
 #include "netns.h"
 #include "report.h"
 #include "show.h"
@@ -18,9 +19,10 @@ static const char restore_usage[] =
 	"Usage: " PROG_NAME " restore DEV [-j|--json]\n"
 	"\n"
 	"Give the queue IRQs of DEV (an interface name or ifindex) back the\n"
-	"affinities they had before nictl first bound them, and their queues the\n"
-	"RPS, RFS and XPS values from before nictl first steered them; make nictl\n"
-	"forget the device, and show the result.\n"
+	"affinities they had before nictl first bound them, its NAPI threads the\n"
+	"CPUs they had before, and its queues the RPS, RFS and XPS values from\n"
+	"before nictl first steered them; make nictl forget the device, and show\n"
+	"the result.\n"
 	"\n"
 	"Options:\n"
 	"  -j, --json    print the result as JSON (an array of one device)\n"
@@ -29,7 +31,8 @@ static const char restore_usage[] =
 int cmd_restore(int argc, char **argv)
 {
 	struct dev_ref ref;
-	int ret, steered;
+	unsigned int ifindex;
+	int ret, steered = 0;
 	bool json;
 
 	ret = show_opts(argc, argv, restore_usage, &json);
@@ -43,10 +46,14 @@ int cmd_restore(int argc, char **argv)
 	if (ret)
 		return ret;
 	/*
-	 * The steering first: it needs no module, and a failure keeps its file.
-	 * A device in another namespace was never steered (bind refuses it).
+	 * The steering and NAPI threads first: they need no module, and a
+	 * failure keeps their files. A device in another namespace was never
+	 * steered (bind refuses it) and its threads never moved (napi/place.h).
 	 */
-	steered = ctl_netns_selected() ? 0 : steer_undo(ref.ifindex ?: if_nametoindex(ref.name));
+	if (!ctl_netns_selected()) {
+		ifindex = ref.ifindex ?: if_nametoindex(ref.name);
+		steered = steer_undo(ifindex) | napi_restore(ifindex);
+	}
 	ret = show_run(NICTL_CMD_RESTORE, "restore", &ref, json, false);
 	return steered ? EXIT_FAILURE : ret;
 }

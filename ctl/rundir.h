@@ -2,8 +2,9 @@
 /*
  * What nictlctl keeps between runs, under /run/nictl ($NICTL_RUN_DIR in
  * host unit tests): the steering values bind --steer replaced
- * (steer/state.c) and the affinities a bind without the module replaced
- * (direct/apply.c). Gone at reboot, as what they describe is.
+ * (steer/state.c), the affinities a bind without the module replaced
+ * (direct/apply.c) and the CPUs of the NAPI threads a bind moved
+ * (napi/kept.c). Gone at reboot, as what they describe is.
  */
 #ifndef NICTLCTL_RUNDIR_H
 #define NICTLCTL_RUNDIR_H

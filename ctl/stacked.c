@@ -3,12 +3,14 @@
  * Binding a stacked device. The CPUs offered are the union of what the
  * policy gives each physical device beneath it: with --numa-local each
  * one's own node, and the module keeps each device on the part of the set
- * on its node (a bond across two sockets keeps each port local).
+ * on its node (a bond across two sockets keeps each port local). The NAPI
+ * threads of every device beneath follow their IRQs in the same step.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "napi/place.h"
 #include "report.h"
 #include "stacked.h"
 
@@ -57,8 +59,21 @@ int stacked_bind(struct ctl_nl *nl, const struct dev_list *found,
 		 const struct bind_policy *policy, struct steered *s)
 {
 	struct nictl_dev upper = { .ifindex = found->stacked_ifindex, .ifname = found->stacked };
+	unsigned int i;
+	int err;
 
 	*s = (struct steered){ .choice = { CPUSET_INIT, NULL }, .plan.cpus = CPUSET_INIT };
-	return choose_all(found, policy, &s->choice) ?:
-	       policy_send(nl, &upper, policy, &s->choice, &s->result);
+	err = choose_all(found, policy, &s->choice) ?:
+	      policy_send(nl, &upper, policy, &s->choice, &s->result);
+	if (err || policy->dry_run)
+		return err;
+	for (i = 0; !err && i < s->result.nr; i++)
+		err = napi_follow(&s->result.devs[i], &s->choice.cpus);
+	if (!err)
+		return 0;
+	/* A member's thread could not move: every member as before nictl. */
+	for (i = 0; i < s->result.nr; i++)
+		napi_restore(s->result.devs[i].ifindex);
+	steer_unbind(nl, &upper);
+	return -1;
 }

@@ -345,6 +345,75 @@ TEST_F_TIMEOUT(daemon, proc_write_is_undone, 600)
 	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
 }
 
+/*
+ * "N threads, N astray": vnode1's NAPI threads in show's JSON, and those
+ * not on exactly their IRQ's CPU.
+ */
+#define THREADS_ASTRAY \
+	".[0].napi_threads.threads as $t | \"\\($t | length) threads, " \
+	"\\([$t[] | select(.cpus_list != \"\\(.irq_cpu)\")] | length) astray\""
+
+static int vnode1_threads(struct run_result *r, struct run_result *jq, char *out, size_t len)
+{
+	int err = run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", "-j", NULL });
+
+	err = err ?: run_jq(jq, r->out, THREADS_ASTRAY);
+	snprintf(out, len, "%.*s", (int)strcspn(jq->out, "\n"), jq->out);
+	return err;
+}
+
+/*
+ * Threaded NAPI switched on after the daemon bound vnode1 makes threads on
+ * the kernel's default CPUs, and no event says so: the daemon's look once a
+ * second finds them off their IRQs' CPUs and re-applies its rule, which
+ * moves every thread to its IRQ's CPU; with the daemon gone, verify says
+ * which thread was moved off since. Threads are named by netdev-genl from
+ * 6.9 on; before, there is nothing to follow.
+ */
+TEST_F_TIMEOUT(daemon, napi_threads_made_later_are_moved, 600)
+{
+	const char *threaded = "/sys/class/net/vnode1/threaded";
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+	char want[64], got[128] = "";
+	unsigned int i;
+
+	ASSERT_TRUE(r && jq);
+	if (!kernel_at_least(6, 9)) {
+		free(jq);
+		free(r);
+		SKIP(return, "netdev-genl names NAPI threads from 6.9 on");
+	}
+	START(self);
+	ASSERT_EQ(0, write_str(threaded, "1"));
+	/* No ASSERT from here: threaded must go back to 0 whatever fails. */
+	snprintf(want, sizeof(want), "%u threads, 0 astray", self->vnode1.rx_queues);
+	for (i = 0; i < DAEMON_WAIT_S * 5 && strcmp(got, want); i++) {
+		usleep(200 * 1000);
+		EXPECT_EQ(0, vnode1_threads(r, jq, got, sizeof(got)));
+	}
+	EXPECT_STREQ(want, got);
+	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "vnode1: NAPI threads off their IRQs' CPUs"));
+	EXPECT_TRUE(ANSWERED(self, 2, "vnode1"));
+
+	/* With the daemon gone, verify tells of a thread moved since. */
+	EXPECT_EQ(0, daemon_stop(self->pid));
+	self->pid = 0;
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "verify", "-c", CONF, NULL }))
+		TH_LOG("%s", r->out);
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", "-j",
+								       NULL }));
+	EXPECT_EQ(0, run_jq(jq, r->out, ".[0].napi_threads.threads[0].pid"));
+	jq->out[strcspn(jq->out, "\n")] = '\0';
+	EXPECT_EQ(0, SH("taskset", "-pc", "0", jq->out));
+	EXPECT_EQ(1, run_ctl(r, false, NULL, (const char *const []){ "verify", "-c", CONF, NULL }));
+	EXPECT_NE(NULL, strstr(r->out, "vnode1: rule node1-nic")) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "NAPI threads off their IRQs' CPUs: napi/vnode1-"))
+		TH_LOG("%s", r->out);
+	EXPECT_EQ(0, write_str(threaded, "0"));
+	free(jq);
+	free(r);
+}
+
 /* How often the fighter moves the IRQ, and for how long. */
 #define FIGHT_WRITES	60
 #define FIGHT_PERIOD_US	(500 * 1000)

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -382,12 +381,7 @@ TEST_F_TIMEOUT(family, usb_nic_has_no_pci_function, 120)
 /* Does the running kernel's netdev-genl dump NAPIs (6.9+), naming their threads? */
 static bool kernel_dumps_napis(void)
 {
-	struct utsname u;
-	unsigned int major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
-		return false;
-	return major > 6 || (major == 6 && minor >= 9);
+	return kernel_at_least(6, 9);
 }
 
 /* jq @filter over `nictlctl show vnode1 -j` run now, its one-line output in @out. */
@@ -414,24 +408,44 @@ static int show_jq(struct run_result *r, struct run_result *jq, const char *filt
 	"\\([$t[] | select(.name | startswith(\"napi/vnode1-\"))] | length) of vnode1, " \
 	"\\([$t[].irq | select(. as $i | $rx | index($i))] | unique | length) rx irqs\""
 
+/* Each thread of vnode1 as "pid=cpus", joined by ",", from show's JSON. */
+#define THREADS_CPUS "[.[0].napi_threads.threads[] | \"\\(.pid)=\\(.cpus_list)\"] | join(\",\")"
+
+/* Put every thread of @threads (THREADS_CPUS) on @cpus; how many were. */
+static unsigned int threads_to(const char *threads, const char *cpus)
+{
+	const char *entry = threads;
+	char pid[16];
+	unsigned int n = 0;
+
+	while (entry && *entry && sscanf(entry, "%15[0-9]=", pid) == 1) {
+		n += !SH("taskset", "-pc", cpus, pid);
+		entry = strchr(entry, ',') ? strchr(entry, ',') + 1 : NULL;
+	}
+	return n;
+}
+
 /*
  * vnode1 polled in threads (/sys/class/net/vnode1/threaded, 5.12+): show
  * lists one thread per receive NAPI, named as the kernel names it, tied to
- * a distinct receive IRQ of vnode1, and once a bind put the IRQs on node 1
- * warns of each thread that may still run anywhere; a thread moved to its
- * IRQ's CPU is not warned of. Where netdev-genl names no NAPI (before 6.9)
- * show says the device polls in threads it cannot tie to queues; where
- * there is no threaded NAPI (5.10) it lists none, and neither does a
+ * a distinct receive IRQ of vnode1. A bind puts each thread on its IRQ's
+ * CPU in the same step: when a thread cannot move (fault injection), the
+ * bind fails with the threads and IRQs as before. show warns of a thread
+ * moved off its IRQ's node since, and restore gives every thread back the
+ * CPUs it had before the bind. Where netdev-genl names no NAPI (before
+ * 6.9) show says the device polls in threads it cannot tie to queues;
+ * where there is no threaded NAPI (5.10) it lists none, and neither does a
  * device that polls in softirqs again.
  */
-TEST_F_TIMEOUT(family, napi_threads_shown_with_their_irqs, 240)
+TEST_F_TIMEOUT(family, napi_threads_follow_their_irqs, 240)
 {
 	const char *threaded = "/sys/class/net/vnode1/threaded";
 	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
-	char want[128], got[256], name[64], path[64];
-	unsigned int i, rx = 0, pid, cpu;
+	struct irq_snapshot *irqs = malloc(sizeof(*irqs));
+	char want[128], got[512], before[512], all[32];
+	unsigned int rx = 0;
 
-	ASSERT_TRUE(r && jq);
+	ASSERT_TRUE(r && jq && irqs);
 	if (access(threaded, F_OK)) {
 		EXPECT_EQ(0, show_jq(r, jq, ".[0].napi_threads | \"\\(.unknown) \\(.threads)\"",
 				     got, sizeof(got)));
@@ -449,51 +463,55 @@ TEST_F_TIMEOUT(family, napi_threads_shown_with_their_irqs, 240)
 					       "does not tie to queues")) TH_LOG("%s", r->out);
 		goto threaded_off;
 	}
-	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "bind", "vnode1",
-								       "--numa-local", NULL }));
+	/* No ASSERT from here: threaded must go back to 0 whatever fails. */
 	EXPECT_EQ(0, show_jq(r, jq, ".[0].rx_queues", got, sizeof(got)));
 	EXPECT_EQ(1, sscanf(got, "%u", &rx)) TH_LOG("rx_queues: %s", got);
+	EXPECT_EQ(0, show_jq(r, jq, THREADS_CPUS, before, sizeof(before)));
+
+	EXPECT_EQ(0, irq_snapshot_take(irqs));
+	EXPECT_EQ(0, setenv("NICTL_FAULT_NAPI_WRITE", "1", 1));
+	EXPECT_EQ(1, run_ctl(r, false, NULL, (const char *const []){ "bind", "vnode1",
+								       "--numa-local", NULL }));
+	unsetenv("NICTL_FAULT_NAPI_WRITE");
+	EXPECT_NE(NULL, strstr(r->err, "cannot move NAPI thread napi/vnode1-"))
+		TH_LOG("%s", r->err);
+	EXPECT_EQ(0, irq_snapshot_changes(irqs));
+	EXPECT_EQ(0, show_jq(r, jq, THREADS_CPUS, got, sizeof(got)));
+	EXPECT_STREQ(before, got) TH_LOG("threads after a bind whose first move failed");
+
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "bind", "vnode1",
+								       "--numa-local", NULL }));
+	EXPECT_EQ(0, show_jq(r, jq, THREADS_SUMMARY, got, sizeof(got)));
+	snprintf(want, sizeof(want), "%u threads, 0 off node, %u of vnode1, %u rx irqs",
+		 rx, rx, rx);
+	EXPECT_STREQ(want, got);
+	EXPECT_EQ(0, show_jq(r, jq, "[.[0].napi_threads.threads[] | select(.cpus_list != "
+				    "\"\\(.irq_cpu)\")] | length", got, sizeof(got)));
+	EXPECT_STREQ("0", got) TH_LOG("threads not on exactly their IRQ's CPU after the bind");
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", NULL }));
+	EXPECT_NE(NULL, strstr(r->out, "  napi threads:\n    IRQ  NAPI")) TH_LOG("%s", r->out);
+
+	/* Moved off their node since: show warns of each. */
+	EXPECT_EQ(0, show_jq(r, jq, THREADS_CPUS, got, sizeof(got)));
+	snprintf(all, sizeof(all), "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	EXPECT_EQ(rx, threads_to(got, all));
 	EXPECT_EQ(0, show_jq(r, jq, THREADS_SUMMARY, got, sizeof(got)));
 	snprintf(want, sizeof(want), "%u threads, %u off node, %u of vnode1, %u rx irqs",
 		 rx, rx, rx, rx);
 	EXPECT_STREQ(want, got);
 	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", NULL }));
-	EXPECT_NE(NULL, strstr(r->out, "  napi threads:\n    IRQ  NAPI")) TH_LOG("%s", r->out);
 	EXPECT_NE(NULL, strstr(r->out, "of another node\n")) TH_LOG("%s", r->out);
 
-	/* Each thread is the process it names, put on its IRQ's CPU. */
-	EXPECT_EQ(0, show_jq(r, jq, "[.[0].napi_threads.threads[] | \"\\(.pid) \\(.irq_cpu) "
-				    "\\(.name)\"] | join(\",\")", got, sizeof(got)));
-	for (i = 0; i < rx; i++) {
-		const char *entry = got;
-		unsigned int k;
-		char comm[64], cpus[16];
-
-		/* No ASSERT here: threaded must go back to 0 whatever fails. */
-		for (k = 0; k < i && entry; k++)
-			entry = strchr(entry, ',') ? strchr(entry, ',') + 1 : NULL;
-		if (!entry || sscanf(entry, "%u %u %63[^,]", &pid, &cpu, name) != 3) {
-			EXPECT_TRUE(false) TH_LOG("thread %u of %u in '%s'", i, rx, got);
-			break;
-		}
-		snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-		EXPECT_EQ(0, read_str(path, comm, sizeof(comm)));
-		EXPECT_STREQ(name, comm);
-		snprintf(cpus, sizeof(cpus), "%u", cpu);
-		snprintf(path, sizeof(path), "%u", pid);
-		EXPECT_EQ(0, SH("taskset", "-pc", cpus, path));
-	}
-	EXPECT_EQ(0, show_jq(r, jq, THREADS_SUMMARY, got, sizeof(got)));
-	snprintf(want, sizeof(want), "%u threads, 0 off node, %u of vnode1, %u rx irqs",
-		 rx, rx, rx);
-	EXPECT_STREQ(want, got);
 	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "restore", "vnode1", NULL }));
+	EXPECT_EQ(0, show_jq(r, jq, THREADS_CPUS, got, sizeof(got)));
+	EXPECT_STREQ(before, got) TH_LOG("threads after restore");
 threaded_off:
 	EXPECT_EQ(0, write_str(threaded, "0"));
 	EXPECT_EQ(0, show_jq(r, jq, ".[0].napi_threads | \"\\(.unknown) \\(.threads)\"",
 			     got, sizeof(got)));
 	EXPECT_STREQ("false []", got);
 out:
+	free(irqs);
 	free(jq);
 	free(r);
 }

@@ -22,6 +22,7 @@
 #include "direct/bind.h"
 #include "direct/discover.h"
 #include "log.h"
+#include "napi/place.h"
 #include "netns.h"
 #include "procirq.h"
 #include "report.h"
@@ -322,7 +323,8 @@ static enum apply_result apply_direct(struct keeper *k, const struct rule *rule,
 	if (rule->steer)
 		log_warn("%s: rule %s: no steering without module nictl: its IRQs only",
 			 dev->ifname, rule->name);
-	if (direct_bind_dev(dev, &rule->policy, &s.choice, &s.result))
+	if (direct_bind_dev(dev, &rule->policy, &s.choice, &s.result) ||
+	    napi_follow_direct(&s.result, &s.choice.cpus))
 		r = not_applied(k, rule, dev->ifname, dev_key_of(dev));
 	else
 		r = applied(k, rule, &before, &s);

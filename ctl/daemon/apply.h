@@ -52,6 +52,11 @@ typedef void (*keeper_drift_fn)(void *arg, const struct nictl_dev *dev, const ch
  * IRQ the daemon bound, and call @fn for each device with one off its CPU.
  */
 void keeper_check_direct(struct keeper *k, keeper_drift_fn fn, void *arg);
+/*
+ * With the module or without: call @fn for each device kept whose NAPI
+ * threads are not all on their IRQs' CPUs (daemon/threads.c).
+ */
+void keeper_check_threads(struct keeper *k, keeper_drift_fn fn, void *arg);
 /* Put back what binds without the module replaced on the devices kept (the module came). */
 void keeper_release_direct(struct keeper *k);
 void keeper_placed(struct keeper *k, dev_key key, struct bal_placement *pl);

@@ -56,8 +56,11 @@
 
 /* How often to look for the module while it is away. */
 #define RESOLVE_PERIOD_MS	1000
-/* How often to look at the bound IRQs while the module is away. */
-#define DIRECT_CHECK_MS		1000
+/*
+ * How often to look at the NAPI threads of the devices kept, and at their
+ * bound IRQs while the module is away (with it, its events tell).
+ */
+#define CHECK_MS		1000
 
 struct daemon {
 	const char *conf_path;
@@ -66,7 +69,7 @@ struct daemon {
 	bool attached;		/* the family is resolved and its group joined */
 	bool direct;		/* the module is away: rules kept through /proc/irq */
 	struct links links;	/* device changes while direct */
-	long long next_check_ms;	/* the next look at the bound IRQs while direct */
+	long long next_check_ms;	/* the next look at NAPI threads, and IRQs while direct */
 	bool resync;		/* apply the configuration to every device */
 	bool ready;		/* systemd was told READY=1 since the start or a reload */
 	bool stop;
@@ -230,7 +233,7 @@ static void go_direct(struct daemon *d)
 	prune_kept();
 	d->direct = true;
 	d->resync = true;
-	d->next_check_ms = now_ms() + DIRECT_CHECK_MS;
+	d->next_check_ms = now_ms() + CHECK_MS;
 }
 
 static void detach(struct daemon *d, const char *why)
@@ -435,6 +438,18 @@ static void on_direct_drift(void *arg, const struct nictl_dev *dev, const char *
 	answer(d, dev);
 }
 
+/* The look at the NAPI threads found one of @dev's off its IRQ's CPUs. */
+static void on_thread_astray(void *arg, const struct nictl_dev *dev, const char *what)
+{
+	struct daemon *d = arg;
+
+	d->m.counts.drifts++;
+	log_warn("%s: NAPI threads off their IRQs' CPUs (made since the bind: threaded NAPI "
+		 "switched on, a driver reload, new channels; or moved): %s; re-applying",
+		 dev->ifname, what ?: "?");
+	answer(d, dev);
+}
+
 /* Someone else changed a device nictl keeps: say who and what, then re-apply. */
 static void foreign_change(struct daemon *d, const struct ctl_event *ev)
 {
@@ -610,10 +625,10 @@ static int poll_timeout(const struct daemon *d)
 	if (d->k.conf.banned_cpus)
 		t = earlier(t, banned_timeout(&d->banned, now));
 	t = earlier(t, metrics_timeout(&d->m, now));
+	if (d->attached || d->direct)
+		t = earlier(t, d->next_check_ms > now ? (int)(d->next_check_ms - now) : 0);
 	if (d->attached)
 		return earlier(t, balancer_timeout(&d->bal, now));
-	if (d->direct)
-		t = earlier(t, d->next_check_ms > now ? (int)(d->next_check_ms - now) : 0);
 	until = d->next_resolve_ms > now ? d->next_resolve_ms - now : 0;
 	return earlier(t, (int)until);
 }
@@ -642,9 +657,11 @@ static int run(struct daemon *d)
 			attach(d);
 		if ((d->attached || d->direct) && d->resync)
 			resync(d);
-		if (d->direct && now_ms() >= d->next_check_ms) {
-			keeper_check_direct(&d->k, on_direct_drift, d);
-			d->next_check_ms = now_ms() + DIRECT_CHECK_MS;
+		if ((d->attached || d->direct) && now_ms() >= d->next_check_ms) {
+			if (d->direct)
+				keeper_check_direct(&d->k, on_direct_drift, d);
+			keeper_check_threads(&d->k, on_thread_astray, d);
+			d->next_check_ms = now_ms() + CHECK_MS;
 		}
 		if (!d->ready)
 			tell_systemd(d, "waiting for module nictl");

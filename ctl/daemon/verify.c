@@ -4,7 +4,8 @@
  * every device a rule governs, matched as the daemon matches (namespaces
  * that match-netns names included): nictl holds it bound, sticky when the
  * rule says so, and each queue IRQ it binds is where its binding put it,
- * on a CPU the rule allows. Without the module, bound means kept under
+ * on a CPU the rule allows, and each NAPI thread on its IRQ's CPUs where
+ * the device polls in threads. Without the module, bound means kept under
  * /run/nictl by a bind without it, and nothing is sticky. Nothing is
  * changed. The exit status is for configuration management and CI, as
  * tuned-adm verify's is: 0 when every governed device is as configured, 1
@@ -25,6 +26,7 @@
 #include "daemon/governed.h"
 #include "dev.h"
 #include "json.h"
+#include "napi/place.h"
 #include "policy.h"
 #include "report.h"
 
@@ -109,6 +111,27 @@ static void check_irqs(struct verdict *v, const struct cpuset *allowed)
 	}
 }
 
+/* Its NAPI threads where it polls in threads: each on its IRQ's CPUs, as bind put them. */
+static void check_threads(struct verdict *v)
+{
+	struct napi_threads threads;
+	char *what = NULL;
+	size_t len;
+	FILE *f;
+
+	if (v->dev->other_netns || napi_threads_of(v->dev, &threads))
+		return;
+	f = open_memstream(&what, &len);
+	if (f && napi_threads_astray(v->dev, &threads, f)) {
+		fclose(f);
+		problem(v, "NAPI threads off their IRQs' CPUs: %s", what);
+	} else if (f) {
+		fclose(f);
+	}
+	free(what);
+	napi_threads_release(&threads);
+}
+
 static void check_dev(struct verdict *v)
 {
 	const struct bind_policy *policy = &v->rule->policy;
@@ -128,6 +151,7 @@ static void check_dev(struct verdict *v)
 		return;
 	}
 	check_irqs(v, &choice.cpus);
+	check_threads(v);
 	cpu_choice_free(&choice);
 }
 

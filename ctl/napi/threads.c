@@ -106,6 +106,11 @@ static int proc_line(unsigned int pid, const char *f, char *buf, size_t len)
 	return topo_first_line(path, buf, len);
 }
 
+int napi_thread_comm(unsigned int pid, char *buf, size_t len)
+{
+	return proc_line(pid, "comm", buf, len) ? -ENOENT : 0;
+}
+
 /* A thread's name and CPUs; -ENOENT when it ended since the dump. */
 static int thread_read(struct napi_thread *t)
 {
@@ -113,7 +118,7 @@ static int thread_read(struct napi_thread *t)
 	FILE *f;
 	int err = -ENOENT;
 
-	if (proc_line(t->pid, "comm", t->name, sizeof(t->name)))
+	if (napi_thread_comm(t->pid, t->name, sizeof(t->name)))
 		return -ENOENT;
 	snprintf(path, sizeof(path), "%s/%u/status", softnet_root(), t->pid);
 	f = fopen(path, "re");

@@ -1,34 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The steered bind: choose the CPUs, check and remember every steering
- * value the asked parts will replace, bind, plan from where the IRQs went
- * and write the plan. When steering fails after the bind, the values
- * written go back (txn.c) and so do the IRQs, through the module's
- * RESTORE, to the affinities from before nictl: a device bound before
+ * value the asked parts will replace, bind, move the NAPI threads where
+ * their IRQs went (napi/place.h), plan from where the IRQs went and write
+ * the plan. When a thread or the steering fails after the bind, the values
+ * written go back (txn.c), and the threads and IRQs to what they had before
+ * nictl, by `restore`'s means (the module's RESTORE): a device bound before
  * does not get its earlier binding back (a queue placement sent instead
  * would replace a CPU-set sticky request; the module keeps no earlier one).
  */
 #include <linux/nictl.h>
 
+#include "napi/place.h"
 #include "report.h"
 #include "steer/bind.h"
 #include "steer/input.h"
 #include "steer/txn.h"
 
-/* Give @dev's IRQs back what they had before nictl: its steering failed. */
-static void unbind(struct ctl_nl *nl, const struct nictl_dev *dev)
+void steer_unbind(struct ctl_nl *nl, const struct nictl_dev *dev)
 {
 	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
 	struct dev_list restored;
 
+	napi_restore(dev->ifindex);
 	if (!dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, &ref), "bind", dev->ifname,
 			  &restored))
 		dev_list_free(&restored);
 }
 
 /* After the bind of @s: plan and, unless a dry run, write the plan of @t. */
-static int steer_after(struct ctl_nl *nl, const struct nictl_dev *dev, bool dry_run,
-		       const struct steer_txn *t, struct steered *s)
+static int steer_after(const struct nictl_dev *dev, bool dry_run, const struct steer_txn *t,
+		       struct steered *s)
 {
 	char why[512] = "";
 	int err;
@@ -36,11 +38,27 @@ static int steer_after(struct ctl_nl *nl, const struct nictl_dev *dev, bool dry_
 	err = steer_plan_dev(&s->result.devs[0], &s->choice.cpus, t->flow_entries, &s->plan);
 	if (!err && !dry_run)
 		err = steer_commit(t, &s->plan, why, sizeof(why));
-	if (err && !dry_run)
-		unbind(nl, dev);
 	if (err && why[0])
 		ctl_msg("cannot steer %s: %s; put back every steering value written and the "
 			"IRQs' affinities from before nictl", dev->ifname, why);
+	return err;
+}
+
+/*
+ * After the bind: the NAPI threads follow the IRQs, then the steering @parts;
+ * on a failure of either everything goes back.
+ */
+static int bind_after(struct ctl_nl *nl, const struct nictl_dev *dev, bool dry_run,
+		      unsigned int parts, const struct steer_txn *t, struct steered *s)
+{
+	int err = 0;
+
+	if (!dry_run)
+		err = napi_follow(&s->result.devs[0], &s->choice.cpus);
+	if (!err && parts)
+		err = steer_after(dev, dry_run, t, s);
+	if (err && !dry_run)
+		steer_unbind(nl, dev);
 	return err;
 }
 
@@ -63,9 +81,8 @@ int steer_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind
 		return err;
 	if (parts)
 		err = steer_prepare(dev, &s->choice.cpus, parts, &txn);
-	err = err ?: policy_send(nl, dev, policy, &s->choice, &s->result);
-	if (!err && parts)
-		err = steer_after(nl, dev, policy->dry_run, &txn, s);
+	err = err ?: policy_send(nl, dev, policy, &s->choice, &s->result) ?:
+	      bind_after(nl, dev, policy->dry_run, parts, &txn, s);
 	s->xps = txn.xps;
 	steer_txn_free(&txn);
 	return err;

@@ -26,5 +26,7 @@ struct steered {
 int steer_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind_policy *policy,
 	       unsigned int parts, struct steered *s);
 void steered_free(struct steered *s);
+/* Give @dev's NAPI threads and IRQs back what they had before nictl: a later step failed. */
+void steer_unbind(struct ctl_nl *nl, const struct nictl_dev *dev);
 
 #endif /* NICTLCTL_STEER_BIND_H */

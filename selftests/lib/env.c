@@ -62,9 +62,11 @@ static int reset_nic(struct nl_client *nl, const char *ifname)
 }
 
 /*
- * What binds without the module kept under /run/nictl (a test's, or a
- * binder's while the stress run had the module away): the snapshot puts
- * the IRQs back, so the next test must not find originals of this one.
+ * What binds kept under /run/nictl: IRQs bound without the module (a
+ * test's, or a binder's while the stress run had the module away), NAPI
+ * threads moved. The snapshot puts the IRQs back, and threads end with
+ * threaded NAPI switched off: the next test must not find originals of
+ * this one.
  */
 static int forget_kept(void)
 {
@@ -72,7 +74,7 @@ static int forget_kept(void)
 	size_t i;
 	int err = 0;
 
-	if (glob("/run/nictl/irq-*", 0, NULL, &g))
+	if (glob("/run/nictl/{irq,napi}-*", GLOB_BRACE, NULL, &g))
 		return 0;
 	for (i = 0; i < g.gl_pathc; i++)
 		if (unlink(g.gl_pathv[i]) && errno != ENOENT)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "sys.h"
@@ -74,6 +75,16 @@ int link_basename(const char *path, char *buf, size_t len)
 		return -errno;
 	target[n] = '\0';
 	return pathf(buf, len, "%s", basename(target));
+}
+
+bool kernel_at_least(unsigned int major, unsigned int minor)
+{
+	unsigned int has_major = 0, has_minor = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &has_major, &has_minor) != 2)
+		return false;
+	return has_major > major || (has_major == major && has_minor >= minor);
 }
 
 int write_str(const char *path, const char *s)

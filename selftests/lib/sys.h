@@ -19,6 +19,9 @@ int link_basename(const char *path, char *buf, size_t len);
 /* Write @s in one write(2), as sysfs and procfs files want: 0 or -errno. */
 int write_str(const char *path, const char *s);
 
+/* Is the running kernel @major.@minor or newer? */
+bool kernel_at_least(unsigned int major, unsigned int minor);
+
 /* nr_cpu_ids as the kernel has it: the last possible CPU plus one. */
 int sys_nr_cpu_ids(void);
 int sys_online_cpus(struct cpus *s);

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The moves of napi/place.h. Threads move with sched_setaffinity(), which
+ * the kernel allows on NAPI threads (they are not bound to a CPU). The CPUs
+ * from before are kept under /run/nictl before the first move, so a crash
+ * between moves leaves `restore` what it needs.
+ *
+ * $NICTL_FAULT_NAPI_WRITE=k makes the k-th move of a bind fail with EIO
+ * without moving, so a test can prove the rollback.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "direct/bind.h"
+#include "napi/kept.h"
+#include "napi/place.h"
+#include "report.h"
+
+/* The threads one bind moves. */
+struct napi_txn {
+	struct napi_moved *m;
+	unsigned int n;
+	bool created;		/* the bind made the device's file under /run/nictl */
+};
+
+static int thread_move(unsigned int pid, const struct cpuset *cpus)
+{
+	int cpu, last = -1, err = 0;
+	cpu_set_t *set;
+	size_t size;
+
+	cpuset_for_each(cpu, cpus)
+		last = cpu;
+	if (last < 0)
+		return -EINVAL;
+	set = CPU_ALLOC(last + 1);
+	if (!set)
+		return -ENOMEM;
+	size = CPU_ALLOC_SIZE(last + 1);
+	CPU_ZERO_S(size, set);
+	cpuset_for_each(cpu, cpus)
+		CPU_SET_S(cpu, size, set);
+	if (sched_setaffinity(pid, size, set))
+		err = -errno;
+	CPU_FREE(set);
+	return err;
+}
+
+static const struct cpuset *irq_cpus(const struct nictl_dev *dev, unsigned int irq)
+{
+	unsigned int i;
+
+	for (i = 0; irq && i < dev->nr_irqs; i++)
+		if (dev->irqs[i].irq == irq)
+			return &dev->irqs[i].affinity;
+	return NULL;
+}
+
+/* Put back the first @n threads of @t; 0 or the first error, named in @failed. */
+static int put_back(const struct napi_txn *t, unsigned int n, const struct napi_moved **failed)
+{
+	int err, first = 0;
+
+	while (n--) {
+		err = thread_move(t->m[n].pid, &t->m[n].before);
+		/* A thread that ended has nothing to put back. */
+		if (err && err != -ESRCH && !first) {
+			first = err;
+			*failed = &t->m[n];
+		}
+	}
+	return first;
+}
+
+/* Record in @t each thread of @threads whose CPUs the move to @to[i] changes. */
+static int plan(const struct napi_threads *threads, const struct cpuset **to, struct napi_txn *t)
+{
+	unsigned int i;
+
+	t->m = calloc(threads->n ?: 1, sizeof(*t->m));
+	if (!t->m)
+		return -ENOMEM;
+	for (i = 0; i < threads->n; i++) {
+		struct napi_moved *e = &t->m[t->n];
+
+		if (cpuset_equal(&threads->t[i].cpus, to[i]))
+			continue;
+		e->pid = threads->t[i].pid;
+		snprintf(e->name, sizeof(e->name), "%s", threads->t[i].name);
+		e->before = (struct cpuset)CPUSET_INIT;
+		t->n++;
+		if (cpuset_or(&e->before, &threads->t[i].cpus))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static unsigned int fault_at(void)
+{
+	const char *k = getenv(NAPI_FAULT_ENV);
+
+	return k ? strtoul(k, NULL, 10) : 0;
+}
+
+/* Move each planned thread; on a failure put back those moved. 0 or -1 (said). */
+static int move_all(const struct nictl_dev *bound, const struct napi_threads *threads,
+		    const struct cpuset **to, struct napi_txn *t)
+{
+	unsigned int fault = fault_at(), i, moved = 0;
+	const struct napi_moved *unput = NULL;
+	int err = 0, undo_err;
+	char *list;
+
+	for (i = 0; !err && i < threads->n; i++) {
+		if (moved == t->n || threads->t[i].pid != t->m[moved].pid)
+			continue;
+		err = moved + 1 == fault ? -EIO : thread_move(threads->t[i].pid, to[i]);
+		if (!err)
+			moved++;
+	}
+	if (!err)
+		return 0;
+	list = cpuset_format(to[i - 1]);
+	ctl_msg("cannot move NAPI thread %s (pid %u) of %s to CPUs %s: %s", t->m[moved].name,
+		t->m[moved].pid, bound->ifname, list ?: "?", strerror(-err));
+	free(list);
+	undo_err = put_back(t, moved, &unput);
+	if (undo_err)
+		ctl_msg("could not put back NAPI thread %s (pid %u): %s", unput->name, unput->pid,
+			strerror(-undo_err));
+	return -1;
+}
+
+int napi_follow_threads(const struct nictl_dev *bound, const struct cpuset *set,
+			const struct napi_threads *threads)
+{
+	const struct cpuset **to = calloc(threads->n ?: 1, sizeof(*to));
+	struct napi_txn t = { .n = 0 };
+	unsigned int i;
+	int err = -ENOMEM;
+
+	for (i = 0; to && i < threads->n; i++)
+		to[i] = irq_cpus(bound, threads->t[i].irq) ?: set;
+	if (to)
+		err = plan(threads, to, &t);
+	if (!err && t.n) {
+		err = napi_kept_add(bound->ifindex, bound->ifname, t.m, t.n, &t.created);
+		if (err)
+			ctl_msg("cannot keep the CPUs of %s's NAPI threads under /run/nictl: %s",
+				bound->ifname, strerror(-err));
+		else
+			err = move_all(bound, threads, to, &t);
+		if (err && t.created)
+			napi_kept_remove(bound->ifindex);
+	} else if (err) {
+		ctl_msg("out of memory");
+	}
+	napi_moved_free(t.m, t.n);
+	free(to);
+	return err ? -1 : 0;
+}
+
+int napi_follow(const struct nictl_dev *bound, const struct cpuset *set)
+{
+	struct napi_threads threads;
+	int err;
+
+	/* Another namespace's NAPIs are not this one's netdev-genl's to name. */
+	if (bound->other_netns)
+		return 0;
+	err = napi_threads_of(bound, &threads);
+	if (err)
+		ctl_msg("cannot read the NAPI threads of %s: %s", bound->ifname, strerror(-err));
+	else
+		err = napi_follow_threads(bound, set, &threads);
+	napi_threads_release(&threads);
+	return err ? -1 : 0;
+}
+
+int napi_follow_direct(const struct dev_list *bound, const struct cpuset *set)
+{
+	if (!napi_follow(&bound->devs[0], set))
+		return 0;
+	napi_restore(bound->devs[0].ifindex);
+	direct_restore_dev(&bound->devs[0]);
+	return -1;
+}
+
+unsigned int napi_threads_astray(const struct nictl_dev *dev, const struct napi_threads *threads,
+				 FILE *f)
+{
+	const struct cpuset *want;
+	unsigned int i, n = 0;
+	char *has, *wanted;
+
+	for (i = 0; i < threads->n; i++) {
+		want = irq_cpus(dev, threads->t[i].irq);
+		if (!want || cpuset_equal(want, &threads->t[i].cpus))
+			continue;
+		has = cpuset_format(&threads->t[i].cpus);
+		wanted = cpuset_format(want);
+		fprintf(f, "%s%s (pid %u) on CPUs %s, its IRQ %u on %s", n++ ? ", " : "",
+			threads->t[i].name, threads->t[i].pid, has ?: "?", threads->t[i].irq,
+			wanted ?: "?");
+		free(has);
+		free(wanted);
+	}
+	return n;
+}
+
+/* Put @e back where it still runs under its name; 0 or -errno. */
+static int restore_one(const struct napi_moved *e)
+{
+	char name[64];
+	int err;
+
+	if (napi_thread_comm(e->pid, name, sizeof(name)) || strcmp(name, e->name))
+		return 0;
+	err = thread_move(e->pid, &e->before);
+	return err == -ESRCH ? 0 : err;
+}
+
+int napi_restore(unsigned int ifindex)
+{
+	struct napi_moved *m;
+	unsigned int n, i;
+	int err;
+
+	err = napi_kept_load(ifindex, &m, &n);
+	if (err == -ENOENT)
+		return 0;
+	if (err) {
+		ctl_msg("cannot read the NAPI threads' CPUs kept under /run/nictl: %s",
+			strerror(-err));
+		return -1;
+	}
+	for (i = 0; !err && i < n; i++)
+		err = restore_one(&m[i]);
+	if (err)
+		ctl_msg("cannot put back NAPI thread %s (pid %u): %s; run restore again",
+			m[i - 1].name, m[i - 1].pid, strerror(-err));
+	else
+		napi_kept_remove(ifindex);
+	napi_moved_free(m, n);
+	return err ? -1 : 0;
+}
