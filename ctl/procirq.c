@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "procirq.h"
-#include "stats/stats.h"
+#include "topology.h"
 
 int procirq_cpus(unsigned int irq, const char *file, struct cpuset *out)
 {
@@ -12,7 +12,7 @@ int procirq_cpus(unsigned int irq, const char *file, struct cpuset *out)
 	FILE *f;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/irq/%u/%s", softnet_root(), irq, file);
+	snprintf(path, sizeof(path), "%s/irq/%u/%s", proc_root(), irq, file);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The CPU lists of /proc/irq/N/ (smp_affinity_list, effective_affinity_list),
- * below $NICTL_PROCFS as the rest of /proc (stats/stats.h: softnet_root()).
+ * below $NICTL_PROCFS as the rest of /proc (topology.h: proc_root()).
  */
 #ifndef NICTLCTL_PROCIRQ_H
 #define NICTLCTL_PROCIRQ_H

@@ -19,6 +19,13 @@ const char *topo_root(void)
 	return root && *root ? root : "/sys";
 }
 
+const char *proc_root(void)
+{
+	const char *root = getenv("NICTL_PROCFS");
+
+	return root && *root ? root : "/proc";
+}
+
 /* Read the first line of the file at @rel (relative to the sysfs root). */
 static int read_line(const char *rel, char **line)
 {

@@ -9,6 +9,8 @@
 #include "cpuset.h"
 
 const char *topo_root(void);
+/* The procfs root: $NICTL_PROCFS when set (host unit tests' fake tree), /proc otherwise. */
+const char *proc_root(void);
 /*
  * The first line of the file at @path, without its newline, in @buf ("" for
  * an empty or unreadable file): 0, or -errno when it cannot be opened.

@@ -320,6 +320,69 @@ TEST_F_TIMEOUT(stats, napi_counts_match_the_device, 900)
 	}
 }
 
+/* jq @filter over `nictlctl stats DEV -j` run now, its first line in @out. */
+static int stats_jq(struct run_result *r, struct run_result *jq, const char *filter,
+		    char *out, size_t len)
+{
+	int err = run_ctl(r, false, NULL, (const char *const []){ "stats", DEV, "-j", NULL });
+
+	err = err ?: run_jq(jq, r->out, filter);
+	snprintf(out, len, "%.*s", (int)strcspn(jq->out, "\n"), jq->out);
+	return err;
+}
+
+/*
+ * "N threaded, N astray, T": DEV's queues polled in threads, those whose
+ * thread is not on its IRQ's CPUs, and the threads' time.
+ */
+#define THREADS_TIME \
+	"[.queues[] | select(.thread != null)] as $q | \"\\($q | length) threaded, " \
+	"\\([$q[] | select(.thread.cpus != .irq_cpus)] | length) astray, " \
+	"\\([$q[].thread.time_ns] | add)\""
+
+/*
+ * DEV polled in threads, bound to its node: stats DEV shows each queue's
+ * thread on its IRQ's CPU, and the threads' CPU time grows with traffic
+ * into DEV: threaded polls are timed where NET_RX's probes cannot. Threads
+ * are named by netdev-genl from 6.9 on; before, there are none to time.
+ */
+TEST_F_TIMEOUT(stats, threaded_polls_are_timed_on_the_threads_cpus, 900)
+{
+	const char *const senders[] = { SENDER, NULL };
+	const char *threaded = "/sys/class/net/" DEV "/threaded";
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+	unsigned long long before = 0, after = 0;
+	char want[64], got[128];
+	unsigned int n = 0, astray = 0;
+
+	ASSERT_TRUE(r && jq);
+	if (!kernel_at_least(6, 9)) {
+		free(jq);
+		free(r);
+		SKIP(return, "netdev-genl names NAPI threads from 6.9 on");
+	}
+	ASSERT_EQ(0, write_str(threaded, "1"));
+	/* No ASSERT from here: threaded must go back to 0 whatever fails. */
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "bind", DEV, "--numa-local",
+								       NULL }));
+	EXPECT_EQ(0, rx_settle(DEV));
+	EXPECT_EQ(0, stats_jq(r, jq, THREADS_TIME, got, sizeof(got)));
+	EXPECT_EQ(3, sscanf(got, "%u threaded, %u astray, %llu", &n, &astray, &before))
+		TH_LOG("%s", got);
+	snprintf(want, sizeof(want), "%u threaded, 0 astray", DEV_QUEUES);
+	EXPECT_EQ(0, strncmp(got, want, strlen(want))) TH_LOG("got '%s', want '%s'", got, want);
+	EXPECT_EQ(0, traffic_burst(senders));
+	EXPECT_EQ(0, rx_settle(DEV));
+	EXPECT_EQ(0, stats_jq(r, jq, THREADS_TIME, got, sizeof(got)));
+	EXPECT_EQ(3, sscanf(got, "%u threaded, %u astray, %llu", &n, &astray, &after))
+		TH_LOG("%s", got);
+	EXPECT_LT(before, after) TH_LOG("the threads' time did not grow with traffic: %s", got);
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "restore", DEV, NULL }));
+	EXPECT_EQ(0, write_str(threaded, "0"));
+	free(jq);
+	free(r);
+}
+
 /*
  * Dumps taken while traffic flows through every NIC: each whole and
  * within its bounds (a histogram that adds up to its count even while the

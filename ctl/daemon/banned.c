@@ -20,7 +20,6 @@
 #include <sys/inotify.h>
 
 #include "daemon/banned.h"
-#include "stats/stats.h"
 #include "topology.h"
 
 #define VAR_LIST	"IRQBALANCE_BANNED_CPULIST"
@@ -218,7 +217,7 @@ static int read_default_affinity(struct reading *r)
 	FILE *f;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/irq/default_smp_affinity", softnet_root());
+	snprintf(path, sizeof(path), "%s/irq/default_smp_affinity", proc_root());
 	f = fopen(path, "r");
 	if (!f && errno == ENOENT)
 		return 0;

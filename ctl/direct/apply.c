@@ -18,7 +18,7 @@
 #include "direct/apply.h"
 #include "procirq.h"
 #include "rundir.h"
-#include "stats/stats.h"
+#include "topology.h"
 
 void direct_writes_free(struct direct_write *w, unsigned int n)
 {
@@ -33,7 +33,7 @@ void direct_writes_free(struct direct_write *w, unsigned int n)
 
 static void irq_file(char *buf, size_t len, unsigned int irq)
 {
-	snprintf(buf, len, "%s/irq/%u/smp_affinity_list", softnet_root(), irq);
+	snprintf(buf, len, "%s/irq/%u/smp_affinity_list", proc_root(), irq);
 }
 
 /* One write(2) of the whole list, as the kernel takes it: -errno on refusal. */

@@ -43,7 +43,7 @@ static unsigned int read_uint(const char *rel)
 	unsigned int v = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", softnet_root(), rel);
+	snprintf(path, sizeof(path), "%s/%s", proc_root(), rel);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;

@@ -32,7 +32,6 @@
 #include "napi/threads.h"
 #include "report.h"
 #include "show.h"
-#include "stats/stats.h"
 #include "topology.h"
 
 /* The IRQ of @dev that serves receive queue @q (a combined one too), 0 for none. */
@@ -102,7 +101,7 @@ static int proc_line(unsigned int pid, const char *f, char *buf, size_t len)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), "%s/%u/%s", softnet_root(), pid, f);
+	snprintf(path, sizeof(path), "%s/%u/%s", proc_root(), pid, f);
 	return topo_first_line(path, buf, len);
 }
 
@@ -120,7 +119,7 @@ static int thread_read(struct napi_thread *t)
 
 	if (napi_thread_comm(t->pid, t->name, sizeof(t->name)))
 		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/%u/status", softnet_root(), t->pid);
+	snprintf(path, sizeof(path), "%s/%u/status", proc_root(), t->pid);
 	f = fopen(path, "re");
 	if (!f)
 		return -ENOENT;

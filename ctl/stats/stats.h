@@ -72,6 +72,9 @@ struct stats_napi {
 	uint64_t packets;
 	uint64_t time_ns;
 	struct cpuset cpus;		/* where it was polled since the start */
+	unsigned int thread_pid;	/* the thread that polls it, 0 in NET_RX */
+	uint64_t thread_ns;		/* that thread's CPU time since it started */
+	struct cpuset thread_cpus;	/* where it may run */
 };
 
 /*
@@ -158,6 +161,9 @@ struct queue_view {
 	struct cpuset irq_cpus;		/* affinity of the queue's IRQs */
 	struct cpuset napi_cpus;
 	struct cpuset outside;		/* napi_cpus not in irq_cpus */
+	unsigned int thread_pid;	/* its NAPI thread, 0 when polled in NET_RX */
+	uint64_t thread_ns;		/* that thread's CPU time in the span */
+	struct cpuset thread_cpus;
 };
 
 struct stats_view {
@@ -190,8 +196,13 @@ struct stats_cpu *stats_find_cpu(const struct stats_sample *s, unsigned int cpu)
 struct stats_cpu *stats_add_cpu(struct stats_sample *s, unsigned int cpu);
 void stats_sample_free(struct stats_sample *s);
 
+/*
+ * stats_threads.c: the NAPI threads of the sample's devices, with their
+ * CPU time from /proc/PID/schedstat. 0, or -1 after saying why.
+ */
+int stats_read_threads(struct stats_sample *s);
+
 /* stats_softnet.c: /proc/net/softnet_stat, under $NICTL_PROCFS (default /proc). */
-const char *softnet_root(void);
 int softnet_parse(FILE *f, const struct cpuset *online, struct stats_sample *s);
 int softnet_read(struct stats_sample *s);
 

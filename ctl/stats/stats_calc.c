@@ -270,7 +270,11 @@ static int queue_view(struct queue_view *q, const struct stats_napi *cur,
 	q->time_ns = delta(cur->time_ns, base ? base->time_ns : 0);
 	q->polls_per_sec = per_sec(q->polls, span_ns);
 	q->packets_per_sec = per_sec(q->packets, span_ns);
-	err = cpuset_or(&q->napi_cpus, &cur->cpus);
+	/* A thread made since the base (threaded switched on, a reload) counts whole. */
+	q->thread_pid = cur->thread_pid;
+	q->thread_ns = delta(cur->thread_ns, base && base->thread_pid == cur->thread_pid ?
+				base->thread_ns : 0);
+	err = cpuset_or(&q->napi_cpus, &cur->cpus) ?: cpuset_or(&q->thread_cpus, &cur->thread_cpus);
 	if (!err)
 		err = irq_cpus(&q->irq_cpus, q->dev_index < curs->dev.nr ?
 				&curs->dev.devs[q->dev_index] : NULL, cur->queue);
@@ -376,6 +380,7 @@ void stats_view_free(struct stats_view *v)
 		cpuset_free(&v->queues[i].irq_cpus);
 		cpuset_free(&v->queues[i].napi_cpus);
 		cpuset_free(&v->queues[i].outside);
+		cpuset_free(&v->queues[i].thread_cpus);
 	}
 	free(v->queues);
 	free(v->cpus);

@@ -166,6 +166,15 @@ static void json_queue(struct json *j, const struct stats_view *v, const struct 
 	json_cpus(j, "irq_cpus", &q->irq_cpus);
 	json_cpus(j, "napi_cpus", &q->napi_cpus);
 	json_cpus(j, "outside_cpus", &q->outside);
+	if (!q->thread_pid) {
+		json_null(j, "thread");
+	} else {
+		json_obj_begin(j, "thread");
+		json_int(j, "pid", q->thread_pid);
+		json_u64(j, "time_ns", q->thread_ns);
+		json_cpus(j, "cpus", &q->thread_cpus);
+		json_obj_end(j);
+	}
 	json_obj_end(j);
 }
 

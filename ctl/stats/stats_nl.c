@@ -304,8 +304,10 @@ void stats_sample_free(struct stats_sample *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nr_napis; i++)
+	for (i = 0; i < s->nr_napis; i++) {
 		cpuset_free(&s->napis[i].cpus);
+		cpuset_free(&s->napis[i].thread_cpus);
+	}
 	for (i = 0; i < s->nr_cpus; i++)
 		free(s->cpus[i].napi_times);
 	free(s->napis);
@@ -398,7 +400,7 @@ int stats_read(struct ctl_nl *nl, const struct dev_ref *ref, struct stats_sample
 		err = dev_exchange(nl, dev_request(nl, NICTL_CMD_DEV_GET, ref), "stats", name,
 				   &s->dev);
 		if (!err)
-			err = read_napis(nl, ref, s);
+			err = read_napis(nl, ref, s) ?: stats_read_threads(s);
 		if (!err && !s->ifname) {
 			ctl_msg("stats %s: the module's NAPI reply names no device", name);
 			err = -1;

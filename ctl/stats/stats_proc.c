@@ -113,10 +113,10 @@ int stats_read_proc(struct stats_sample *s)
 
 	memset(s, 0, sizeof(*s));
 	s->via_proc = true;
-	snprintf(path, sizeof(path), "%s/softirqs", softnet_root());
+	snprintf(path, sizeof(path), "%s/softirqs", proc_root());
 	err = read_softirqs(s, path);
 	if (!err) {
-		snprintf(path, sizeof(path), "%s/stat", softnet_root());
+		snprintf(path, sizeof(path), "%s/stat", proc_root());
 		err = read_stat(s, path);
 	}
 	if (err) {

@@ -164,7 +164,7 @@ static void histogram(FILE *f, const struct stats_view *v, unsigned int vec)
 }
 
 /* One sample per NAPI instance of @name, the value chosen by @what. */
-enum napi_value { NAPI_POLLS, NAPI_PACKETS, NAPI_SECONDS };
+enum napi_value { NAPI_POLLS, NAPI_PACKETS, NAPI_SECONDS, NAPI_THREAD_SECONDS };
 
 static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int n,
 			 const char *name, enum napi_value what)
@@ -174,6 +174,8 @@ static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int 
 
 	for (i = 0; i < n; i++) {
 		q = &queues[i];
+		if (what == NAPI_THREAD_SECONDS && !q->thread_pid)
+			continue;
 		fprintf(f, "%s{device=", name);
 		/* A stacked DEV's instances are its physical devices': device names those. */
 		prom_label(f, q->dev);
@@ -185,8 +187,8 @@ static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int 
 			fprintf(f, ",queue=\"napi-%u\"} ", q->napi_id);
 		else
 			fprintf(f, ",queue=\"%d\"} ", q->queue);
-		if (what == NAPI_SECONDS)
-			put_seconds(f, q->time_ns);
+		if (what == NAPI_SECONDS || what == NAPI_THREAD_SECONDS)
+			put_seconds(f, what == NAPI_SECONDS ? q->time_ns : q->thread_ns);
 		else
 			fprintf(f, "%llu\n",
 				(unsigned long long)(what == NAPI_PACKETS ? q->packets : q->polls));
@@ -228,6 +230,8 @@ void stats_prom_cpus(FILE *f, const struct stats_view *v)
 /* The NAPI families of @n queues, of one device or of several. */
 void stats_prom_napis(FILE *f, const struct queue_view *queues, unsigned int n)
 {
+	unsigned int i;
+
 	prom_family(f, "nictl_napi_polls_total", "counter",
 	       "Polls of the device's NAPI instance since nictl's counters started.");
 	napi_samples(f, queues, n, "nictl_napi_polls_total", NAPI_POLLS);
@@ -237,6 +241,14 @@ void stats_prom_napis(FILE *f, const struct queue_view *queues, unsigned int n)
 	prom_family(f, "nictl_napi_seconds_total", "counter",
 	       "NET_RX time the device's NAPI instance took since nictl's counters started.");
 	napi_samples(f, queues, n, "nictl_napi_seconds_total", NAPI_SECONDS);
+	for (i = 0; i < n && !queues[i].thread_pid; i++)
+		;
+	if (i == n)
+		return;
+	prom_family(f, "nictl_napi_thread_seconds_total", "counter",
+	       "CPU time of the kernel thread that polls the device's NAPI instance (threaded "
+	       "NAPI), since the thread started.");
+	napi_samples(f, queues, n, "nictl_napi_thread_seconds_total", NAPI_THREAD_SECONDS);
 }
 
 /* The Prometheus format of a view since the start (not of an interval). */

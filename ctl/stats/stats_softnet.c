@@ -17,18 +17,12 @@
 
 #include "report.h"
 #include "stats/stats.h"
+#include "topology.h"
 
 /* Fields up to and including the CPU number of 5.10+. */
 #define SOFTNET_FIELDS		13
 #define SOFTNET_CPU_FIELD	12
 #define SOFTNET_RPS_FIELD	9
-
-const char *softnet_root(void)
-{
-	const char *root = getenv("NICTL_PROCFS");
-
-	return root && *root ? root : "/proc";
-}
 
 /* Split @line into at most @max hex fields; returns how many, -EINVAL on garbage. */
 static int split_fields(const char *line, unsigned long *fields, int max)
@@ -118,7 +112,7 @@ int softnet_read(struct stats_sample *s)
 	FILE *f;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/net/softnet_stat", softnet_root());
+	snprintf(path, sizeof(path), "%s/net/softnet_stat", proc_root());
 	f = fopen(path, "r");
 	if (!f) {
 		if (errno == ENOENT)

@@ -417,11 +417,11 @@ static int print_hist(FILE *f, const struct stats_view *v, const unsigned int *r
 }
 
 static const char *const snapshot_queue_cols[] = {
-	"QUEUE", "NAPI_ID", "PACKETS", "POLLS", "SHARE%", "IRQ_CPUS", "NAPI_CPUS",
+	"QUEUE", "NAPI_ID", "PACKETS", "POLLS", "SHARE%", "IRQ_CPUS", "NAPI_CPUS", "THREAD_MS",
 };
 
 static const char *const interval_queue_cols[] = {
-	"QUEUE", "NAPI_ID", "PKTS/s", "POLLS/s", "SHARE%", "IRQ_CPUS", "NAPI_CPUS",
+	"QUEUE", "NAPI_ID", "PKTS/s", "POLLS/s", "SHARE%", "IRQ_CPUS", "NAPI_CPUS", "THREAD_MS",
 };
 
 /* A stacked DEV's queues are of several devices: a DEV column names each one's. */
@@ -455,6 +455,10 @@ static void queue_row(struct grid *g, const struct stats_view *v, const struct q
 	grid_add(g, "%.1f", q->share_pct);
 	grid_cpus(g, &q->irq_cpus, "");
 	grid_cpus(g, &q->napi_cpus, cpuset_empty(&q->outside) ? "" : "*");
+	if (q->thread_pid)
+		grid_add(g, "%.1f", q->thread_ns / 1e6);
+	else
+		grid_add(g, "-");
 }
 
 /* "queue 1", or "NAPI 8193" when the queue is unknown; "vnode1 queue 1" under a stacked DEV. */

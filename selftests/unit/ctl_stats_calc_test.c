@@ -176,6 +176,37 @@ TEST_F(calc, queue_split_and_napi_outside_the_irq_affinity)
 }
 
 /*
+ * A queue polled in a thread carries the thread's CPU time over the span;
+ * a thread made since the first sample (a new pid) counts whole, and a
+ * queue polled in NET_RX has none.
+ */
+TEST_F(calc, threaded_queues_carry_their_threads_time)
+{
+	struct stats_view *v = &self->v;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		self->prev.napis[i].thread_pid = 312 + i;
+		self->prev.napis[i].thread_ns = 2000000;
+		self->cur.napis[i].thread_pid = 312 + i;
+		self->cur.napis[i].thread_ns = 5000000;
+		ASSERT_EQ(0, cpuset_add(&self->cur.napis[i].thread_cpus, 4 + i));
+	}
+	self->cur.napis[1].thread_pid = 400;
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	ASSERT_EQ(2, v->nr_queues);
+	EXPECT_EQ(312, v->queues[0].thread_pid);
+	EXPECT_EQ(3000000, v->queues[0].thread_ns);
+	EXPECT_STREQ("4", cpulist_of(&v->queues[0].thread_cpus));
+	EXPECT_EQ(400, v->queues[1].thread_pid);
+	EXPECT_EQ(5000000, v->queues[1].thread_ns);
+	self->cur.napis[1].thread_pid = 0;
+	stats_view_free(v);
+	ASSERT_EQ(0, stats_view_make(v, &self->prev, &self->cur));
+	EXPECT_EQ(0, v->queues[1].thread_pid);
+}
+
+/*
  * bond0's queues are its physical devices': each takes its IRQ affinity from
  * its own device, they sort by device, and NAPI% counts both devices' time.
  */

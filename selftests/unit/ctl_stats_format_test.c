@@ -101,9 +101,9 @@ TEST_F(fmt, snapshot_table)
 		"  2    0.0      0.0    0.0       0.0     0\n"
 		"\n"
 		"vnode1 (ifindex 3): 2 NAPI instances, 65000 packets since the counters started\n"
-		"  QUEUE  NAPI_ID  PACKETS  POLLS  SHARE%  IRQ_CPUS  NAPI_CPUS\n"
-		"  0      8193     59100    1300   90.9    0         0\n"
-		"  1      8194     5900     150    9.1     1         1-2*\n"
+		"  QUEUE  NAPI_ID  PACKETS  POLLS  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n"
+		"  0      8193     59100    1300   90.9    0         0          -\n"
+		"  1      8194     5900     150    9.1     1         1-2*       -\n"
 		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (since the counters "
 		"started: a moved IRQ, threaded NAPI or busy polling)\n"
 		"hottest CPU: 0, NET_RX 2.4% of the time since the start; "
@@ -140,9 +140,9 @@ TEST_F(fmt, interval_table_with_histogram)
 		"0          0          0          0      0      0      0       0\n"
 		"\n"
 		"vnode1 (ifindex 3): 2 NAPI instances, 10000.0 packets/s\n"
-		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS\n"
-		"  0      8193     9100.0  300.0    91.0    0         0\n"
-		"  1      8194     900.0   50.0     9.0     1         1-2*\n"
+		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n"
+		"  0      8193     9100.0  300.0    91.0    0         0          -\n"
+		"  1      8194     900.0   50.0     9.0     1         1-2*       -\n"
 		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (since the counters "
 		"started: a moved IRQ, threaded NAPI or busy polling)\n"
 		"hottest CPU: 0, NET_RX 45.0% of the interval; "
@@ -179,11 +179,11 @@ TEST_F(fmt, stacked_device_json_names_each_queues_device)
 		"{\"ifname\":\"vnode0\",\"queue\":0,\"napi_id\":8193,\"polls\":300,"
 		"\"packets\":9100,\"time_ns\":250000000,"
 		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
-		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[]},"
+		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[],\"thread\":null},"
 		"{\"ifname\":\"vnode1\",\"queue\":0,\"napi_id\":8194,\"polls\":50,"
 		"\"packets\":900,\"time_ns\":2000000,"
 		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
-		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2]}]}\n",
+		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2],\"thread\":null}]}\n",
 		print_stacked(self, 'j', "\"hottest_cpu\":"));
 }
 
@@ -224,8 +224,8 @@ TEST_F(fmt, device_without_packets_or_instances)
 	self->cur.napis[1].packets = self->prev.napis[1].packets;
 	print(self, &self->prev, 't', false);
 	EXPECT_NE(NULL, strstr(self->text,
-		"  1      8194     0.0     50.0     0.0     1         1-2*\n"
-		"  ?      8193     0.0     300.0    0.0     -         0\n"
+		"  1      8194     0.0     50.0     0.0     1         1-2*       -\n"
+		"  ?      8193     0.0     300.0    0.0     -         0          -\n"
 		"  * polled outside its IRQ affinity: queue 1 on CPU 2 ("));
 	EXPECT_NE(NULL, strstr(self->text, "; vnode1 received no packets\n"));
 
@@ -250,6 +250,32 @@ TEST_F(fmt, untimed_backlog_polls_are_footnoted)
 			       "  2    0.0      0.0    0.0       0.0     0.0           0.0\n"
 			       "  12 backlog polls ran in backlog threads (PREEMPT_RT): untimed, "
 			       "no RPS IPIs\n\n")) TH_LOG("%s", self->text);
+}
+
+/* Queue 1 polled in thread 313 on CPU 5: 2.5 ms of CPU time in the interval. */
+TEST_F(fmt, threaded_queue_shows_its_threads_time)
+{
+	self->prev.napis[1].thread_pid = 313;
+	self->prev.napis[1].thread_ns = 1000000;
+	self->cur.napis[1].thread_pid = 313;
+	self->cur.napis[1].thread_ns = 3500000;
+	ASSERT_EQ(0, cpuset_add(&self->cur.napis[1].thread_cpus, 5));
+	print(self, &self->prev, 't', false);
+	EXPECT_NE(NULL, strstr(self->text,
+		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n"
+		"  0      8193     9100.0  300.0    91.0    0         0          -\n"
+		"  1      8194     900.0   50.0     9.0     1         1-2*       2.5\n"))
+		TH_LOG("%s", self->text);
+	free(self->text);
+	self->f = open_memstream(&self->text, &self->size);
+	ASSERT_NE(NULL, self->f);
+	stats_view_free(&self->v);
+	print(self, &self->prev, 'j', false);
+	EXPECT_NE(NULL, strstr(self->text, "\"outside_cpus\":[],\"thread\":null}"))
+		TH_LOG("%s", self->text);
+	EXPECT_NE(NULL, strstr(self->text,
+		"\"outside_cpus\":[2],\"thread\":{\"pid\":313,\"time_ns\":2500000,"
+		"\"cpus\":[5]}}")) TH_LOG("%s", self->text);
 }
 
 TEST_F(fmt, interval_json)
@@ -314,11 +340,11 @@ TEST_F(fmt, interval_json)
 		"{\"queue\":0,\"napi_id\":8193,\"polls\":300,\"packets\":9100,"
 		"\"time_ns\":250000000,"
 		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
-		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[]},"
+		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[],\"thread\":null},"
 		"{\"queue\":1,\"napi_id\":8194,\"polls\":50,\"packets\":900,"
 		"\"time_ns\":2000000,"
 		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
-		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2]}]}\n",
+		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2],\"thread\":null}]}\n",
 		print(self, &self->prev, 'j', false));
 }
 

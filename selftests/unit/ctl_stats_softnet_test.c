@@ -13,6 +13,7 @@
 
 #include "ctl_capture.h"
 #include "stats/stats.h"
+#include "topology.h"
 
 /* 6.12's rows: CPU 2 is offline, so the third row is CPU 3. */
 static const char rows_6_12[] =
@@ -182,11 +183,11 @@ TEST_F(softnet, other_files_are_refused)
 TEST(root_defaults_to_proc)
 {
 	unsetenv("NICTL_PROCFS");
-	EXPECT_STREQ("/proc", softnet_root());
+	EXPECT_STREQ("/proc", proc_root());
 	setenv("NICTL_PROCFS", "", 1);
-	EXPECT_STREQ("/proc", softnet_root());
+	EXPECT_STREQ("/proc", proc_root());
 	setenv("NICTL_PROCFS", "/tmp/x", 1);
-	EXPECT_STREQ("/tmp/x", softnet_root());
+	EXPECT_STREQ("/tmp/x", proc_root());
 	unsetenv("NICTL_PROCFS");
 }
 
