@@ -604,6 +604,26 @@ TEST_F(prom, stacked_device_labels_each_instance_with_its_device)
 	EXPECT_STREQ("", prom_error);
 }
 
+/* The thread family only where a thread polls a queue, with only those queues. */
+TEST_F(prom, threaded_queues_have_their_threads_seconds)
+{
+	expose(self);
+	EXPECT_EQ(NULL, strstr(self->text, "nictl_napi_thread_seconds_total"));
+	stats_view_free(&self->v);
+	free(self->text);
+	self->cur.napis[1].thread_pid = 313;
+	self->cur.napis[1].thread_ns = 2500000000ULL;
+	expose(self);
+	EXPECT_NE(NULL, strstr(self->text,
+			       "# TYPE nictl_napi_thread_seconds_total counter\n"
+			       "nictl_napi_thread_seconds_total{device=\"vnode1\",queue=\"1\"} 2.5"))
+		TH_LOG("%s", self->text);
+	EXPECT_EQ(NULL, strstr(self->text, "nictl_napi_thread_seconds_total{device=\"vnode1\","
+				"queue=\"0\"}"));
+	EXPECT_TRUE(prom_check(self->text));
+	EXPECT_STREQ("", prom_error);
+}
+
 TEST_F(prom, without_device_no_napi_families)
 {
 	stats_sample_free(&self->cur);
