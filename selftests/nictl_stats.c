@@ -1042,7 +1042,7 @@ TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 			    "ifname,ifindex,packets\n"));
 	EXPECT_TRUE(jq_says(self, "[.queues[] | keys_unsorted | join(\",\")] | unique[]",
 			    "queue,napi_id,polls,packets,time_ns,polls_per_sec,packets_per_sec,"
-			    "share_pct,irq_cpus,napi_cpus,outside_cpus\n"));
+			    "share_pct,irq_cpus,napi_cpus,outside_cpus,thread\n"));
 	EXPECT_TRUE(jq_says(self,
 			    "[.since_ns, .enabled, .hottest_cpu // 0] | map(type) | join(\",\")",
 			    "number,boolean,number\n"));
