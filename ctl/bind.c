@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,8 @@ struct bind_args {
 static const char bind_usage[] =
 	"Usage: " PROG_NAME " bind DEV [--numa-local | --node N | --cpus LIST] [--exclude LIST]\n"
 	"                     [--allow-siblings] [--take-over] [--allow-shared] [--sticky]\n"
-	"                     [--steer] [--dry-run] [-j|--json]\n"
+	"                     [--steer] [--defer-hard-irqs N] [--gro-flush-timeout NS]\n"
+	"                     [--irq-suspend-timeout NS] [--dry-run] [-j|--json]\n"
 	"\n"
 	"Spread the queue IRQs of DEV (an interface name or ifindex) over a set of\n"
 	"CPUs, all of them or none, and show the result. The set is:\n"
@@ -70,6 +72,10 @@ static const char bind_usage[] =
 	"                    fewer rx queues than those cores, RFS follows the sockets,\n"
 	"                    and XPS gives each CPU the tx queue whose IRQ is nearest;\n"
 	"                    all or nothing with the bind; `restore DEV` puts it back\n"
+	"  --defer-hard-irqs N, --gro-flush-timeout NS, --irq-suspend-timeout NS\n"
+	"                    also give every NAPI of DEV that setting (netdev-genl\n"
+	"                    napi-set, Linux 6.13+), all or nothing with the bind;\n"
+	"                    `restore DEV` puts back what each had\n"
 	"  --dry-run         show the placement the kernel would apply (and with --steer\n"
 	"                    the steering plan), change nothing\n"
 	"  -j, --json        print the result as JSON (an array of one device)\n"
@@ -81,7 +87,26 @@ enum {
 	OPT_ALLOW_SHARED,
 	OPT_STICKY,
 	OPT_STEER,
+	OPT_DEFER_HARD_IRQS,		/* one per &enum napi_cfg, in its order */
+	OPT_GRO_FLUSH_TIMEOUT,
+	OPT_IRQ_SUSPEND_TIMEOUT,
 };
+
+/* A NAPI setting's value: 0 .. @max, or -1 after saying why not. */
+static int64_t napi_value(const char *opt, const char *arg, uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v > max) {
+		ctl_usage("bind", "--%s takes a number from 0 to %llu, not '%s'", opt,
+			  (unsigned long long)max, arg);
+		return -1;
+	}
+	return v;
+}
 
 static const char bind_shortopts[] = ":jh";
 
@@ -89,6 +114,7 @@ static const char bind_shortopts[] = ":jh";
 static int parse_option(struct bind_args *args, int c, char **argv)
 {
 	int ret = policy_option("bind", &args->p, c, optarg);
+	unsigned int k;
 
 	if (ret >= 0)
 		return ret;
@@ -108,6 +134,15 @@ static int parse_option(struct bind_args *args, int c, char **argv)
 	case OPT_STEER:
 		args->steer = true;
 		return 0;
+	case OPT_DEFER_HARD_IRQS:
+	case OPT_GRO_FLUSH_TIMEOUT:
+	case OPT_IRQ_SUSPEND_TIMEOUT:
+		k = c - OPT_DEFER_HARD_IRQS;
+		args->p.policy.napi.v[k] = napi_value(napi_cfg_names[k], optarg,
+						      k == NAPI_CFG_DEFER_HARD_IRQS ? INT32_MAX :
+						      INT64_MAX);
+		args->p.policy.napi.set[k] = true;
+		return args->p.policy.napi.v[k] < 0 ? EXIT_USAGE : 0;
 	case 'j':
 		args->json = true;
 		return 0;
@@ -126,6 +161,9 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 		{ "allow-shared", no_argument, NULL, OPT_ALLOW_SHARED },
 		{ "sticky", no_argument, NULL, OPT_STICKY },
 		{ "steer", no_argument, NULL, OPT_STEER },
+		{ "defer-hard-irqs", required_argument, NULL, OPT_DEFER_HARD_IRQS },
+		{ "gro-flush-timeout", required_argument, NULL, OPT_GRO_FLUSH_TIMEOUT },
+		{ "irq-suspend-timeout", required_argument, NULL, OPT_IRQ_SUSPEND_TIMEOUT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -242,13 +280,23 @@ static int bind_direct(struct bind_args *args)
 	struct dev_list result;
 	int err;
 
+	struct nictl_dev named = { .ifindex = args->ref.ifindex, .ifname = (char *)args->ref.name };
+	char ifname[IF_NAMESIZE];
+
 	if (args->steer) {
 		ctl_nl_module_absent("bind --steer needs it: steer after a bind with the module");
 		return -1;
 	}
+	/* The NAPI settings are checked first, as with the module: a refusal changes nothing. */
+	if (!named.ifindex)
+		named.ifindex = if_nametoindex(args->ref.name);
+	else if (!named.ifname)
+		named.ifname = if_indextoname(named.ifindex, ifname);
+	if (named.ifindex && named.ifname && napi_config_check(&named, &args->p.policy.napi))
+		return -1;
 	err = direct_bind(&args->ref, &args->p.policy, &choice, &result);
 	if (!err && !args->p.policy.dry_run)
-		err = napi_follow_direct(&result, &choice.cpus);
+		err = napi_follow_direct(&result, &choice.cpus, &args->p.policy.napi);
 	if (!err)
 		err = report_choice(args, &choice) ?: show_devs(&result, args->json);
 	cpu_choice_free(&choice);

@@ -12,6 +12,7 @@
 
 #include "choose.h"
 #include "dev.h"
+#include "napi/config.h"
 #include "nl.h"
 
 struct bind_policy {
@@ -22,6 +23,7 @@ struct bind_policy {
 	bool take_over;		/* IRQs another device's binding holds */
 	bool allow_shared;	/* IRQs other handlers share */
 	bool sticky;		/* the kernel keeps it and applies it again */
+	struct napi_config napi;	/* set on every NAPI of the device with the bind */
 };
 
 void bind_policy_free(struct bind_policy *policy);

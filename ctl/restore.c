@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "dev.h"
+#include "napi/config.h"
 #include "napi/place.h"
 #include "netns.h"
 #include "report.h"
@@ -20,9 +21,9 @@ static const char restore_usage[] =
 	"\n"
 	"Give the queue IRQs of DEV (an interface name or ifindex) back the\n"
 	"affinities they had before nictl first bound them, its NAPI threads the\n"
-	"CPUs they had before, and its queues the RPS, RFS and XPS values from\n"
-	"before nictl first steered them; make nictl forget the device, and show\n"
-	"the result.\n"
+	"CPUs and its NAPIs the settings they had before, and its queues the RPS,\n"
+	"RFS and XPS values from before nictl first steered them; make nictl\n"
+	"forget the device, and show the result.\n"
 	"\n"
 	"Options:\n"
 	"  -j, --json    print the result as JSON (an array of one device)\n"
@@ -52,7 +53,8 @@ int cmd_restore(int argc, char **argv)
 	 */
 	if (!ctl_netns_selected()) {
 		ifindex = ref.ifindex ?: if_nametoindex(ref.name);
-		steered = steer_undo(ifindex) | napi_restore(ifindex);
+		steered = steer_undo(ifindex) | napi_restore(ifindex) |
+			  napi_config_restore(ifindex);
 	}
 	ret = show_run(NICTL_CMD_RESTORE, "restore", &ref, json, false);
 	return steered ? EXIT_FAILURE : ret;

@@ -4,12 +4,14 @@
  * policy gives each physical device beneath it: with --numa-local each
  * one's own node, and the module keeps each device on the part of the set
  * on its node (a bond across two sockets keeps each port local). The NAPI
- * threads of every device beneath follow their IRQs in the same step.
+ * settings asked for and the NAPI threads of every device beneath follow
+ * in the same step.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "napi/config.h"
 #include "napi/place.h"
 #include "report.h"
 #include "stacked.h"
@@ -63,17 +65,22 @@ int stacked_bind(struct ctl_nl *nl, const struct dev_list *found,
 	int err;
 
 	*s = (struct steered){ .choice = { CPUSET_INIT, NULL }, .plan.cpus = CPUSET_INIT };
-	err = choose_all(found, policy, &s->choice) ?:
-	      policy_send(nl, &upper, policy, &s->choice, &s->result);
+	err = choose_all(found, policy, &s->choice);
+	for (i = 0; !err && i < found->nr; i++)
+		err = napi_config_check(&found->devs[i], &policy->napi);
+	err = err ?: policy_send(nl, &upper, policy, &s->choice, &s->result);
 	if (err || policy->dry_run)
 		return err;
 	for (i = 0; !err && i < s->result.nr; i++)
-		err = napi_follow(&s->result.devs[i], &s->choice.cpus);
+		err = napi_config_apply(&s->result.devs[i], &policy->napi) ?:
+		      napi_follow(&s->result.devs[i], &s->choice.cpus);
 	if (!err)
 		return 0;
-	/* A member's thread could not move: every member as before nictl. */
-	for (i = 0; i < s->result.nr; i++)
+	/* A member's setting or thread failed: every member as before nictl. */
+	for (i = 0; i < s->result.nr; i++) {
 		napi_restore(s->result.devs[i].ifindex);
+		napi_config_restore(s->result.devs[i].ifindex);
+	}
 	steer_unbind(nl, &upper);
 	return -1;
 }

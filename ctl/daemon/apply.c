@@ -324,7 +324,7 @@ static enum apply_result apply_direct(struct keeper *k, const struct rule *rule,
 		log_warn("%s: rule %s: no steering without module nictl: its IRQs only",
 			 dev->ifname, rule->name);
 	if (direct_bind_dev(dev, &rule->policy, &s.choice, &s.result) ||
-	    napi_follow_direct(&s.result, &s.choice.cpus))
+	    napi_follow_direct(&s.result, &s.choice.cpus, &rule->policy.napi))
 		r = not_applied(k, rule, dev->ifname, dev_key_of(dev));
 	else
 		r = applied(k, rule, &before, &s);

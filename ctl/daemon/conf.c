@@ -35,6 +35,9 @@ enum key_id {
 	KEY_RFS,
 	KEY_XPS,
 	KEY_STICKY,
+	KEY_DEFER_HARD_IRQS,		/* one per &enum napi_cfg, in its order */
+	KEY_GRO_FLUSH_TIMEOUT,
+	KEY_IRQ_SUSPEND_TIMEOUT,
 	KEY_BALANCE,
 	KEY_BALANCE_INTERVAL,
 	KEY_BALANCE_THRESHOLD,
@@ -63,6 +66,9 @@ static const struct {
 	[KEY_RFS]		= { "rfs", false },
 	[KEY_XPS]		= { "xps", false },
 	[KEY_STICKY]		= { "sticky", false },
+	[KEY_DEFER_HARD_IRQS]	= { "defer-hard-irqs", false },
+	[KEY_GRO_FLUSH_TIMEOUT]	= { "gro-flush-timeout", false },
+	[KEY_IRQ_SUSPEND_TIMEOUT] = { "irq-suspend-timeout", false },
 	[KEY_BALANCE]		= { "balance", false },
 	[KEY_BALANCE_INTERVAL]	= { "balance-interval", false },
 	[KEY_BALANCE_THRESHOLD]	= { "balance-threshold", false },
@@ -328,6 +334,7 @@ static int parse_cpus(struct parser *p, const char *v, struct bind_policy *pol)
 static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 {
 	struct rule *r = cur_rule(p);
+	unsigned int k, n;
 	char err[256];
 
 	switch (id) {
@@ -347,6 +354,15 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 		return parse_part(p, "xps", v, false, STEER_XPS, &r->steer);
 	case KEY_STICKY:
 		return parse_bool(p, "sticky", v, false, &r->policy.sticky);
+	case KEY_DEFER_HARD_IRQS:
+	case KEY_GRO_FLUSH_TIMEOUT:
+	case KEY_IRQ_SUSPEND_TIMEOUT:
+		k = id - KEY_DEFER_HARD_IRQS;
+		if (parse_uint(p, napi_cfg_names[k], v, 0, INT32_MAX, &n))
+			return -1;
+		r->policy.napi.set[k] = true;
+		r->policy.napi.v[k] = n;
+		return 0;
 	case KEY_BALANCE:
 		return parse_bool(p, "balance", v, false, &r->balance);
 	case KEY_BALANCE_INTERVAL:

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/genetlink.h>
 #include <netlink/genl/ctrl.h>
@@ -25,6 +26,7 @@
 #define NDG_FAMILY		"netdev"
 #define NDG_CMD_QUEUE_GET	10
 #define NDG_CMD_NAPI_GET	11
+#define NDG_CMD_NAPI_SET	14
 #define NDG_A_QUEUE_ID		1
 #define NDG_A_QUEUE_IFINDEX	2
 #define NDG_A_QUEUE_TYPE	3
@@ -34,6 +36,9 @@
 #define NDG_A_NAPI_ID		2
 #define NDG_A_NAPI_IRQ		3
 #define NDG_A_NAPI_PID		4
+#define NDG_A_NAPI_DEFER_HARD_IRQS	5
+#define NDG_A_NAPI_GRO_FLUSH_TIMEOUT	6
+#define NDG_A_NAPI_IRQ_SUSPEND_TIMEOUT	7
 #define NDG_A_NAPI_THREADED	8
 #define NDG_A_NAPI_MAX		NDG_A_NAPI_THREADED
 #define NDG_QUEUE_TYPE_RX	0
@@ -50,6 +55,7 @@ struct entry {
 	unsigned int link;
 	unsigned int pid;
 	int threaded;
+	int64_t cfg[NAPI_CFG_NR];
 };
 
 struct collected {
@@ -94,20 +100,40 @@ static unsigned int positive(const struct nlattr *attr)
 	return attr && (int32_t)nla_get_u32(attr) > 0 ? nla_get_u32(attr) : 0;
 }
 
-/* A NAPI: (id, IRQ, thread). */
+/* The netdev family's attribute of each &enum napi_cfg. */
+static const int cfg_attr[NAPI_CFG_NR] = {
+	[NAPI_CFG_DEFER_HARD_IRQS] = NDG_A_NAPI_DEFER_HARD_IRQS,
+	[NAPI_CFG_GRO_FLUSH_TIMEOUT] = NDG_A_NAPI_GRO_FLUSH_TIMEOUT,
+	[NAPI_CFG_IRQ_SUSPEND_TIMEOUT] = NDG_A_NAPI_IRQ_SUSPEND_TIMEOUT,
+};
+
+/* An unsigned attribute of 4 or 8 bytes (the family's "uint"), -1 when absent. */
+static int64_t uint_attr(const struct nlattr *attr)
+{
+	if (!attr)
+		return -1;
+	return nla_len(attr) == 8 ? (int64_t)nla_get_u64(attr) : (int64_t)nla_get_u32(attr);
+}
+
+/* A NAPI: (id, IRQ, thread, settings). */
 static int on_napi(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[NDG_A_NAPI_MAX + 1];
 	struct collected *c = arg;
+	struct entry e;
+	unsigned int k;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NDG_A_NAPI_MAX, NULL) || !tb[NDG_A_NAPI_ID])
 		return NL_OK;
-	c->err = c->err ?: add(c, (struct entry){
+	e = (struct entry){
 		.id = nla_get_u32(tb[NDG_A_NAPI_ID]),
 		.link = positive(tb[NDG_A_NAPI_IRQ]),
 		.pid = positive(tb[NDG_A_NAPI_PID]),
 		.threaded = tb[NDG_A_NAPI_THREADED] ? (int)nla_get_u32(tb[NDG_A_NAPI_THREADED]) : -1,
-	});
+	};
+	for (k = 0; k < NAPI_CFG_NR; k++)
+		e.cfg[k] = uint_attr(tb[cfg_attr[k]]);
+	c->err = c->err ?: add(c, e);
 	return NL_OK;
 }
 
@@ -203,8 +229,10 @@ int direct_napis(unsigned int ifindex, struct napi_info **out, unsigned int *n)
 	if (!err && napis.n && !info)
 		err = -ENOMEM;
 	for (i = 0; info && i < napis.n; i++) {
-		info[i] = (struct napi_info){ napis.e[i].id, napis.e[i].link, napis.e[i].pid, -1,
-					      napis.e[i].threaded };
+		info[i] = (struct napi_info){ .id = napis.e[i].id, .irq = napis.e[i].link,
+					      .pid = napis.e[i].pid, .rx_queue = -1,
+					      .threaded = napis.e[i].threaded };
+		memcpy(info[i].cfg, napis.e[i].cfg, sizeof(info[i].cfg));
 		for (k = 0; k < queues.n; k++)
 			if (queues.e[k].rx && queues.e[k].link == info[i].id)
 				info[i].rx_queue = queues.e[k].id;
@@ -216,4 +244,34 @@ int direct_napis(unsigned int ifindex, struct napi_info **out, unsigned int *n)
 	free(queues.e);
 	free(napis.e);
 	return err;
+}
+
+int direct_napi_set(unsigned int id, const int64_t *cfg)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_msg *msg = nlmsg_alloc();
+	int family, err = -NLE_NOMEM;
+	unsigned int k;
+
+	if (!sk || !msg)
+		goto out;
+	family = genl_connect(sk) ? -NLE_FAILURE : genl_ctrl_resolve(sk, NDG_FAMILY);
+	err = family < 0 ? family : -NLE_NOMEM;
+	if (family < 0 || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, NLM_F_ACK,
+				       NDG_CMD_NAPI_SET, 1) ||
+	    nla_put_u32(msg, NDG_A_NAPI_ID, id))
+		goto out;
+	for (k = 0; k < NAPI_CFG_NR; k++) {
+		if (cfg[k] < 0)
+			continue;
+		if (k == NAPI_CFG_DEFER_HARD_IRQS ? nla_put_u32(msg, cfg_attr[k], cfg[k]) :
+		    nla_put_u64(msg, cfg_attr[k], cfg[k]))
+			goto out;
+	}
+	err = nl_send_auto(sk, msg);
+	err = err < 0 ? err : nl_wait_for_ack(sk);
+out:
+	nlmsg_free(msg);
+	nl_socket_free(sk);
+	return err < 0 ? err : 0;
 }

@@ -8,6 +8,7 @@
 #define NICTLCTL_DIRECT_LINKS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* One queue whose NAPI has an IRQ. */
 struct queue_link {
@@ -23,6 +24,14 @@ struct queue_link {
  */
 int direct_queue_links(unsigned int ifindex, struct queue_link **links, unsigned int *n);
 
+/* The settings netdev-genl keeps per NAPI (6.13+): NAPI_GET shows them, NAPI_SET sets them. */
+enum napi_cfg {
+	NAPI_CFG_DEFER_HARD_IRQS,
+	NAPI_CFG_GRO_FLUSH_TIMEOUT,	/* ns */
+	NAPI_CFG_IRQ_SUSPEND_TIMEOUT,	/* ns */
+	NAPI_CFG_NR,
+};
+
 /* One NAPI instance with an id, as netdev-genl describes it. */
 struct napi_info {
 	unsigned int id;
@@ -36,6 +45,7 @@ struct napi_info {
 	 * switched off: a pid alone says nothing.
 	 */
 	int threaded;
+	int64_t cfg[NAPI_CFG_NR];	/* by &enum napi_cfg; -1 where the kernel has none */
 };
 
 /*
@@ -44,5 +54,11 @@ struct napi_info {
  * want of the family. Returns 0 or -ENOMEM.
  */
 int direct_napis(unsigned int ifindex, struct napi_info **napis, unsigned int *n);
+
+/*
+ * Give NAPI @id the settings of @cfg that are not -1 (netdev-genl NAPI_SET,
+ * CAP_NET_ADMIN): 0, or libnl's negative error, which nl_geterror() names.
+ */
+int direct_napi_set(unsigned int id, const int64_t *cfg);
 
 #endif /* NICTLCTL_DIRECT_LINKS_H */

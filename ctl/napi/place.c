@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "direct/bind.h"
+#include "napi/config.h"
 #include "napi/kept.h"
 #include "napi/place.h"
 #include "report.h"
@@ -182,11 +183,13 @@ int napi_follow(const struct nictl_dev *bound, const struct cpuset *set)
 	return err ? -1 : 0;
 }
 
-int napi_follow_direct(const struct dev_list *bound, const struct cpuset *set)
+int napi_follow_direct(const struct dev_list *bound, const struct cpuset *set,
+		       const struct napi_config *c)
 {
-	if (!napi_follow(&bound->devs[0], set))
+	if (!napi_config_apply(&bound->devs[0], c) && !napi_follow(&bound->devs[0], set))
 		return 0;
 	napi_restore(bound->devs[0].ifindex);
+	napi_config_restore(bound->devs[0].ifindex);
 	direct_restore_dev(&bound->devs[0]);
 	return -1;
 }

@@ -14,6 +14,7 @@
 
 #include "cpuset.h"
 #include "dev.h"
+#include "napi/config.h"
 #include "napi/threads.h"
 
 /* How many thread moves of a bind to let through before one fails: testing only. */
@@ -31,11 +32,12 @@ int napi_follow_threads(const struct nictl_dev *bound, const struct cpuset *set,
 int napi_follow(const struct nictl_dev *bound, const struct cpuset *set);
 
 /*
- * After a bind without the module, which left @bound: napi_follow(), and
- * when a thread cannot move, the threads and IRQs as before nictl. 0, or -1
- * after saying why.
+ * After a bind without the module, which left @bound: the NAPI settings @c
+ * (napi/config.h), then napi_follow(); when either fails, the settings,
+ * threads and IRQs as before nictl. 0, or -1 after saying why.
  */
-int napi_follow_direct(const struct dev_list *bound, const struct cpuset *set);
+int napi_follow_direct(const struct dev_list *bound, const struct cpuset *set,
+		       const struct napi_config *c);
 
 /*
  * The threads of @threads tied to an IRQ of @dev that are not on exactly

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The steered bind: choose the CPUs, check and remember every steering
- * value the asked parts will replace, bind, move the NAPI threads where
- * their IRQs went (napi/place.h), plan from where the IRQs went and write
- * the plan. When a thread or the steering fails after the bind, the values
- * written go back (txn.c), and the threads and IRQs to what they had before
- * nictl, by `restore`'s means (the module's RESTORE): a device bound before
+ * value the asked parts will replace and that the kernel has the NAPI
+ * settings asked for, bind, set those (napi/config.h), move the NAPI
+ * threads where their IRQs went (napi/place.h), plan from where the IRQs
+ * went and write the plan. When a setting, a thread or the steering fails
+ * after the bind, the steering values written go back (txn.c), and the
+ * settings, threads and IRQs to what they had before nictl, by `restore`'s
+ * means (the module's RESTORE for the IRQs): a device bound before
  * does not get its earlier binding back (a queue placement sent instead
  * would replace a CPU-set sticky request; the module keeps no earlier one).
  */
 #include <linux/nictl.h>
 
+#include "napi/config.h"
 #include "napi/place.h"
 #include "report.h"
 #include "steer/bind.h"
@@ -23,6 +26,7 @@ void steer_unbind(struct ctl_nl *nl, const struct nictl_dev *dev)
 	struct dev_list restored;
 
 	napi_restore(dev->ifindex);
+	napi_config_restore(dev->ifindex);
 	if (!dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, &ref), "bind", dev->ifname,
 			  &restored))
 		dev_list_free(&restored);
@@ -45,16 +49,19 @@ static int steer_after(const struct nictl_dev *dev, bool dry_run, const struct s
 }
 
 /*
- * After the bind: the NAPI threads follow the IRQs, then the steering @parts;
- * on a failure of either everything goes back.
+ * After the bind: the NAPI settings, the NAPI threads following the IRQs,
+ * then the steering @parts; on a failure of any everything goes back.
  */
-static int bind_after(struct ctl_nl *nl, const struct nictl_dev *dev, bool dry_run,
-		      unsigned int parts, const struct steer_txn *t, struct steered *s)
+static int bind_after(struct ctl_nl *nl, const struct nictl_dev *dev,
+		      const struct bind_policy *policy, unsigned int parts,
+		      const struct steer_txn *t, struct steered *s)
 {
+	bool dry_run = policy->dry_run;
 	int err = 0;
 
 	if (!dry_run)
-		err = napi_follow(&s->result.devs[0], &s->choice.cpus);
+		err = napi_config_apply(&s->result.devs[0], &policy->napi) ?:
+		      napi_follow(&s->result.devs[0], &s->choice.cpus);
 	if (!err && parts)
 		err = steer_after(dev, dry_run, t, s);
 	if (err && !dry_run)
@@ -81,8 +88,9 @@ int steer_bind(struct ctl_nl *nl, const struct nictl_dev *dev, const struct bind
 		return err;
 	if (parts)
 		err = steer_prepare(dev, &s->choice.cpus, parts, &txn);
-	err = err ?: policy_send(nl, dev, policy, &s->choice, &s->result) ?:
-	      bind_after(nl, dev, policy->dry_run, parts, &txn, s);
+	err = err ?: napi_config_check(dev, &policy->napi) ?:
+	      policy_send(nl, dev, policy, &s->choice, &s->result) ?:
+	      bind_after(nl, dev, policy, parts, &txn, s);
 	s->xps = txn.xps;
 	steer_txn_free(&txn);
 	return err;

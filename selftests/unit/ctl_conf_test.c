@@ -199,6 +199,32 @@ TEST(balance_keys)
 	conf_free(&c);
 }
 
+TEST(napi_keys)
+{
+	static const char text[] =
+		"[rule busy]\n"
+		"match-name = vnode*\n"
+		"defer-hard-irqs = 2\n"
+		"gro-flush-timeout = 20000\n"
+		"[rule plain]\n"
+		"match-name = e1k\n";
+	struct conf c;
+	char err[256];
+
+	ASSERT_EQ(0, parse(text, &c, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(2U, c.nr_rules);
+	EXPECT_TRUE(c.rules[0].policy.napi.set[NAPI_CFG_DEFER_HARD_IRQS]);
+	EXPECT_EQ(2, c.rules[0].policy.napi.v[NAPI_CFG_DEFER_HARD_IRQS]);
+	EXPECT_TRUE(c.rules[0].policy.napi.set[NAPI_CFG_GRO_FLUSH_TIMEOUT]);
+	EXPECT_EQ(20000, c.rules[0].policy.napi.v[NAPI_CFG_GRO_FLUSH_TIMEOUT]);
+	EXPECT_FALSE(c.rules[0].policy.napi.set[NAPI_CFG_IRQ_SUSPEND_TIMEOUT]);
+	EXPECT_FALSE(napi_config_asked(&c.rules[1].policy.napi));
+	conf_free(&c);
+	EXPECT_EQ(-1, parse("[rule r]\nmatch-name = x\ngro-flush-timeout = soon\n", &c, err,
+			    sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "t.conf:3: gro-flush-timeout")) TH_LOG("%s", err);
+}
+
 TEST(defaults)
 {
 	struct conf c;
