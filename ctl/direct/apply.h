@@ -14,6 +14,8 @@
 
 /* Fails the k-th write of direct_apply() with EIO (tests). */
 #define DIRECT_FAULT_ENV	"NICTL_FAULT_IRQ_WRITE"
+/* How many tries of a bind find their first IRQ re-set after the writes: testing only. */
+#define DIRECT_RESET_FAULT_ENV	"NICTL_FAULT_DIRECT_RESET"
 
 /* One IRQ's write: @target to set, @saved filled with what it replaced. */
 struct direct_write {

@@ -126,23 +126,96 @@ static int lock_kept(const char *ifname)
 	return fd;
 }
 
-int direct_bind_dev(const struct nictl_dev *dev, const struct bind_policy *policy,
-		    struct cpu_choice *choice, struct dev_list *result)
+/* Tries of a bind whose device changes under its writes, before it gives up. */
+#define DIRECT_BIND_TRIES	3
+
+static int restore_dev(const struct nictl_dev *dev);
+
+/*
+ * Is @dev as a bind left it: every queue IRQ it can move kept with a
+ * target, and on it? Not when its driver changed it under the writes:
+ * ethtool -L meanwhile adds IRQs and re-sets the others' affinities.
+ */
+static bool as_bound(const struct nictl_dev *dev)
+{
+	const struct nictl_irq *irq;
+	unsigned int i;
+
+	for (i = 0; i < dev->nr_irqs; i++) {
+		irq = &dev->irqs[i];
+		if (irq->flags & NICTL_IRQ_F_MANAGED)
+			continue;
+		if (irq->target_cpu < 0 || !cpuset_is_only(&irq->affinity, irq->target_cpu))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * $NICTL_FAULT_DIRECT_RESET=n: the first n tries of a bind find their first
+ * IRQ put back after the writes, as a driver re-sets its IRQs on ethtool -L.
+ */
+static bool reset_fault(unsigned int try)
+{
+	const char *n = getenv(DIRECT_RESET_FAULT_ENV);
+
+	return n && try < strtoul(n, NULL, 10);
+}
+
+/* Try @try of a bind of @dev, as found: 0, 1 when it changed under the writes, -1 (said). */
+static int bind_once(const struct nictl_dev *dev, const struct bind_policy *policy,
+		     unsigned int try, struct cpu_choice *choice, struct dev_list *result)
 {
 	const struct dev_ref ref = { .ifindex = dev->ifindex };
 	struct direct_write *w = NULL;
 	unsigned int n = 0;
+	int err;
+
+	cpu_choice_free(choice);
+	err = plan(dev, policy, choice, &w, &n) ?: apply_and_keep(dev, w, n);
+	if (!err && n && reset_fault(try))
+		direct_undo(w, 1);
+	err = err ?: describe_after(&ref, result);
+	direct_writes_free(w, n);
+	if (err)
+		return -1;
+	return as_bound(&result->devs[0]) ? 0 : 1;
+}
+
+int direct_bind_dev(const struct nictl_dev *dev, const struct bind_policy *policy,
+		    struct cpu_choice *choice, struct dev_list *result)
+{
+	struct dev_list again = { NULL, 0, NULL, 0 };
+	unsigned int tries = 0;
 	int err, lock;
 
 	*result = (struct dev_list){ NULL, 0, NULL, 0 };
 	lock = lock_kept(dev->ifname);
 	if (lock < 0)
 		return -1;
-	err = plan(dev, policy, choice, &w, &n) ?: apply_and_keep(dev, w, n) ?:
-	      describe_after(&ref, result);
+	/* Each try plans from the device as the last one found it. */
+	for (;;) {
+		err = bind_once(again.nr ? &again.devs[0] : dev, policy, tries, choice, result);
+		if (err != 1 || ++tries == DIRECT_BIND_TRIES)
+			break;
+		dev_list_free(&again);
+		if (dev_list_take(&again, result)) {
+			ctl_msg("out of memory");
+			err = -1;
+			break;
+		}
+	}
+	dev_list_free(&again);
+	if (err == 1) {
+		ctl_msg("%s changed while it was bound, %u times (its driver re-set its IRQs: "
+			"ethtool -L or a reset meanwhile?): put back as before nictl; bind again",
+			dev->ifname, DIRECT_BIND_TRIES);
+		dev_list_free(result);
+	}
 	run_dir_unlock(lock);
-	direct_writes_free(w, n);
-	return err;
+	if (err == 1)
+		restore_dev(dev);
+	return err ? -1 : 0;
 }
 
 /* --dry-run: @found's device with the target each IRQ would get, in @result. */

@@ -334,6 +334,34 @@ TEST_F(direct, failed_write_rolls_back)
 	}
 }
 
+/*
+ * The driver re-sets an IRQ under the writes (ethtool -L meanwhile; fault
+ * injection puts the first IRQ back after the writes): the bind tries
+ * again from the device as it then is, and succeeds when a try holds;
+ * when all three are undone it puts everything back, keeps nothing, and
+ * fails with one line.
+ */
+TEST_F(direct, bind_tries_again_when_the_device_changes_under_it)
+{
+	setenv(DIRECT_RESET_FAULT_ENV, "2", 1);
+	EXPECT_EQ(EXIT_SUCCESS, run(self, cmd_bind, "bind", "vnode1", "--numa-local",
+				    "--allow-shared", NULL)) TH_LOG("%s", self->err);
+	EXPECT_STREQ("41:4 42:4 43:6 44:6", affinities(self));
+	EXPECT_TRUE(kept(self));
+	ASSERT_EQ(EXIT_SUCCESS, run(self, cmd_restore, "restore", "vnode1", NULL))
+		TH_LOG("%s", self->err);
+	EXPECT_STREQ(BEFORE, affinities(self)) TH_LOG("the originals are those of the first try");
+
+	setenv(DIRECT_RESET_FAULT_ENV, "3", 1);
+	EXPECT_EQ(EXIT_FAILURE, run(self, cmd_bind, "bind", "vnode1", "--cpus", "0-3",
+				    "--allow-shared", NULL));
+	unsetenv(DIRECT_RESET_FAULT_ENV);
+	EXPECT_NE(NULL, strstr(self->err, "vnode1 changed while it was bound, 3 times"))
+		TH_LOG("%s", self->err);
+	EXPECT_STREQ(BEFORE, affinities(self));
+	EXPECT_FALSE(kept(self));
+}
+
 /* What only the module can do is refused, with the reason, before any write. */
 TEST_F(direct, refused_without_the_module)
 {
