@@ -237,8 +237,9 @@ TEST_F_TIMEOUT(daemon, applies_at_start, 600)
 	EXPECT_TRUE(ANSWERED(self, 1, "vnode1"));
 	EXPECT_TRUE(ANSWERED(self, 1, "e1k"));
 	EXPECT_TRUE(steering_settles(&self->env.nl));
-	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "vnode1: rule node1-nic: IRQ "));
-	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "e1k: rule onboard: IRQ "));
+	/* The daemon logs a bind once all of it is done, after the kernel's event: wait. */
+	EXPECT_TRUE(daemon_log_wait(DAEMON_LOG, "vnode1: rule node1-nic: IRQ ", DAEMON_WAIT_S));
+	EXPECT_TRUE(daemon_log_wait(DAEMON_LOG, "e1k: rule onboard: IRQ ", DAEMON_WAIT_S));
 }
 
 TEST_F_TIMEOUT(daemon, pci_rebind, 600)

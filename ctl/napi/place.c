@@ -121,6 +121,9 @@ static int move_all(const struct nictl_dev *bound, const struct napi_threads *th
 		if (moved == t->n || threads->t[i].pid != t->m[moved].pid)
 			continue;
 		err = moved + 1 == fault ? -EIO : thread_move(threads->t[i].pid, to[i]);
+		/* A thread that ended since (threaded switched off) has nowhere to go. */
+		if (err == -ESRCH)
+			err = 0;
 		if (!err)
 			moved++;
 	}
