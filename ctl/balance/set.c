@@ -13,7 +13,7 @@
 #include <linux/nictl.h>
 
 #include "balance/balance.h"
-#include "daemon/devkey.h"
+#include "conf/devkey.h"
 #include "report.h"
 
 static bool has_dev(const struct bal_set *set, const struct nictl_dev *dev)

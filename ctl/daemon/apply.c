@@ -17,7 +17,7 @@
 #include <linux/nictl.h>
 
 #include "daemon/apply.h"
-#include "daemon/rules.h"
+#include "conf/rules.h"
 #include "direct/apply.h"
 #include "direct/bind.h"
 #include "direct/discover.h"

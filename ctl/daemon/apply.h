@@ -10,8 +10,8 @@
 #include <stdbool.h>
 
 #include "balance/balance.h"
-#include "daemon/conf.h"
-#include "daemon/devkey.h"
+#include "conf/conf.h"
+#include "conf/devkey.h"
 #include "daemon/irqbalance.h"
 #include "nl.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "daemon/devkey.h"
+#include "conf/devkey.h"
 
 /* A change this soon after a re-apply that answered one is a fight. */
 #define BACKOFF_FIGHT_WINDOW_MS	15000	/* irqbalance rebalances every 10 s */

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "daemon/balance.h"
-#include "daemon/rules.h"
+#include "conf/rules.h"
 #include "log.h"
 #include "report.h"
 

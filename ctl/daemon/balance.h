@@ -9,7 +9,7 @@
 
 #include "balance/balance.h"
 #include "daemon/apply.h"
-#include "daemon/devkey.h"
+#include "conf/devkey.h"
 
 /* A queue group a round moved, and when: it stays put for its rule's interval. */
 struct bal_moved {

@@ -7,7 +7,7 @@
 #include <linux/nictl.h>
 
 #include "daemon/governed.h"
-#include "daemon/rules.h"
+#include "conf/rules.h"
 #include "direct/apply.h"
 #include "direct/discover.h"
 #include "netns.h"

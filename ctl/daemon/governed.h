@@ -7,7 +7,7 @@
 #ifndef NICTLCTL_GOVERNED_H
 #define NICTLCTL_GOVERNED_H
 
-#include "daemon/conf.h"
+#include "conf/conf.h"
 #include "dev.h"
 #include "nl.h"
 

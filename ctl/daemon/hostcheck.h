@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "daemon/conf.h"
+#include "conf/conf.h"
 
 int conf_check_host(const struct conf *conf, char *err, size_t errlen);
 

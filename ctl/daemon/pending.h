@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "daemon/devkey.h"
+#include "conf/devkey.h"
 
 struct pending_dev {
 	dev_key key;

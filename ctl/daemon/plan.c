@@ -20,7 +20,7 @@
 
 #include "commands.h"
 #include "daemon/banned.h"
-#include "daemon/conf.h"
+#include "conf/conf.h"
 #include "daemon/governed.h"
 #include "direct/bind.h"
 #include "json.h"

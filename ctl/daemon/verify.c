@@ -22,7 +22,7 @@
 #include <linux/nictl.h>
 
 #include "commands.h"
-#include "daemon/conf.h"
+#include "conf/conf.h"
 #include "daemon/governed.h"
 #include "dev.h"
 #include "json.h"

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "commands.h"
-#include "daemon/conf.h"
+#include "conf/conf.h"
 #include "doctor/doctor.h"
 #include "duration.h"
 #include "report.h"

@@ -14,10 +14,10 @@
 #include <time.h>
 
 #include "daemon/banned.h"
-#include "daemon/conf.h"
+#include "conf/conf.h"
 #include "daemon/irqbalance.h"
-#include "daemon/mac.h"
-#include "daemon/rules.h"
+#include "conf/mac.h"
+#include "conf/rules.h"
 #include "direct/apply.h"
 #include "direct/discover.h"
 #include "doctor/doctor.h"

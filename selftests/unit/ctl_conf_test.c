@@ -12,7 +12,7 @@
 
 #include "ctl_cpulist.h"
 
-#include "daemon/conf.h"
+#include "conf/conf.h"
 #include "util.h"
 
 /* Parse @text as the file "t.conf": conf_parse()'s result, @err filled. */

@@ -6,8 +6,8 @@
 
 #include "kselftest_harness.h"
 
-#include "daemon/conf.h"
-#include "daemon/rules.h"
+#include "conf/conf.h"
+#include "conf/rules.h"
 #include "util.h"
 
 static const char rules_text[] =

@@ -5,7 +5,7 @@
 # commands `nictlctl --help` lists, and documents every option that
 # `nictlctl COMMAND --help` prints in that command's subsection (-h and --help
 # once, under OPTIONS) and no option the command lacks; nictl.conf.5 has an
-# entry for exactly the keys of the parser's table in ctl/daemon/conf.c.
+# entry for exactly the keys of the parser's table in ctl/conf/conf.c.
 # selftests/unit/Makefile fills in the paths of the repository and the build.
 set -u
 
@@ -85,10 +85,10 @@ command_options()
 	[[ -z $extra ]] || { echo "documented but not in '$cmd --help':" "$extra"; return 1; }
 }
 
-# The keys of ctl/daemon/conf.c's table: lines such as `[KEY_XPS] = { "xps", false },`.
+# The keys of ctl/conf/conf.c's table: lines such as `[KEY_XPS] = { "xps", false },`.
 conf_keys()
 {
-	sed -n 's/^\t\[[A-Z_]*\][[:space:]]*= { "\([a-z-]*\)", .*/\1/p' "$REPO/ctl/daemon/conf.c" | sort
+	sed -n 's/^\t\[[A-Z_]*\][[:space:]]*= { "\([a-z-]*\)", .*/\1/p' "$REPO/ctl/conf/conf.c" | sort
 }
 
 # The keys nictl.conf.5 documents: its tags "KEY = VALUE".
@@ -129,8 +129,8 @@ done
 tap_check "nictlctl.8: exit status 0, 1 and 2" \
 	test "$(section "$TMP/nictlctl.txt" "EXIT STATUS" | grep -cE '^       [012]( |$)')" = 3
 
-tap_check "ctl/daemon/conf.c's key table parsed (24 keys)" test "$(conf_keys | wc -l)" = 24
-tap_check "nictl.conf.5: an entry for exactly the keys ctl/daemon/conf.c knows" same_list keys \
+tap_check "ctl/conf/conf.c's key table parsed (24 keys)" test "$(conf_keys | wc -l)" = 24
+tap_check "nictl.conf.5: an entry for exactly the keys ctl/conf/conf.c knows" same_list keys \
 	"$(doc_keys "$TMP/nictl.conf.txt")" "$(conf_keys)"
 for s in "[rule NAME]" "[daemon]"; do
 	tap_check "nictl.conf.5 has a subsection $s" grep -qxF "   $s" "$TMP/nictl.conf.txt"

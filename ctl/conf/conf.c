@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/conf.h"
-#include "daemon/match.h"
+#include "conf/conf.h"
+#include "conf/match.h"
 #include "metrics/addr.h"
 #include "util.h"
 

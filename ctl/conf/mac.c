@@ -17,7 +17,7 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
-#include "daemon/mac.h"
+#include "conf/mac.h"
 
 #define ETH_ALEN	6
 

@@ -21,7 +21,7 @@
 
 /*
  * What a rule matches on; each holds fnmatch(3) globs separated by spaces
- * (daemon/match.h), any of which may match; NULL matches anything.
+ * (conf/match.h), any of which may match; NULL matches anything.
  */
 enum rule_key {
 	RULE_MATCH_NAME,	/* interface name */

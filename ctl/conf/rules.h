@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "daemon/conf.h"
+#include "conf/conf.h"
 #include "dev.h"
 
 /* What rules match on; NULL when the device has no such property. */

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "daemon/conf.h"
+#include "conf/conf.h"
 
 char *match_parse(enum rule_key key, const char *value, char *err, size_t errlen);
 bool match_any(enum rule_key key, const char *globs, const char *value);

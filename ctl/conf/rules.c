@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/mac.h"
-#include "daemon/match.h"
-#include "daemon/rules.h"
+#include "conf/mac.h"
+#include "conf/match.h"
+#include "conf/rules.h"
 #include "netns.h"
 
 bool rule_matches(const struct rule *rule, const struct dev_facts *facts)

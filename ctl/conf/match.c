@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/match.h"
+#include "conf/match.h"
 
 #define GLOB_SPECIAL	"*?["
 #define SEPARATORS	" \t"
