@@ -509,6 +509,17 @@ unsigned int dev_queue_count(const struct nictl_dev *dev)
 	return n;
 }
 
+/* @dev's queue IRQ number @irq, NULL when it has none (or @irq is 0). */
+const struct nictl_irq *dev_find_irq(const struct nictl_dev *dev, unsigned int irq)
+{
+	unsigned int i;
+
+	for (i = 0; irq && i < dev->nr_irqs; i++)
+		if (dev->irqs[i].irq == irq)
+			return &dev->irqs[i];
+	return NULL;
+}
+
 /*
  * The IRQ serving queue @q: its receive side when @rx, else its transmit
  * side (a combined IRQ serves both). NULL when no IRQ serves it.

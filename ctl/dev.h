@@ -88,6 +88,7 @@ void dev_list_swap_dev(struct dev_list *list, unsigned int i, struct dev_list *o
 unsigned int dev_group_count(const struct nictl_dev *dev);
 unsigned int dev_queue_count(const struct nictl_dev *dev);
 const struct nictl_irq *dev_queue_irq(const struct nictl_dev *dev, unsigned int q, bool rx);
+const struct nictl_irq *dev_find_irq(const struct nictl_dev *dev, unsigned int irq);
 int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx);
 int dev_irq_cpu(const struct nictl_irq *irq);
 

@@ -100,16 +100,6 @@ static int own(struct keeper *k, const struct nictl_dev *dev)
 	return 0;
 }
 
-static const struct nictl_irq *find_irq(const struct nictl_dev *dev, unsigned int irq)
-{
-	unsigned int i;
-
-	for (i = 0; i < dev->nr_irqs; i++)
-		if (dev->irqs[i].irq == irq)
-			return &dev->irqs[i];
-	return NULL;
-}
-
 static bool same_cpus(const struct cpuset *a, const struct cpuset *b)
 {
 	int x = -1, y = -1;
@@ -130,7 +120,7 @@ static unsigned int describe_moves(FILE *f, const struct nictl_dev *before,
 	char *from, *to;
 
 	for (i = 0; i < after->nr_irqs; i++) {
-		old = find_irq(before, after->irqs[i].irq);
+		old = dev_find_irq(before, after->irqs[i].irq);
 		if (old && same_cpus(&old->affinity, &after->irqs[i].affinity))
 			continue;
 		from = old ? cpuset_format(&old->affinity) : NULL;

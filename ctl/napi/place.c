@@ -52,14 +52,12 @@ static int thread_move(unsigned int pid, const struct cpuset *cpus)
 	return err;
 }
 
+/* The CPUs @dev's IRQ @irq has: where its thread goes; NULL for no such IRQ. */
 static const struct cpuset *irq_cpus(const struct nictl_dev *dev, unsigned int irq)
 {
-	unsigned int i;
+	const struct nictl_irq *found = dev_find_irq(dev, irq);
 
-	for (i = 0; irq && i < dev->nr_irqs; i++)
-		if (dev->irqs[i].irq == irq)
-			return &dev->irqs[i].affinity;
-	return NULL;
+	return found ? &found->affinity : NULL;
 }
 
 /* Put back the first @n threads of @t; 0 or the first error, named in @failed. */

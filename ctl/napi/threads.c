@@ -42,16 +42,6 @@ static unsigned int rx_irq(const struct nictl_dev *dev, int q)
 	return irq ? irq->irq : 0;
 }
 
-static bool dev_has_irq(const struct nictl_dev *dev, unsigned int irq)
-{
-	unsigned int i;
-
-	for (i = 0; i < dev->nr_irqs; i++)
-		if (dev->irqs[i].irq == irq)
-			return true;
-	return false;
-}
-
 static int by_id(const void *a, const void *b)
 {
 	const struct napi_info *x = a, *y = b;
@@ -81,7 +71,7 @@ int napi_threads_tie(const struct nictl_dev *dev, const struct napi_info *napis,
 	for (i = 0; i < n; i++) {
 		if (!sorted[i].pid || !(sorted[i].threaded < 0 ? dev_threaded : sorted[i].threaded))
 			continue;
-		if (dev_has_irq(dev, sorted[i].irq))
+		if (dev_find_irq(dev, sorted[i].irq))
 			irq = sorted[i].irq;
 		else
 			irq = rx_irq(dev, linked ? sorted[i].rx_queue : (int)i);
@@ -217,12 +207,9 @@ void napi_threads_free(struct napi_threads *threads, unsigned int nr)
 /* The CPU @irq of @dev interrupts, as steering judges it (dev_irq_cpu()), -1 for none. */
 static int irq_cpu_of(const struct nictl_dev *dev, unsigned int irq)
 {
-	unsigned int i;
+	const struct nictl_irq *found = dev_find_irq(dev, irq);
 
-	for (i = 0; irq && i < dev->nr_irqs; i++)
-		if (dev->irqs[i].irq == irq)
-			return dev_irq_cpu(&dev->irqs[i]);
-	return -1;
+	return found ? dev_irq_cpu(found) : -1;
 }
 
 /* The CPUs of @t off the node of @cpu, in @far; 0, or -ENOENT when the node is not known. */
