@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "direct/apply.h"
+#include "fault.h"
 #include "procirq.h"
 #include "rundir.h"
 #include "topology.h"
@@ -59,16 +60,9 @@ static int write_affinity(unsigned int irq, const struct cpuset *cpus)
 	return err;
 }
 
-static unsigned int fault_at(void)
-{
-	const char *k = getenv(DIRECT_FAULT_ENV);
-
-	return k ? strtoul(k, NULL, 10) : 0;
-}
-
 int direct_apply(struct direct_write *w, unsigned int n, char *why, size_t len)
 {
-	unsigned int i, fault = fault_at();
+	unsigned int i, fault = fault_at(DIRECT_FAULT_ENV);
 	int err = 0;
 
 	for (i = 0; !err && i < n; i++) {

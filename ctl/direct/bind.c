@@ -17,6 +17,7 @@
 #include "direct/bind.h"
 #include "direct/discover.h"
 #include "direct/place.h"
+#include "fault.h"
 #include "netns.h"
 #include "nl.h"
 #include "report.h"
@@ -151,17 +152,6 @@ static bool as_bound(const struct nictl_dev *dev)
 	return true;
 }
 
-/*
- * $NICTL_FAULT_DIRECT_RESET=n: the first n tries of a bind find their first
- * IRQ put back after the writes, as a driver re-sets its IRQs on ethtool -L.
- */
-static bool reset_fault(unsigned int try)
-{
-	const char *n = getenv(DIRECT_RESET_FAULT_ENV);
-
-	return n && try < strtoul(n, NULL, 10);
-}
-
 /* Try @try of a bind of @dev, as found: 0, 1 when it changed under the writes, -1 (said). */
 static int bind_once(const struct nictl_dev *dev, const struct bind_policy *policy,
 		     unsigned int try, struct cpu_choice *choice, struct dev_list *result)
@@ -173,7 +163,8 @@ static int bind_once(const struct nictl_dev *dev, const struct bind_policy *poli
 
 	cpu_choice_free(choice);
 	err = plan(dev, policy, choice, &w, &n) ?: apply_and_keep(dev, w, n);
-	if (!err && n && reset_fault(try))
+	/* $NICTL_FAULT_DIRECT_RESET=n: as ethtool -L re-sets them, for the first n tries. */
+	if (!err && n && try < fault_at(DIRECT_RESET_FAULT_ENV))
 		direct_undo(w, 1);
 	err = err ?: describe_after(&ref, result);
 	direct_writes_free(w, n);

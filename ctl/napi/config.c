@@ -17,6 +17,7 @@
 
 #include <netlink/errno.h>
 
+#include "fault.h"
 #include "napi/config.h"
 #include "report.h"
 #include "rundir.h"
@@ -188,13 +189,6 @@ static int keep(const struct nictl_dev *dev, const struct napi_info *napis, unsi
 	return err;
 }
 
-static unsigned int fault_at(void)
-{
-	const char *k = getenv("NICTL_FAULT_NAPI_SET");
-
-	return k ? strtoul(k, NULL, 10) : 0;
-}
-
 /* @c's settings out of @from (-1 for the others), as direct_napi_set() takes them. */
 static void asked(const struct napi_config *c, const int64_t *from, int64_t *v)
 {
@@ -206,7 +200,7 @@ static void asked(const struct napi_config *c, const int64_t *from, int64_t *v)
 
 int napi_config_apply(const struct nictl_dev *dev, const struct napi_config *c)
 {
-	unsigned int n, i, fault = fault_at();
+	unsigned int n, i, fault = fault_at(NAPI_SET_FAULT_ENV);
 	struct napi_info *napis;
 	int64_t want[NAPI_CFG_NR], old[NAPI_CFG_NR];
 	bool created;

@@ -18,6 +18,9 @@
 #include "dev.h"
 #include "direct/links.h"
 
+/* How many NAPI_SETs of a bind to let through before one fails: testing only. */
+#define NAPI_SET_FAULT_ENV	"NICTL_FAULT_NAPI_SET"
+
 /* The value of each &enum napi_cfg a bind asks for (@set); all zero asks for none. */
 struct napi_config {
 	bool set[NAPI_CFG_NR];

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "direct/bind.h"
+#include "fault.h"
 #include "napi/config.h"
 #include "napi/kept.h"
 #include "napi/place.h"
@@ -99,18 +100,11 @@ static int plan(const struct napi_threads *threads, const struct cpuset **to, st
 	return 0;
 }
 
-static unsigned int fault_at(void)
-{
-	const char *k = getenv(NAPI_FAULT_ENV);
-
-	return k ? strtoul(k, NULL, 10) : 0;
-}
-
 /* Move each planned thread; on a failure put back those moved. 0 or -1 (said). */
 static int move_all(const struct nictl_dev *bound, const struct napi_threads *threads,
 		    const struct cpuset **to, struct napi_txn *t)
 {
-	unsigned int fault = fault_at(), i, moved = 0;
+	unsigned int fault = fault_at(NAPI_FAULT_ENV), i, moved = 0;
 	const struct napi_moved *unput = NULL;
 	int err = 0, undo_err;
 	char *list;

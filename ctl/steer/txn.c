@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
 #include "report.h"
 #include "steer/mask.h"
 #include "steer/state.h"
@@ -187,13 +188,6 @@ static int planned_value(const struct steer_plan *plan, const char *name, char *
 	return snprintf(buf, len, "%u", plan->rx[q].flow_cnt) < (int)len ? 0 : -ENAMETOOLONG;
 }
 
-static unsigned int fault_at(void)
-{
-	const char *k = getenv(STEER_FAULT_ENV);
-
-	return k ? strtoul(k, NULL, 10) : 0;
-}
-
 /*
  * Write the plan, the k-th write failing under fault injection. On a
  * failure, @failed names what failed and @tried counts the queue values
@@ -202,7 +196,7 @@ static unsigned int fault_at(void)
 static int write_plan(const struct steer_txn *t, const struct steer_plan *plan, bool raise,
 		      unsigned int *tried, const char **failed)
 {
-	unsigned int fault = fault_at(), n = 0;
+	unsigned int fault = fault_at(STEER_FAULT_ENV), n = 0;
 	char value[STEER_MASK_LEN];
 	int err = 0;
 
