@@ -53,8 +53,7 @@ int cmd_restore(int argc, char **argv)
 	 */
 	if (!ctl_netns_selected()) {
 		ifindex = ref.ifindex ?: if_nametoindex(ref.name);
-		steered = steer_undo(ifindex) | napi_restore(ifindex) |
-			  napi_config_restore(ifindex);
+		steered = steer_undo(ifindex) | napi_put_back(ifindex);
 	}
 	ret = show_run(NICTL_CMD_RESTORE, "restore", &ref, json, false);
 	return steered ? EXIT_FAILURE : ret;

@@ -72,15 +72,12 @@ int stacked_bind(struct ctl_nl *nl, const struct dev_list *found,
 	if (err || policy->dry_run)
 		return err;
 	for (i = 0; !err && i < s->result.nr; i++)
-		err = napi_config_apply(&s->result.devs[i], &policy->napi) ?:
-		      napi_follow(&s->result.devs[i], &s->choice.cpus);
+		err = napi_apply(&s->result.devs[i], &s->choice.cpus, &policy->napi);
 	if (!err)
 		return 0;
 	/* A member's setting or thread failed: every member as before nictl. */
-	for (i = 0; i < s->result.nr; i++) {
-		napi_restore(s->result.devs[i].ifindex);
-		napi_config_restore(s->result.devs[i].ifindex);
-	}
+	for (i = 0; i < s->result.nr; i++)
+		napi_put_back(s->result.devs[i].ifindex);
 	steer_unbind(nl, &upper);
 	return -1;
 }

@@ -9,24 +9,13 @@
  * CPUs: the bind moves the threads with the IRQs (napi/place.h).
  */
 #include <net/if.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <linux/nictl.h>
 
 #include "daemon/apply.h"
 #include "direct/discover.h"
 #include "napi/place.h"
-#include "topology.h"
-
-static bool polls_in_threads(const char *ifname)
-{
-	char path[512], value[16];
-
-	snprintf(path, sizeof(path), "%s/class/net/%s/threaded", topo_root(), ifname);
-	return !topo_first_line(path, value, sizeof(value)) && strcmp(value, "0");
-}
 
 /* @ref's device as the module or, without it, sysfs describes it: 0 or -1. */
 static int describe(struct keeper *k, const struct dev_ref *ref, struct dev_list *list)
@@ -40,25 +29,11 @@ static int describe(struct keeper *k, const struct dev_ref *ref, struct dev_list
 /* Call @fn for @list's device when one of its threads is astray. */
 static void check_dev(const struct dev_list *list, keeper_drift_fn fn, void *arg)
 {
-	struct napi_threads threads;
-	unsigned int astray = 0;
-	char *what = NULL;
-	size_t len;
-	FILE *f;
+	char *what = napi_astray(&list->devs[0]);
 
-	if (napi_threads_of(&list->devs[0], &threads)) {
-		napi_threads_release(&threads);
-		return;
-	}
-	f = open_memstream(&what, &len);
-	if (f) {
-		astray = napi_threads_astray(&list->devs[0], &threads, f);
-		fclose(f);
-	}
-	if (astray)
+	if (what)
 		fn(arg, &list->devs[0], what);
 	free(what);
-	napi_threads_release(&threads);
 }
 
 void keeper_check_threads(struct keeper *k, keeper_drift_fn fn, void *arg)
@@ -73,7 +48,7 @@ void keeper_check_threads(struct keeper *k, keeper_drift_fn fn, void *arg)
 		if (!k->owned[i].irqs.nr || dev_key_netns(k->owned[i].key) >= 0)
 			continue;
 		ref = (struct dev_ref){ .ifindex = dev_key_ifindex(k->owned[i].key), .name = ifname };
-		if (!if_indextoname(ref.ifindex, ifname) || !polls_in_threads(ifname) ||
+		if (!if_indextoname(ref.ifindex, ifname) || !napi_dev_threaded(ifname) ||
 		    describe(k, &ref, &list))
 			continue;
 		check_dev(&list, fn, arg);

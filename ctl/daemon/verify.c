@@ -114,22 +114,11 @@ static void check_irqs(struct verdict *v, const struct cpuset *allowed)
 /* Its NAPI threads where it polls in threads: each on its IRQ's CPUs, as bind put them. */
 static void check_threads(struct verdict *v)
 {
-	struct napi_threads threads;
-	char *what = NULL;
-	size_t len;
-	FILE *f;
+	char *what = napi_astray(v->dev);
 
-	if (v->dev->other_netns || napi_threads_of(v->dev, &threads))
-		return;
-	f = open_memstream(&what, &len);
-	if (f && napi_threads_astray(v->dev, &threads, f)) {
-		fclose(f);
+	if (what)
 		problem(v, "NAPI threads off their IRQs' CPUs: %s", what);
-	} else if (f) {
-		fclose(f);
-	}
 	free(what);
-	napi_threads_release(&threads);
 }
 
 static void check_dev(struct verdict *v)

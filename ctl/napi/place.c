@@ -178,19 +178,32 @@ int napi_follow(const struct nictl_dev *bound, const struct cpuset *set)
 	return err ? -1 : 0;
 }
 
+int napi_apply(const struct nictl_dev *bound, const struct cpuset *set,
+	       const struct napi_config *c)
+{
+	return napi_config_apply(bound, c) ?: napi_follow(bound, set);
+}
+
+int napi_put_back(unsigned int ifindex)
+{
+	int threads = napi_restore(ifindex), settings = napi_config_restore(ifindex);
+
+	return threads || settings ? -1 : 0;
+}
+
 int napi_follow_direct(const struct dev_list *bound, const struct cpuset *set,
 		       const struct napi_config *c)
 {
-	if (!napi_config_apply(&bound->devs[0], c) && !napi_follow(&bound->devs[0], set))
+	if (!napi_apply(&bound->devs[0], set, c))
 		return 0;
-	napi_restore(bound->devs[0].ifindex);
-	napi_config_restore(bound->devs[0].ifindex);
+	napi_put_back(bound->devs[0].ifindex);
 	direct_restore_dev(&bound->devs[0]);
 	return -1;
 }
 
-unsigned int napi_threads_astray(const struct nictl_dev *dev, const struct napi_threads *threads,
-				 FILE *f)
+/* Describe in @f each thread of @threads off its IRQ's CPUs; how many. */
+static unsigned int astray(const struct nictl_dev *dev, const struct napi_threads *threads,
+			   FILE *f)
 {
 	const struct cpuset *want;
 	unsigned int i, n = 0;
@@ -209,6 +222,31 @@ unsigned int napi_threads_astray(const struct nictl_dev *dev, const struct napi_
 		free(wanted);
 	}
 	return n;
+}
+
+char *napi_astray(const struct nictl_dev *dev)
+{
+	struct napi_threads threads;
+	char *what = NULL;
+	unsigned int n = 0;
+	size_t len;
+	FILE *f;
+
+	if (dev->other_netns || napi_threads_of(dev, &threads)) {
+		napi_threads_release(&threads);
+		return NULL;
+	}
+	f = open_memstream(&what, &len);
+	if (f) {
+		n = astray(dev, &threads, f);
+		fclose(f);
+	}
+	napi_threads_release(&threads);
+	if (!n) {
+		free(what);
+		what = NULL;
+	}
+	return what;
 }
 
 /* Put @e back where it still runs under its name; 0 or -errno. */

@@ -32,20 +32,29 @@ int napi_follow_threads(const struct nictl_dev *bound, const struct cpuset *set,
 int napi_follow(const struct nictl_dev *bound, const struct cpuset *set);
 
 /*
- * After a bind without the module, which left @bound: the NAPI settings @c
- * (napi/config.h), then napi_follow(); when either fails, the settings,
- * threads and IRQs as before nictl. 0, or -1 after saying why.
+ * After a bind, which left @bound: the NAPI settings @c (napi/config.h),
+ * then napi_follow(). 0, or -1 after saying why, with the settings and
+ * threads of the failing step as before it; napi_put_back() undoes the
+ * rest.
+ */
+int napi_apply(const struct nictl_dev *bound, const struct cpuset *set,
+	       const struct napi_config *c);
+/* Threads and settings as before nictl: napi_restore(), napi_config_restore(); 0 or -1. */
+int napi_put_back(unsigned int ifindex);
+/*
+ * After a bind without the module: napi_apply(), and when it fails the
+ * settings, threads and IRQs as before nictl. 0, or -1 after saying why.
  */
 int napi_follow_direct(const struct dev_list *bound, const struct cpuset *set,
 		       const struct napi_config *c);
 
 /*
- * The threads of @threads tied to an IRQ of @dev that are not on exactly
- * that IRQ's CPUs (made after the bind, or moved since): how many, each
- * described in @f.
+ * The threads of @dev (none in another namespace) tied to an IRQ of it that
+ * are not on exactly that IRQ's CPUs (made after the bind, or moved since),
+ * each described, for a log line or a verdict; NULL when there are none or
+ * they cannot be read. Free it.
  */
-unsigned int napi_threads_astray(const struct nictl_dev *dev, const struct napi_threads *threads,
-				 FILE *f);
+char *napi_astray(const struct nictl_dev *dev);
 
 /*
  * `restore`: give each thread the file of @ifindex names, where it still

@@ -123,12 +123,11 @@ static int thread_read(struct napi_thread *t)
 	return err;
 }
 
-/* Does @dev poll in threads (its sysfs "threaded" is not 0)? */
-static bool dev_threaded(const struct nictl_dev *dev)
+bool napi_dev_threaded(const char *ifname)
 {
 	char path[512], value[16];
 
-	snprintf(path, sizeof(path), "%s/class/net/%s/threaded", topo_root(), dev->ifname);
+	snprintf(path, sizeof(path), "%s/class/net/%s/threaded", topo_root(), ifname);
 	return !topo_first_line(path, value, sizeof(value)) && strcmp(value, "0");
 }
 
@@ -150,7 +149,7 @@ int napi_threads_of(const struct nictl_dev *dev, struct napi_threads *out)
 {
 	struct napi_info *napis;
 	unsigned int n;
-	bool threaded = dev_threaded(dev);
+	bool threaded = napi_dev_threaded(dev->ifname);
 	int err;
 
 	*out = (struct napi_threads){ .looked = true };

@@ -49,6 +49,8 @@ struct napi_threads {
 int napi_threads_tie(const struct nictl_dev *dev, const struct napi_info *napis, unsigned int n,
 		     bool dev_threaded, struct napi_threads *out);
 
+/* Does device @ifname poll in threads (its sysfs "threaded" is not 0)? */
+bool napi_dev_threaded(const char *ifname);
 /* @pid's name from /proc into @buf: 0, or -ENOENT when it ended. */
 int napi_thread_comm(unsigned int pid, char *buf, size_t len);
 /* Read each thread's name and CPUs from /proc; drop those that ended since. */

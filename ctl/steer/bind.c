@@ -25,8 +25,7 @@ void steer_unbind(struct ctl_nl *nl, const struct nictl_dev *dev)
 	struct dev_ref ref = { .ifindex = dev->ifindex, .name = dev->ifname };
 	struct dev_list restored;
 
-	napi_restore(dev->ifindex);
-	napi_config_restore(dev->ifindex);
+	napi_put_back(dev->ifindex);
 	if (!dev_exchange(nl, dev_request(nl, NICTL_CMD_RESTORE, &ref), "bind", dev->ifname,
 			  &restored))
 		dev_list_free(&restored);
@@ -60,8 +59,7 @@ static int bind_after(struct ctl_nl *nl, const struct nictl_dev *dev,
 	int err = 0;
 
 	if (!dry_run)
-		err = napi_config_apply(&s->result.devs[0], &policy->napi) ?:
-		      napi_follow(&s->result.devs[0], &s->choice.cpus);
+		err = napi_apply(&s->result.devs[0], &s->choice.cpus, &policy->napi);
 	if (!err && parts)
 		err = steer_after(dev, dry_run, t, s);
 	if (err && !dry_run)
