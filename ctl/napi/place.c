@@ -23,9 +23,10 @@
 #include "napi/place.h"
 #include "report.h"
 
-/* The threads one bind moves. */
+/* The threads one bind moves: each as it was (@m), and where it goes (@to). */
 struct napi_txn {
 	struct napi_moved *m;
+	const struct cpuset **to;
 	unsigned int n;
 	bool created;		/* the bind made the device's file under /run/nictl */
 };
@@ -77,23 +78,30 @@ static int put_back(const struct napi_txn *t, unsigned int n, const struct napi_
 	return first;
 }
 
-/* Record in @t each thread of @threads whose CPUs the move to @to[i] changes. */
-static int plan(const struct napi_threads *threads, const struct cpuset **to, struct napi_txn *t)
+/*
+ * Record in @t each thread of @threads whose CPUs the bind changes: to
+ * @bound's IRQ's CPUs, or @set for a thread tied to no IRQ.
+ */
+static int plan(const struct nictl_dev *bound, const struct cpuset *set,
+		const struct napi_threads *threads, struct napi_txn *t)
 {
+	const struct cpuset *to;
+	struct napi_moved *e;
 	unsigned int i;
 
 	t->m = calloc(threads->n ?: 1, sizeof(*t->m));
-	if (!t->m)
+	t->to = calloc(threads->n ?: 1, sizeof(*t->to));
+	if (!t->m || !t->to)
 		return -ENOMEM;
 	for (i = 0; i < threads->n; i++) {
-		struct napi_moved *e = &t->m[t->n];
-
-		if (cpuset_equal(&threads->t[i].cpus, to[i]))
+		to = irq_cpus(bound, threads->t[i].irq) ?: set;
+		if (cpuset_equal(&threads->t[i].cpus, to))
 			continue;
+		e = &t->m[t->n];
 		e->pid = threads->t[i].pid;
 		snprintf(e->name, sizeof(e->name), "%s", threads->t[i].name);
 		e->before = (struct cpuset)CPUSET_INIT;
-		t->n++;
+		t->to[t->n++] = to;
 		if (cpuset_or(&e->before, &threads->t[i].cpus))
 			return -ENOMEM;
 	}
@@ -101,27 +109,23 @@ static int plan(const struct napi_threads *threads, const struct cpuset **to, st
 }
 
 /* Move each planned thread; on a failure put back those moved. 0 or -1 (said). */
-static int move_all(const struct nictl_dev *bound, const struct napi_threads *threads,
-		    const struct cpuset **to, struct napi_txn *t)
+static int move_all(const struct nictl_dev *bound, const struct napi_txn *t)
 {
-	unsigned int fault = fault_at(NAPI_FAULT_ENV), i, moved = 0;
+	unsigned int fault = fault_at(NAPI_FAULT_ENV), moved;
 	const struct napi_moved *unput = NULL;
 	int err = 0, undo_err;
 	char *list;
 
-	for (i = 0; !err && i < threads->n; i++) {
-		if (moved == t->n || threads->t[i].pid != t->m[moved].pid)
-			continue;
-		err = moved + 1 == fault ? -EIO : thread_move(threads->t[i].pid, to[i]);
+	for (moved = 0; moved < t->n; moved++) {
+		err = moved + 1 == fault ? -EIO : thread_move(t->m[moved].pid, t->to[moved]);
 		/* A thread that ended since (threaded switched off) has nowhere to go. */
-		if (err == -ESRCH)
-			err = 0;
-		if (!err)
-			moved++;
+		if (err && err != -ESRCH)
+			break;
+		err = 0;
 	}
 	if (!err)
 		return 0;
-	list = cpuset_format(to[i - 1]);
+	list = cpuset_format(t->to[moved]);
 	ctl_msg("cannot move NAPI thread %s (pid %u) of %s to CPUs %s: %s", t->m[moved].name,
 		t->m[moved].pid, bound->ifname, list ?: "?", strerror(-err));
 	free(list);
@@ -135,29 +139,24 @@ static int move_all(const struct nictl_dev *bound, const struct napi_threads *th
 int napi_follow_threads(const struct nictl_dev *bound, const struct cpuset *set,
 			const struct napi_threads *threads)
 {
-	const struct cpuset **to = calloc(threads->n ?: 1, sizeof(*to));
 	struct napi_txn t = { .n = 0 };
-	unsigned int i;
-	int err = -ENOMEM;
+	int err;
 
-	for (i = 0; to && i < threads->n; i++)
-		to[i] = irq_cpus(bound, threads->t[i].irq) ?: set;
-	if (to)
-		err = plan(threads, to, &t);
+	err = plan(bound, set, threads, &t);
 	if (!err && t.n) {
 		err = napi_kept_add(bound->ifindex, bound->ifname, t.m, t.n, &t.created);
 		if (err)
 			ctl_msg("cannot keep the CPUs of %s's NAPI threads under /run/nictl: %s",
 				bound->ifname, strerror(-err));
 		else
-			err = move_all(bound, threads, to, &t);
+			err = move_all(bound, &t);
 		if (err && t.created)
 			napi_kept_remove(bound->ifindex);
 	} else if (err) {
 		ctl_msg("out of memory");
 	}
 	napi_moved_free(t.m, t.n);
-	free(to);
+	free(t.to);
 	return err ? -1 : 0;
 }
 
