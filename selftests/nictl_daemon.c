@@ -356,11 +356,8 @@ TEST_F_TIMEOUT(daemon, proc_write_is_undone, 600)
 
 static int vnode1_threads(struct run_result *r, struct run_result *jq, char *out, size_t len)
 {
-	int err = run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", "-j", NULL });
-
-	err = err ?: run_jq(jq, r->out, THREADS_ASTRAY);
-	snprintf(out, len, "%.*s", (int)strcspn(jq->out, "\n"), jq->out);
-	return err;
+	return run_ctl_jq(r, jq, (const char *const []){ "show", "vnode1", "-j", NULL },
+			  THREADS_ASTRAY, out, len);
 }
 
 /*

@@ -388,13 +388,8 @@ static bool kernel_dumps_napis(void)
 static int show_jq(struct run_result *r, struct run_result *jq, const char *filter,
 		   char *out, size_t len)
 {
-	int err = run_ctl(r, false, NULL, (const char *const []){ "show", "vnode1", "-j", NULL });
-
-	if (err)
-		return err;
-	err = run_jq(jq, r->out, filter);
-	snprintf(out, len, "%.*s", (int)strcspn(jq->out, "\n"), jq->out);
-	return err;
+	return run_ctl_jq(r, jq, (const char *const []){ "show", "vnode1", "-j", NULL }, filter,
+			  out, len);
 }
 
 /*

@@ -324,11 +324,8 @@ TEST_F_TIMEOUT(stats, napi_counts_match_the_device, 900)
 static int stats_jq(struct run_result *r, struct run_result *jq, const char *filter,
 		    char *out, size_t len)
 {
-	int err = run_ctl(r, false, NULL, (const char *const []){ "stats", DEV, "-j", NULL });
-
-	err = err ?: run_jq(jq, r->out, filter);
-	snprintf(out, len, "%.*s", (int)strcspn(jq->out, "\n"), jq->out);
-	return err;
+	return run_ctl_jq(r, jq, (const char *const []){ "stats", DEV, "-j", NULL }, filter,
+			  out, len);
 }
 
 /*

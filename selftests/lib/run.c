@@ -330,6 +330,19 @@ int run_jq(struct run_result *r, const char *input, const char *filter)
 	return ret ?: r->status;
 }
 
+int run_ctl_jq(struct run_result *r, struct run_result *jq, const char *const *args,
+	       const char *filter, char *out, size_t len)
+{
+	int err = run_ctl(r, false, NULL, args);
+
+	out[0] = '\0';
+	if (err)
+		return err;
+	err = run_jq(jq, r->out, filter);
+	snprintf(out, len, "%.*s", (int)strcspn(jq->out, "\n"), jq->out);
+	return err;
+}
+
 int run_json_check(struct run_result *r, const char *const *args, const char *input)
 {
 	const char *argv[JSON_CHECK_WORDS + 3] = { "python3" };

@@ -90,6 +90,13 @@ int spawn_stop(struct spawned *s, int sig, int timeout_ms);
 
 /* jq -r @filter over @input into @r: its exit status (what failed printed), or -errno. */
 int run_jq(struct run_result *r, const char *input, const char *filter);
+/*
+ * $NICTL_CTL with @args (its -j output), then jq -r @filter over it: the
+ * first line jq printed in @out ("" when nictlctl failed), and the first
+ * failing exit status (printed), or -errno.
+ */
+int run_ctl_jq(struct run_result *r, struct run_result *jq, const char *const *args,
+	       const char *filter, char *out, size_t len);
 #define JSON_CHECK_WORDS	32
 /*
  * Validate nictlctl -j output against the JSON Schemas, in one run of
