@@ -509,6 +509,11 @@ unsigned int dev_queue_count(const struct nictl_dev *dev)
 	return n;
 }
 
+bool dev_irq_off_target(const struct nictl_irq *irq)
+{
+	return irq->target_cpu >= 0 && !cpuset_is_only(&irq->affinity, irq->target_cpu);
+}
+
 /* @dev's queue IRQ number @irq, NULL when it has none (or @irq is 0). */
 const struct nictl_irq *dev_find_irq(const struct nictl_dev *dev, unsigned int irq)
 {

@@ -89,6 +89,8 @@ unsigned int dev_group_count(const struct nictl_dev *dev);
 unsigned int dev_queue_count(const struct nictl_dev *dev);
 const struct nictl_irq *dev_queue_irq(const struct nictl_dev *dev, unsigned int q, bool rx);
 const struct nictl_irq *dev_find_irq(const struct nictl_dev *dev, unsigned int irq);
+/* Placed by nictl, but its affinity is not its target CPU alone now. */
+bool dev_irq_off_target(const struct nictl_irq *irq);
 int dev_queue_cpu(const struct nictl_dev *dev, unsigned int q, bool rx);
 int dev_irq_cpu(const struct nictl_irq *irq);
 

@@ -240,12 +240,6 @@ static bool irq_fighting(const struct nictl_irq *irq)
 	       FIGHT_WINDOW_S * 1000000000ULL;
 }
 
-/* Placed by nictl, but its affinity is not its target CPU alone now. */
-static bool irq_off_target(const struct nictl_irq *irq)
-{
-	return irq->target_cpu >= 0 && !cpuset_is_only(&irq->affinity, irq->target_cpu);
-}
-
 /* QUEUE: the distinct queues an IRQ serves, as "0", "0,4" or "0-3". */
 static char *queues_cell(const struct nictl_irq *irq)
 {
@@ -296,7 +290,7 @@ static char *flags_cell(const struct nictl_irq *irq)
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (irq->flags & names[i].flag)
 			fprintf(f, "%s%s", ftell(f) ? "," : "", names[i].name);
-	if (irq_off_target(irq))
+	if (dev_irq_off_target(irq))
 		fprintf(f, "%soff-target", ftell(f) ? "," : "");
 	if (irq->owner_ifindex && if_indextoname(irq->owner_ifindex, owner))
 		fprintf(f, "%sheld:%s", ftell(f) ? "," : "", owner);
@@ -487,7 +481,7 @@ int show_json_irq_fields(struct json *j, const struct nictl_irq *irq)
 	json_bool(j, "bound", irq->flags & NICTL_IRQ_F_BOUND);
 	json_bool(j, "pending", irq->flags & NICTL_IRQ_F_PENDING);
 	json_bool(j, "shared", irq->flags & NICTL_IRQ_F_SHARED);
-	json_bool(j, "off_target", irq_off_target(irq));
+	json_bool(j, "off_target", dev_irq_off_target(irq));
 	if (irq->owner_ifindex)
 		json_int(j, "owner_ifindex", irq->owner_ifindex);
 	else

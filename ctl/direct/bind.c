@@ -146,7 +146,7 @@ static bool as_bound(const struct nictl_dev *dev)
 		irq = &dev->irqs[i];
 		if (irq->flags & NICTL_IRQ_F_MANAGED)
 			continue;
-		if (irq->target_cpu < 0 || !cpuset_is_only(&irq->affinity, irq->target_cpu))
+		if (irq->target_cpu < 0 || dev_irq_off_target(irq))
 			return false;
 	}
 	return true;
