@@ -38,7 +38,8 @@ static const char bind_usage[] =
 	"Usage: " PROG_NAME " bind DEV [--numa-local | --node N | --cpus LIST] [--exclude LIST]\n"
 	"                     [--allow-siblings] [--take-over] [--allow-shared] [--sticky]\n"
 	"                     [--steer] [--defer-hard-irqs N] [--gro-flush-timeout NS]\n"
-	"                     [--irq-suspend-timeout NS] [--dry-run] [-j|--json]\n"
+	"                     [--irq-suspend-timeout NS] [--threaded off|on|busy-poll]\n"
+	"                     [--dry-run] [-j|--json]\n"
 	"\n"
 	"Spread the queue IRQs of DEV (an interface name or ifindex) over a set of\n"
 	"CPUs, all of them or none, and show the result. The set is:\n"
@@ -76,6 +77,10 @@ static const char bind_usage[] =
 	"                    also give every NAPI of DEV that setting (netdev-genl\n"
 	"                    napi-set, Linux 6.13+), all or nothing with the bind;\n"
 	"                    `restore DEV` puts back what each had\n"
+	"  --threaded MODE   poll every NAPI of DEV in a kernel thread (on), in the\n"
+	"                    NET_RX softirq (off), or in a thread that busy-polls\n"
+	"                    (busy-poll); per NAPI (Linux 6.17+), all or nothing with\n"
+	"                    the bind, the threads placed on their IRQs' CPUs\n"
 	"  --dry-run         show the placement the kernel would apply (and with --steer\n"
 	"                    the steering plan), change nothing\n"
 	"  -j, --json        print the result as JSON (an array of one device)\n"
@@ -90,6 +95,7 @@ enum {
 	OPT_DEFER_HARD_IRQS,		/* one per &enum napi_cfg, in its order */
 	OPT_GRO_FLUSH_TIMEOUT,
 	OPT_IRQ_SUSPEND_TIMEOUT,
+	OPT_THREADED,
 };
 
 /* A NAPI setting's value: 0 .. @max, or -1 after saying why not. */
@@ -143,6 +149,13 @@ static int parse_option(struct bind_args *args, int c, char **argv)
 						      INT64_MAX);
 		args->p.policy.napi.set[k] = true;
 		return args->p.policy.napi.v[k] < 0 ? EXIT_USAGE : 0;
+	case OPT_THREADED:
+		args->p.policy.napi.v[NAPI_CFG_THREADED] = napi_threaded_parse(optarg);
+		args->p.policy.napi.set[NAPI_CFG_THREADED] = true;
+		if (args->p.policy.napi.v[NAPI_CFG_THREADED] >= 0)
+			return 0;
+		ctl_usage("bind", "--threaded takes off, on or busy-poll, not '%s'", optarg);
+		return EXIT_USAGE;
 	case 'j':
 		args->json = true;
 		return 0;
@@ -164,6 +177,7 @@ static int parse_args(int argc, char **argv, struct bind_args *args)
 		{ "defer-hard-irqs", required_argument, NULL, OPT_DEFER_HARD_IRQS },
 		{ "gro-flush-timeout", required_argument, NULL, OPT_GRO_FLUSH_TIMEOUT },
 		{ "irq-suspend-timeout", required_argument, NULL, OPT_IRQ_SUSPEND_TIMEOUT },
+		{ "threaded", required_argument, NULL, OPT_THREADED },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }

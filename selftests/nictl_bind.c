@@ -349,18 +349,51 @@ TEST_F_TIMEOUT(vnode1, restore_returns_pending_affinity, 300)
 	free(set);
 }
 
-/* bind vnode1 with NAPI settings, the @fault-th NAPI_SET failing: NULL when it exits @status. */
-static const char *napi_bind(struct run_result *r, int status, const char *fault)
+/*
+ * bind vnode1 --numa-local with the NAPI options @opts, the @fault-th
+ * NAPI_SET failing: NULL when it exits @status, else its stderr.
+ */
+static const char *napi_bind(struct run_result *r, int status, const char *fault,
+			     const char *const *opts)
 {
+	const char *argv[16] = { "bind", "vnode1", "--numa-local" };
+	unsigned int n = 3;
 	int got;
 
+	while (*opts && n < ARRAY_SIZE(argv) - 1)
+		argv[n++] = *opts++;
+	argv[n] = NULL;
 	if (fault)
 		setenv("NICTL_FAULT_NAPI_SET", fault, 1);
-	got = run_ctl(r, false, NULL, (const char *const []){ "bind", "vnode1", "--numa-local",
-			"--defer-hard-irqs", "2", "--gro-flush-timeout", "20000", NULL });
+	got = run_ctl(r, false, NULL, argv);
 	unsetenv("NICTL_FAULT_NAPI_SET");
 	return got == status ? NULL : r->err;
 }
+
+/*
+ * A bind with @opts whose second NAPI_SET fails says so and leaves vnode1's
+ * NAPIs as napicfg_format() gave them in @was, and the IRQs as in @irqs.
+ */
+static void second_set_fails(struct __test_metadata *_metadata, unsigned int ifindex,
+			     struct run_result *r, const char *const *opts, const char *was,
+			     struct irq_snapshot *irqs)
+{
+	struct napicfgs *cfg = malloc(sizeof(*cfg));
+	char now[1024];
+
+	ASSERT_NE(NULL, cfg);
+	EXPECT_EQ(NULL, napi_bind(r, 1, "2", opts)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "cannot set the NAPI settings of vnode1"))
+		TH_LOG("%s", r->err);
+	EXPECT_EQ(0, napicfg_read(ifindex, cfg));
+	napicfg_format(cfg, now, sizeof(now));
+	EXPECT_STREQ(was, now) TH_LOG("NAPIs after a bind whose second NAPI_SET failed");
+	EXPECT_EQ(0, irq_snapshot_changes(irqs));
+	free(cfg);
+}
+
+static const char *const settings_opts[] = { "--defer-hard-irqs", "2", "--gro-flush-timeout",
+					     "20000", NULL };
 
 /*
  * --defer-hard-irqs and --gro-flush-timeout go with the bind to every NAPI
@@ -380,7 +413,7 @@ TEST_F_TIMEOUT(vnode1, napi_settings_go_with_the_bind, 300)
 	ASSERT_TRUE(r && irqs && cfg);
 	ASSERT_EQ(0, irq_snapshot_take(irqs));
 	if (!kernel_at_least(6, 13)) {
-		EXPECT_EQ(NULL, napi_bind(r, 1, NULL)) TH_LOG("%s", r->err);
+		EXPECT_EQ(NULL, napi_bind(r, 1, NULL, settings_opts)) TH_LOG("%s", r->err);
 		EXPECT_NE(NULL, strstr(r->err, "cannot set defer-hard-irqs on vnode1"))
 			TH_LOG("%s", r->err);
 		EXPECT_EQ(0, irq_snapshot_changes(irqs));
@@ -389,16 +422,9 @@ TEST_F_TIMEOUT(vnode1, napi_settings_go_with_the_bind, 300)
 	ASSERT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
 	ASSERT_LT(1U, cfg->nr) TH_LOG("vnode1 has %u NAPIs; the fault needs two", cfg->nr);
 	napicfg_format(cfg, was, sizeof(was));
+	second_set_fails(_metadata, self->dev.ifindex, r, settings_opts, was, irqs);
 
-	EXPECT_EQ(NULL, napi_bind(r, 1, "2")) TH_LOG("%s", r->err);
-	EXPECT_NE(NULL, strstr(r->err, "cannot set the NAPI settings of vnode1"))
-		TH_LOG("%s", r->err);
-	EXPECT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
-	napicfg_format(cfg, now, sizeof(now));
-	EXPECT_STREQ(was, now) TH_LOG("settings after a bind whose second NAPI_SET failed");
-	EXPECT_EQ(0, irq_snapshot_changes(irqs));
-
-	EXPECT_EQ(NULL, napi_bind(r, 0, NULL)) TH_LOG("%s", r->err);
+	EXPECT_EQ(NULL, napi_bind(r, 0, NULL, settings_opts)) TH_LOG("%s", r->err);
 	EXPECT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
 	for (i = 0; i < cfg->nr; i++) {
 		EXPECT_EQ(2, cfg->n[i].defer_hard_irqs) TH_LOG("NAPI %u", cfg->n[i].id);
@@ -413,6 +439,75 @@ TEST_F_TIMEOUT(vnode1, napi_settings_go_with_the_bind, 300)
 out:
 	free(cfg);
 	free(irqs);
+	free(r);
+}
+
+/* "N threads; astray: pid=cpus,..." of vnode1's NAPI threads off their IRQ's CPU (show -j). */
+static int threads_astray(struct run_result *r, struct run_result *jq, char *out, size_t len)
+{
+	return run_ctl_jq(r, jq, (const char *const []){ "show", "vnode1", "-j", NULL },
+			  ".[0].napi_threads.threads as $t | \"\\($t | length) threads; astray: "
+			  "\\([$t[] | select(.cpus_list != \"\\(.irq_cpu)\") | "
+			  "\"\\(.pid)=\\(.cpus_list)\"] | join(\",\"))\"", out, len);
+}
+
+static const char *const threaded_opts[] = { "--threaded", "on", NULL };
+
+/*
+ * --threaded on switches each NAPI of vnode1 to a thread of its own (6.17+,
+ * netdev-genl napi-set) in the bind's transaction, and the threads it makes
+ * start on their IRQs' CPUs; restore switches them back off. A NAPI_SET
+ * that fails (the second) leaves every NAPI polled as before and the IRQs
+ * where they were. Before 6.17 the bind is refused with one line.
+ */
+TEST_F_TIMEOUT(vnode1, threaded_napis_go_with_the_bind, 300)
+{
+	struct run_result *r = malloc(sizeof(*r)), *jq = malloc(sizeof(*jq));
+	struct irq_snapshot *irqs = malloc(sizeof(*irqs));
+	struct napicfgs *cfg = malloc(sizeof(*cfg));
+	char was[1024], now[1024], want[64];
+	unsigned int i;
+
+	ASSERT_TRUE(r && jq && irqs && cfg);
+	ASSERT_EQ(0, irq_snapshot_take(irqs));
+	if (!kernel_at_least(6, 17)) {
+		EXPECT_EQ(NULL, napi_bind(r, 1, NULL, threaded_opts)) TH_LOG("%s", r->err);
+		EXPECT_NE(NULL, strstr(r->err, "cannot set threaded on vnode1")) TH_LOG("%s", r->err);
+		EXPECT_NE(NULL, strstr(r->err, "from 6.17 on")) TH_LOG("%s", r->err);
+		EXPECT_EQ(0, irq_snapshot_changes(irqs));
+		goto out;
+	}
+	ASSERT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
+	ASSERT_LT(1U, cfg->nr) TH_LOG("vnode1 has %u NAPIs; the fault needs two", cfg->nr);
+	for (i = 0; i < cfg->nr; i++)
+		ASSERT_EQ(0, cfg->n[i].threaded) TH_LOG("NAPI %u polls in a thread already",
+							 cfg->n[i].id);
+	napicfg_format(cfg, was, sizeof(was));
+	second_set_fails(_metadata, self->dev.ifindex, r, threaded_opts, was, irqs);
+
+	EXPECT_EQ(NULL, napi_bind(r, 0, NULL, threaded_opts)) TH_LOG("%s", r->err);
+	EXPECT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
+	for (i = 0; i < cfg->nr; i++) {
+		/* NETDEV_NAPI_THREADED_ENABLED */
+		EXPECT_EQ(1, cfg->n[i].threaded) TH_LOG("NAPI %u", cfg->n[i].id);
+		EXPECT_NE(0U, cfg->n[i].pid) TH_LOG("NAPI %u has no thread", cfg->n[i].id);
+	}
+	EXPECT_EQ(0, threads_astray(r, jq, now, sizeof(now)));
+	snprintf(want, sizeof(want), "%u threads; astray: ", cfg->nr);
+	EXPECT_STREQ(want, now) TH_LOG("threads the bind made, off their IRQs' CPU");
+
+	EXPECT_EQ(0, run_ctl(r, false, NULL, (const char *const []){ "restore", "vnode1", NULL }))
+		TH_LOG("%s", r->err);
+	EXPECT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
+	napicfg_format(cfg, now, sizeof(now));
+	EXPECT_STREQ(was, now) TH_LOG("NAPIs after restore");
+	for (i = 0; i < cfg->nr; i++)
+		EXPECT_EQ(0U, cfg->n[i].pid) TH_LOG("NAPI %u kept its thread", cfg->n[i].id);
+	EXPECT_EQ(0, irq_snapshot_changes(irqs));
+out:
+	free(cfg);
+	free(irqs);
+	free(jq);
 	free(r);
 }
 

@@ -38,6 +38,7 @@ enum key_id {
 	KEY_DEFER_HARD_IRQS,		/* one per &enum napi_cfg, in its order */
 	KEY_GRO_FLUSH_TIMEOUT,
 	KEY_IRQ_SUSPEND_TIMEOUT,
+	KEY_THREADED,
 	KEY_BALANCE,
 	KEY_BALANCE_INTERVAL,
 	KEY_BALANCE_THRESHOLD,
@@ -69,6 +70,7 @@ static const struct {
 	[KEY_DEFER_HARD_IRQS]	= { "defer-hard-irqs", false },
 	[KEY_GRO_FLUSH_TIMEOUT]	= { "gro-flush-timeout", false },
 	[KEY_IRQ_SUSPEND_TIMEOUT] = { "irq-suspend-timeout", false },
+	[KEY_THREADED]		= { "threaded", false },
 	[KEY_BALANCE]		= { "balance", false },
 	[KEY_BALANCE_INTERVAL]	= { "balance-interval", false },
 	[KEY_BALANCE_THRESHOLD]	= { "balance-threshold", false },
@@ -363,6 +365,12 @@ static int set_rule_key(struct parser *p, enum key_id id, const char *v)
 		r->policy.napi.set[k] = true;
 		r->policy.napi.v[k] = n;
 		return 0;
+	case KEY_THREADED:
+		r->policy.napi.set[NAPI_CFG_THREADED] = true;
+		r->policy.napi.v[NAPI_CFG_THREADED] = napi_threaded_parse(v);
+		if (r->policy.napi.v[NAPI_CFG_THREADED] >= 0)
+			return 0;
+		return fail(p, "threaded: '%s' is neither off, on nor busy-poll", v);
 	case KEY_BALANCE:
 		return parse_bool(p, "balance", v, false, &r->balance);
 	case KEY_BALANCE_INTERVAL:

@@ -4,8 +4,9 @@
  * later, a driver reload or new channels make new threads, which start on
  * the kernel's default CPUs, and no event of nictl's or of the kernel says
  * so. Once a second the daemon looks at each device it keeps that polls in
- * threads (its sysfs "threaded" is not 0; the look costs a file read for
- * the others) and re-applies its rule when a thread is not on its IRQ's
+ * threads (its sysfs "threaded" is not 0, or one of its NAPIs' own switch
+ * is on; the look costs a file read and a NAPI dump for the others) and
+ * re-applies its rule when a thread is not on its IRQ's
  * CPUs: the bind moves the threads with the IRQs (napi/place.h).
  */
 #include <net/if.h>
@@ -48,7 +49,7 @@ void keeper_check_threads(struct keeper *k, keeper_drift_fn fn, void *arg)
 		if (!k->owned[i].irqs.nr || dev_key_netns(k->owned[i].key) >= 0)
 			continue;
 		ref = (struct dev_ref){ .ifindex = dev_key_ifindex(k->owned[i].key), .name = ifname };
-		if (!if_indextoname(ref.ifindex, ifname) || !napi_dev_threaded(ifname) ||
+		if (!if_indextoname(ref.ifindex, ifname) || !napi_some_threaded(ref.ifindex, ifname) ||
 		    describe(k, &ref, &list))
 			continue;
 		check_dev(&list, fn, arg);

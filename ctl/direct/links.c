@@ -105,6 +105,7 @@ static const int cfg_attr[NAPI_CFG_NR] = {
 	[NAPI_CFG_DEFER_HARD_IRQS] = NDG_A_NAPI_DEFER_HARD_IRQS,
 	[NAPI_CFG_GRO_FLUSH_TIMEOUT] = NDG_A_NAPI_GRO_FLUSH_TIMEOUT,
 	[NAPI_CFG_IRQ_SUSPEND_TIMEOUT] = NDG_A_NAPI_IRQ_SUSPEND_TIMEOUT,
+	[NAPI_CFG_THREADED] = NDG_A_NAPI_THREADED,
 };
 
 /* An unsigned attribute of 4 or 8 bytes (the family's "uint"), -1 when absent. */
@@ -264,8 +265,9 @@ int direct_napi_set(unsigned int id, const int64_t *cfg)
 	for (k = 0; k < NAPI_CFG_NR; k++) {
 		if (cfg[k] < 0)
 			continue;
-		if (k == NAPI_CFG_DEFER_HARD_IRQS ? nla_put_u32(msg, cfg_attr[k], cfg[k]) :
-		    nla_put_u64(msg, cfg_attr[k], cfg[k]))
+		/* The two u32s of the family; the timeouts are its "uint". */
+		if (k == NAPI_CFG_DEFER_HARD_IRQS || k == NAPI_CFG_THREADED ?
+		    nla_put_u32(msg, cfg_attr[k], cfg[k]) : nla_put_u64(msg, cfg_attr[k], cfg[k]))
 			goto out;
 	}
 	err = nl_send_auto(sk, msg);

@@ -24,12 +24,23 @@ struct queue_link {
  */
 int direct_queue_links(unsigned int ifindex, struct queue_link **links, unsigned int *n);
 
-/* The settings netdev-genl keeps per NAPI (6.13+): NAPI_GET shows them, NAPI_SET sets them. */
+/*
+ * The settings netdev-genl keeps per NAPI (6.13+, threaded 6.17+): NAPI_GET
+ * shows them, NAPI_SET sets them.
+ */
 enum napi_cfg {
 	NAPI_CFG_DEFER_HARD_IRQS,
 	NAPI_CFG_GRO_FLUSH_TIMEOUT,	/* ns */
 	NAPI_CFG_IRQ_SUSPEND_TIMEOUT,	/* ns */
+	NAPI_CFG_THREADED,		/* &enum napi_threaded */
 	NAPI_CFG_NR,
+};
+
+/* The values of %NAPI_CFG_THREADED (the kernel's enum netdev_napi_threaded). */
+enum napi_threaded {
+	NAPI_THREADED_OFF,
+	NAPI_THREADED_ON,
+	NAPI_THREADED_BUSY_POLL,	/* the thread busy-polls (6.18+) */
 };
 
 /* One NAPI instance with an id, as netdev-genl describes it. */

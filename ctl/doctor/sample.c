@@ -13,11 +13,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "daemon/banned.h"
 #include "conf/conf.h"
-#include "daemon/irqbalance.h"
 #include "conf/mac.h"
 #include "conf/rules.h"
+#include "daemon/banned.h"
+#include "daemon/irqbalance.h"
 #include "direct/apply.h"
 #include "direct/discover.h"
 #include "doctor/doctor.h"
@@ -48,22 +48,6 @@ static unsigned int read_uint(const char *rel)
 	if (!f)
 		return 0;
 	if (fscanf(f, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
-static bool sysfs_flag(const char *ifname, const char *file)
-{
-	char path[512];
-	int v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/class/net/%s/%s", topo_root(), ifname, file);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fscanf(f, "%d", &v) != 1)
 		v = 0;
 	fclose(f);
 	return v;
@@ -266,7 +250,7 @@ static int read_dev(struct ctl_nl *nl, struct doc_dev *d, const struct reading *
 	d->node = dev->numa_node;
 	d->rx_queues = dev->rx_queues;
 	d->bound = dev->flags & NICTL_DEV_F_BOUND;
-	d->threaded = sysfs_flag(dev->ifname, "threaded");
+	d->threaded = napi_some_threaded(dev->ifindex, dev->ifname);
 	d->governor = governor(r, dev);
 	if (!d->ifname || copy_irqs(d, dev, &r->bans) ||
 	    steering(d, &r->views.now[i], &r->views.warnings[i]) || thread_far(d, dev) ||

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-NAPI settings of napi/config.h. The kept file: a "#" line naming
- * the device, then "ID DEFER GRO SUSPEND" per NAPI, -1 for a setting nictl
- * never set on it; a value kept stays (it is from before nictl), a -1 is
- * filled in when a later bind first sets that setting.
+ * the device, then "ID DEFER GRO SUSPEND THREADED" per NAPI, -1 for a
+ * setting nictl never set on it (a line of an older nictlctl without
+ * THREADED reads as -1 there); a value kept stays (it is from before
+ * nictl), a -1 is filled in when a later bind first sets that setting.
  *
  * $NICTL_FAULT_NAPI_SET=k makes the k-th NAPI_SET of a bind fail, without
  * setting, so a test can prove the rollback.
@@ -21,11 +22,21 @@
 #include "napi/config.h"
 #include "report.h"
 #include "rundir.h"
+#include "util.h"
 
 const char *const napi_cfg_names[NAPI_CFG_NR] = {
 	[NAPI_CFG_DEFER_HARD_IRQS] = "defer-hard-irqs",
 	[NAPI_CFG_GRO_FLUSH_TIMEOUT] = "gro-flush-timeout",
 	[NAPI_CFG_IRQ_SUSPEND_TIMEOUT] = "irq-suspend-timeout",
+	[NAPI_CFG_THREADED] = "threaded",
+};
+
+/* The first kernel whose NAPI_GET shows each setting, for the refusal. */
+static const char *const since[NAPI_CFG_NR] = {
+	[NAPI_CFG_DEFER_HARD_IRQS] = "6.13",
+	[NAPI_CFG_GRO_FLUSH_TIMEOUT] = "6.13",
+	[NAPI_CFG_IRQ_SUSPEND_TIMEOUT] = "6.13",
+	[NAPI_CFG_THREADED] = "6.17",
 };
 
 /* One NAPI's values: kept ones, or those to set. */
@@ -33,6 +44,21 @@ struct napi_values {
 	unsigned int id;
 	int64_t v[NAPI_CFG_NR];
 };
+
+int napi_threaded_parse(const char *s)
+{
+	static const char *const modes[] = {
+		[NAPI_THREADED_OFF] = "off",
+		[NAPI_THREADED_ON] = "on",
+		[NAPI_THREADED_BUSY_POLL] = "busy-poll",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(s, modes[i]))
+			return i;
+	return -1;
+}
 
 bool napi_config_asked(const struct napi_config *c)
 {
@@ -79,11 +105,11 @@ int napi_config_check(const struct nictl_dev *dev, const struct napi_config *c)
 		for (i = 0; c->set[k] && i < n && napis[i].cfg[k] >= 0; i++)
 			;
 		if (c->set[k] && (!n || i < n)) {
-			ctl_msg("cannot set %s on %s: %s; the kernel keeps NAPI settings from "
-				"6.13 on (netdev-genl napi-set), else only the device's own in "
+			ctl_msg("cannot set %s on %s: %s; the kernel keeps it per NAPI from "
+				"%s on (netdev-genl napi-set), else only the device's own in "
 				"/sys/class/net/%s", napi_cfg_names[k], dev->ifname,
 				n ? "this kernel does not show it per NAPI" : "it has no NAPI the "
-				"kernel names", dev->ifname);
+				"kernel names", since[k], dev->ifname);
 			err = -1;
 		}
 	}
@@ -99,6 +125,30 @@ static void remove_file(unsigned int ifindex)
 	unlink(path);
 }
 
+/* One line of the kept file into @e: 0, or -1 for a line that is not one. */
+static int parse_line(const char *line, struct napi_values *e)
+{
+	unsigned int k;
+	char *end;
+
+	errno = 0;
+	e->id = strtoul(line, &end, 10);
+	if (errno || end == line)
+		return -1;
+	for (k = 0; k < NAPI_CFG_NR; k++) {
+		line = end;
+		e->v[k] = strtoll(line, &end, 10);
+		if (end == line)
+			break;
+	}
+	/* Every setting of the older three-column lines, or all of them. */
+	if (k < NAPI_CFG_THREADED)
+		return -1;
+	for (; k < NAPI_CFG_NR; k++)
+		e->v[k] = -1;
+	return 0;
+}
+
 static int load(unsigned int ifindex, struct napi_values **kept, unsigned int *n)
 {
 	char path[4096], line[256];
@@ -112,10 +162,7 @@ static int load(unsigned int ifindex, struct napi_values **kept, unsigned int *n
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#')
-			continue;
-		if (sscanf(line, "%u %" SCNd64 " %" SCNd64 " %" SCNd64, &e.id, &e.v[0], &e.v[1],
-			   &e.v[2]) != 1 + NAPI_CFG_NR)
+		if (line[0] == '#' || parse_line(line, &e))
 			continue;
 		grown = realloc(*kept, (*n + 1) * sizeof(**kept));
 		if (!grown) {
@@ -164,7 +211,9 @@ static int keep(const struct nictl_dev *dev, const struct napi_info *napis, unsi
 			}
 			kept = grown;
 			e = &kept[nr++];
-			*e = (struct napi_values){ .id = napis[i].id, .v = { -1, -1, -1 } };
+			e->id = napis[i].id;
+			for (k = 0; k < NAPI_CFG_NR; k++)
+				e->v[k] = -1;
 		}
 		for (k = 0; k < NAPI_CFG_NR; k++)
 			if (c->set[k] && e->v[k] < 0)
@@ -175,9 +224,12 @@ static int keep(const struct nictl_dev *dev, const struct napi_info *napis, unsi
 		err = -ENOMEM;
 	if (mem) {
 		fprintf(mem, "# %s: NAPI settings before nictlctl bind\n", dev->ifname);
-		for (i = 0; i < nr; i++)
-			fprintf(mem, "%u %" PRId64 " %" PRId64 " %" PRId64 "\n", kept[i].id,
-				kept[i].v[0], kept[i].v[1], kept[i].v[2]);
+		for (i = 0; i < nr; i++) {
+			fprintf(mem, "%u", kept[i].id);
+			for (k = 0; k < NAPI_CFG_NR; k++)
+				fprintf(mem, " %" PRId64, kept[i].v[k]);
+			fputc('\n', mem);
+		}
 		err = fclose(mem) ? -ENOMEM : 0;
 	}
 	dev_file(path, sizeof(path), dev->ifindex);

@@ -131,6 +131,22 @@ bool napi_dev_threaded(const char *ifname)
 	return !topo_first_line(path, value, sizeof(value)) && strcmp(value, "0");
 }
 
+bool napi_some_threaded(unsigned int ifindex, const char *ifname)
+{
+	struct napi_info *napis;
+	unsigned int n, i;
+	bool some;
+
+	if (napi_dev_threaded(ifname))
+		return true;
+	if (direct_napis(ifindex, &napis, &n))
+		return false;
+	for (i = 0, some = false; !some && i < n; i++)
+		some = napis[i].threaded > 0;
+	free(napis);
+	return some;
+}
+
 void napi_threads_fill(struct napi_threads *threads)
 {
 	unsigned int i, kept = 0;

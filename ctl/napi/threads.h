@@ -51,6 +51,11 @@ int napi_threads_tie(const struct nictl_dev *dev, const struct napi_info *napis,
 
 /* Does device @ifname poll in threads (its sysfs "threaded" is not 0)? */
 bool napi_dev_threaded(const char *ifname);
+/*
+ * Does a thread poll some NAPI of device @ifindex, @ifname: the device's
+ * switch, or (6.17+) a NAPI's own, which the switch does not show?
+ */
+bool napi_some_threaded(unsigned int ifindex, const char *ifname);
 /* @pid's name from /proc into @buf: 0, or -ENOENT when it ended. */
 int napi_thread_comm(unsigned int pid, char *buf, size_t len);
 /* Read each thread's name and CPUs from /proc; drop those that ended since. */

@@ -88,6 +88,7 @@ tap_check "interfaces by prefix after stats, past its options" \
 tap_check "one DEV only: nothing after it" offers "nictlctl bind eth0 " ""
 tap_check "no DEV after an option's value either" offers "nictlctl bind eth0 --cpus 4-7 " ""
 tap_check "NUMA nodes after --node" offers "nictlctl bind eth0 --node " "0 1"
+tap_check "the modes after --threaded" offers "nictlctl bind eth0 --threaded " "busy-poll off on"
 tap_check "no DEV for monitor" offers "nictlctl monitor " ""
 tap_check "doctor takes several DEVs" offers "nictlctl doctor -i 1 eth0 e" "eth0 eth1"
 tap_check "nothing after doctor -i, which takes seconds" offers "nictlctl doctor -i " ""

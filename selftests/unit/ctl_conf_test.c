@@ -206,6 +206,7 @@ TEST(napi_keys)
 		"match-name = vnode*\n"
 		"defer-hard-irqs = 2\n"
 		"gro-flush-timeout = 20000\n"
+		"threaded = busy-poll\n"
 		"[rule plain]\n"
 		"match-name = e1k\n";
 	struct conf c;
@@ -218,11 +219,16 @@ TEST(napi_keys)
 	EXPECT_TRUE(c.rules[0].policy.napi.set[NAPI_CFG_GRO_FLUSH_TIMEOUT]);
 	EXPECT_EQ(20000, c.rules[0].policy.napi.v[NAPI_CFG_GRO_FLUSH_TIMEOUT]);
 	EXPECT_FALSE(c.rules[0].policy.napi.set[NAPI_CFG_IRQ_SUSPEND_TIMEOUT]);
+	EXPECT_TRUE(c.rules[0].policy.napi.set[NAPI_CFG_THREADED]);
+	EXPECT_EQ(NAPI_THREADED_BUSY_POLL, c.rules[0].policy.napi.v[NAPI_CFG_THREADED]);
 	EXPECT_FALSE(napi_config_asked(&c.rules[1].policy.napi));
 	conf_free(&c);
 	EXPECT_EQ(-1, parse("[rule r]\nmatch-name = x\ngro-flush-timeout = soon\n", &c, err,
 			    sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "t.conf:3: gro-flush-timeout")) TH_LOG("%s", err);
+	EXPECT_EQ(-1, parse("[rule r]\nmatch-name = x\nthreaded = yes\n", &c, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "t.conf:3: threaded: 'yes' is neither off, on nor busy-poll"))
+		TH_LOG("%s", err);
 }
 
 TEST(defaults)

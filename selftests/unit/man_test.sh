@@ -129,7 +129,7 @@ done
 tap_check "nictlctl.8: exit status 0, 1 and 2" \
 	test "$(section "$TMP/nictlctl.txt" "EXIT STATUS" | grep -cE '^       [012]( |$)')" = 3
 
-tap_check "ctl/conf/conf.c's key table parsed (24 keys)" test "$(conf_keys | wc -l)" = 24
+tap_check "ctl/conf/conf.c's key table parsed (25 keys)" test "$(conf_keys | wc -l)" = 25
 tap_check "nictl.conf.5: an entry for exactly the keys ctl/conf/conf.c knows" same_list keys \
 	"$(doc_keys "$TMP/nictl.conf.txt")" "$(conf_keys)"
 for s in "[rule NAME]" "[daemon]"; do
