@@ -8,7 +8,12 @@
 
 #include "cpuset.h"
 
-/* Add the CPU list in /proc/irq/@irq/@file to @out: 0 or -errno (-EIO: empty). */
+/*
+ * Add the CPU list in /proc/irq/@irq/@file to @out: 0 or -errno (-EIO: an
+ * empty file). An empty smp_affinity_list, which the kernel shows for a
+ * moment while an affinity move is pending, is read again: -EAGAIN if it
+ * stays so.
+ */
 int procirq_cpus(unsigned int irq, const char *file, struct cpuset *out);
 
 #endif /* NICTLCTL_PROCIRQ_H */

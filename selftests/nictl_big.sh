@@ -38,6 +38,18 @@ ctl() {
 	return "$status"
 }
 
+# affinity IRQ: its smp_affinity_list. An empty read is the kernel's for a
+# moment while an affinity move is pending (selftests/lib/irqs.c): read again,
+# a little later.
+affinity() {
+	local list tries=0
+	while list=$(cat "/proc/irq/$1/smp_affinity_list") && [ -z "$list" ] &&
+		[ $((tries += 1)) -lt 5 ]; do
+		sleep 0.01
+	done
+	printf '%s\n' "$list"
+}
+
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
@@ -54,8 +66,8 @@ masks_match() {
 	jq -r '.[0].irqs[] | "\(.irq) \(.affinity_list)"' "$out" >"$out.m" || return 1
 	[ -s "$out.m" ] || why "no IRQs of $1"
 	while read -r irq list; do
-		[ "$list" = "$(cat "/proc/irq/$irq/smp_affinity_list")" ] ||
-			why "IRQ $irq: nictlctl says '$list', /proc '$(cat "/proc/irq/$irq/smp_affinity_list")'"
+		[ "$list" = "$(affinity "$irq")" ] ||
+			why "IRQ $irq: nictlctl says '$list', /proc '$(affinity "$irq")'"
 	done <"$out.m"
 }
 
@@ -64,7 +76,7 @@ snapshot() {
 	local irq
 	ctl show -j "$1"
 	for irq in $(jq -r '.[0].irqs[].irq' "$out"); do
-		printf '%s:%s ' "$irq" "$(cat "/proc/irq/$irq/smp_affinity_list")"
+		printf '%s:%s ' "$irq" "$(affinity "$irq")"
 	done
 }
 
@@ -77,7 +89,7 @@ placed() {
 	irqs_of "$dev" >"$out.p" || return 1
 	while read -r irq target queue; do
 		[ "$target" -ge 0 ] || why "IRQ $irq of $dev has no target"
-		mask=$(cat "/proc/irq/$irq/smp_affinity_list")
+		mask=$(affinity "$irq")
 		[ "$mask" = "$target" ] || why "IRQ $irq: target $target, /proc mask $mask"
 		case $allowed in
 		*",$target,"*) ;;

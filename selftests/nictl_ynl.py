@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import traceback
 
 REPO = os.environ['NICTL_REPO']
@@ -46,13 +47,23 @@ def bitmap_cpus(hexbytes):
 
 
 def proc_affinity(irq):
-    """/proc/irq/IRQ/smp_affinity_list as a set of CPUs."""
-    with open(f'/proc/irq/{irq}/smp_affinity_list') as f:
-        cpus = set()
-        for part in f.read().strip().split(','):
-            first, _, last = part.partition('-')
-            cpus.update(range(int(first), int(last or first) + 1))
-        return cpus
+    """/proc/irq/IRQ/smp_affinity_list as a set of CPUs.
+
+    An empty read is the kernel's for a moment while an affinity move is
+    pending (selftests/lib/irqs.c): it is read again, a little later, up to
+    5 times.
+    """
+    for tries in range(5):
+        with open(f'/proc/irq/{irq}/smp_affinity_list') as f:
+            text = f.read().strip()
+        if text:
+            break
+        time.sleep(0.001 * 2 ** tries)
+    cpus = set()
+    for part in filter(None, text.split(',')):
+        first, _, last = part.partition('-')
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
 
 
 def sys_ifindex(ifname):

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "irqs.h"
 #include "sys.h"
@@ -191,13 +192,43 @@ int irq_count(unsigned int irq, unsigned long long *count)
 	return ret;
 }
 
-int irq_affinity(unsigned int irq, struct cpus *mask, struct cpus *effective)
+/*
+ * How often an empty smp_affinity_list is read before it counts. The kernel
+ * never keeps an IRQ's affinity empty, but while a change waits for the
+ * IRQ's next interrupt (x86 MSI without interrupt remapping) the file shows
+ * desc->pending_mask, read without the descriptor's lock: the move
+ * (irq_move_masked_irq()) clears the pending flag and then that mask, and a
+ * write sets the flag and then copies the mask, so a read between the two
+ * prints an empty line. Whoever holds the lock finishes within microseconds,
+ * but a vCPU can be held in between for a while: the reads wait 1, 2, 4 and
+ * 8 ms between them, as ctl/procirq.c's do.
+ */
+#define AFFINITY_TRIES	5
+
+/* /proc/irq/@irq/smp_affinity_list into @buf: 0, -EAGAIN if it stays empty, or -errno. */
+static int read_list(unsigned int irq, char *buf, size_t len)
 {
+	unsigned int tries = 0;
 	char path[128];
 	int ret;
 
 	snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", irq);
-	ret = read_cpus(path, mask);
+	for (;;) {
+		ret = read_str(path, buf, len);
+		if (ret || *buf)
+			return ret;
+		if (++tries == AFFINITY_TRIES)
+			return -EAGAIN;
+		nanosleep(&(struct timespec){ 0, 1000000L << (tries - 1) }, NULL);
+	}
+}
+
+int irq_affinity(unsigned int irq, struct cpus *mask, struct cpus *effective)
+{
+	char path[128], list[CPUS_LIST_LEN];
+	int ret;
+
+	ret = read_list(irq, list, sizeof(list)) ?: cpus_parse(mask, list);
 	if (ret || !effective)
 		return ret;
 	snprintf(path, sizeof(path), "/proc/irq/%u/effective_affinity_list", irq);
@@ -218,14 +249,6 @@ int irq_affinity_hint(unsigned int irq, char *buf, size_t len)
 	char path[128];
 
 	snprintf(path, sizeof(path), "/proc/irq/%u/affinity_hint", irq);
-	return read_str(path, buf, len);
-}
-
-static int read_list(unsigned int irq, char *buf, size_t len)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", irq);
 	return read_str(path, buf, len);
 }
 
