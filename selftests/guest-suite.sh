@@ -110,6 +110,8 @@ for t in $TESTS; do
 		load_module || die "insmod $NICTL_KO failed"
 	fi
 	tap=$NICTL_RESULTS/$t.tap
+	# Each binary's seconds: what to look at first when make check runs long.
+	started=$(date +%s)
 	if [ -x "$bindir/$t" ]; then
 		"$bindir/$t" >"$tap" 2>"$NICTL_RESULTS/$t.log"
 		rc=$?
@@ -127,7 +129,8 @@ for t in $TESTS; do
 	fail=$((notok + missing))
 	[ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
 	pass=$((ok - skip))
-	echo "guest-suite: $t: $pass passed, $fail failed, $skip skipped (exit $rc)"
+	echo "guest-suite: $t: $pass passed, $fail failed, $skip skipped (exit $rc," \
+		"$(($(date +%s) - started)) s)"
 	if ! without_module "$t" && [ ! -d /sys/module/nictl ]; then
 		echo "guest-suite: $t left the module unloaded" >&2
 		fail=$((fail + 1))
