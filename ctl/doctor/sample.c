@@ -221,9 +221,13 @@ static int thread_far(struct doc_dev *d, const struct nictl_dev *dev)
 	unsigned int i;
 	int err, cpu;
 
-	if (dev->other_netns)
+	/* Another namespace's NAPIs are not this one's netdev-genl's to name. */
+	if (dev->other_netns) {
+		d->threaded = napi_dev_threaded(dev->ifname);
 		return 0;
+	}
 	err = napi_threads_of(dev, &threads);
+	d->threaded = threads.threaded;
 	for (i = 0; !err && i < threads.n && !d->thread_far_pid; i++) {
 		cpu = napi_thread_far(dev, &threads.t[i], &d->thread_far);
 		if (cpu < 0) {
@@ -250,7 +254,6 @@ static int read_dev(struct ctl_nl *nl, struct doc_dev *d, const struct reading *
 	d->node = dev->numa_node;
 	d->rx_queues = dev->rx_queues;
 	d->bound = dev->flags & NICTL_DEV_F_BOUND;
-	d->threaded = napi_some_threaded(dev->ifindex, dev->ifname);
 	d->governor = governor(r, dev);
 	if (!d->ifname || copy_irqs(d, dev, &r->bans) ||
 	    steering(d, &r->views.now[i], &r->views.warnings[i]) || thread_far(d, dev) ||

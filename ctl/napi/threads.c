@@ -131,18 +131,27 @@ bool napi_dev_threaded(const char *ifname)
 	return !topo_first_line(path, value, sizeof(value)) && strcmp(value, "0");
 }
 
+/* The device's switch @dev_threaded, or the own switch of one of its @n @napis. */
+static bool some_threaded(bool dev_threaded, const struct napi_info *napis, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; !dev_threaded && i < n; i++)
+		dev_threaded = napis[i].threaded > 0;
+	return dev_threaded;
+}
+
 bool napi_some_threaded(unsigned int ifindex, const char *ifname)
 {
 	struct napi_info *napis;
-	unsigned int n, i;
+	unsigned int n;
 	bool some;
 
 	if (napi_dev_threaded(ifname))
 		return true;
 	if (direct_napis(ifindex, &napis, &n))
 		return false;
-	for (i = 0, some = false; !some && i < n; i++)
-		some = napis[i].threaded > 0;
+	some = some_threaded(false, napis, n);
 	free(napis);
 	return some;
 }
@@ -171,6 +180,7 @@ int napi_threads_of(const struct nictl_dev *dev, struct napi_threads *out)
 	*out = (struct napi_threads){ .looked = true };
 	err = direct_napis(dev->ifindex, &napis, &n) ?:
 	      napi_threads_tie(dev, napis, n, threaded, out);
+	out->threaded = !err && some_threaded(threaded, napis, n);
 	free(napis);
 	if (err)
 		return err;

@@ -25,14 +25,17 @@ struct napi_thread {
 };
 
 /*
- * A device's threads. @untied_threaded: the device polls in threads, but
- * the kernel names none of them (no netdev-genl NAPI_GET before 6.9).
+ * A device's threads. @threaded: some NAPI of it polls in a thread, by the
+ * device's switch or (6.17+) the NAPI's own (napi_some_threaded()).
+ * @untied_threaded: the device polls in threads, but the kernel names none
+ * of them (no netdev-genl NAPI_GET before 6.9).
  * @looked: false for a device of another network namespace, whose threads
  * this one's netdev-genl and sysfs cannot name.
  */
 struct napi_threads {
 	struct napi_thread *t;
 	unsigned int n;
+	bool threaded;
 	bool untied_threaded;
 	bool looked;
 };

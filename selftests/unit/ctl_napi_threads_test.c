@@ -190,7 +190,7 @@ TEST_F(threads, table_warns_of_a_thread_off_its_irqs_node)
 		{ .napi_id = 8193, .irq = 45, .pid = 312, .name = "napi/vnode1-8193" },
 		{ .napi_id = 8194, .irq = 46, .pid = 313, .name = "napi/vnode1-8194" },
 	};
-	struct napi_threads threads = { t, 2, false, true };
+	struct napi_threads threads = { .t = t, .n = 2, .looked = true };
 	char *text;
 
 	ASSERT_EQ(0, cpuset_parse(&t[0].cpus, "0-7"));
@@ -210,7 +210,7 @@ TEST_F(threads, table_warns_of_a_thread_off_its_irqs_node)
 /* A device that polls in threads the kernel does not name says so; one that does not, nothing. */
 TEST_F(threads, table_of_unnamed_threads_and_of_none)
 {
-	struct napi_threads threads = { NULL, 0, true, true };
+	struct napi_threads threads = { .untied_threaded = true, .looked = true };
 	char *text;
 
 	text = table_of(_metadata, &self->dev, &threads);
@@ -239,7 +239,7 @@ TEST_F(threads, json_members)
 {
 	struct napi_thread t = { .napi_id = 8193, .irq = 45, .pid = 312,
 				 .name = "napi/vnode1-8193" };
-	struct napi_threads threads = { &t, 1, false, true };
+	struct napi_threads threads = { .t = &t, .n = 1, .looked = true };
 	const void *arg[] = { &self->dev, &threads };
 	char *text = NULL;
 	size_t len = 0;
