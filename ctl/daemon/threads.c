@@ -6,8 +6,8 @@
  * so. Once a second the daemon looks at each device it keeps that polls in
  * threads (its sysfs "threaded" is not 0, or one of its NAPIs' own switch
  * is on; the look costs a file read and a NAPI dump for the others) and
- * re-applies its rule when a thread is not on its IRQ's
- * CPUs: the bind moves the threads with the IRQs (napi/place.h).
+ * re-applies its rule when a thread is not on its IRQ's CPUs: the bind
+ * moves the threads with the IRQs (napi/place.h).
  */
 #include <net/if.h>
 #include <stdlib.h>

@@ -6,9 +6,10 @@
  * before the bind (a kernel without them refuses with one line, nothing
  * changed), set after it and before the NAPI threads are placed (threaded
  * on makes them); when one cannot be set, those set go back and the
- * caller puts back the IRQs. What each NAPI had before nictl is kept under /run/nictl
- * (napicfg-IFINDEX) for `restore`: NAPI ids stay with a NAPI's settings
- * across a reset of its device (6.13+), so restore finds them.
+ * caller puts back the IRQs. What each NAPI had before nictl is kept
+ * under /run/nictl (napicfg-IFINDEX) for `restore`: NAPI ids stay with a
+ * NAPI's settings across a reset of its device (6.13+), so restore finds
+ * them.
  */
 #ifndef NICTLCTL_NAPI_CONFIG_H
 #define NICTLCTL_NAPI_CONFIG_H
