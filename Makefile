@@ -46,7 +46,7 @@ deps:
 # Built again only when a source changed: make demo's build serves make check.
 test-modules: $(BUILD)/kmod/built
 $(BUILD)/kmod/built: $(MODULE_SOURCES) scripts/build-test-modules.sh scripts/module-source.sh \
-		scripts/kmake.sh scripts/kernels.list
+		scripts/kmake.sh scripts/kernels.list $(wildcard selftests/keptnic/*)
 	scripts/build-test-modules.sh $(BUILD)/kmod
 	touch $@
 

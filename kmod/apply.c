@@ -2,9 +2,12 @@
 /*
  * All-or-nothing affinity changes: validate all, save every mask, write in order, and on a failed
  * write put every earlier one back. Under rtnl and cpus_read_lock, so IRQs and CPUs hold still.
+ * Where the core keeps a device's IRQ affinity, the reply waits until it has recorded the new one.
  */
 #include <linux/interrupt.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "fault.h"
 #include "nictl.h"
@@ -92,3 +95,28 @@ int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 	}
 	return 0;
 }
+
+#ifdef NICTL_HAVE_AFFINITY_AUTO
+/**
+ * nictl_apply_settle() - wait until the core has recorded a device's new IRQ affinities
+ * @netdev: a device whose IRQs were just set
+ *
+ * A driver may have the core keep its IRQs' affinity (irq_affinity_auto, 6.15+): each NAPI's
+ * config learns it from the IRQ's notifier, and the core gives it back when the driver enables
+ * the NAPI again, after a reset. The notifier is a work item, and a driver that takes the
+ * notifier away in its reset cancels one still pending: a reset right after the reply would get
+ * the affinity from before the change. So the reply waits for the work.
+ *
+ * Context: rtnl and @netdev's instance lock held, so its NAPIs and their notifiers stay.
+ */
+void nictl_apply_settle(struct net_device *netdev)
+{
+	struct napi_struct *napi;
+
+	if (!netdev->irq_affinity_auto)
+		return;
+	list_for_each_entry(napi, &netdev->napi_list, dev_list)
+		if (test_bit(NAPI_STATE_HAS_NOTIFIER, &napi->state))
+			flush_work(&napi->notify.work);
+}
+#endif

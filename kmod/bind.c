@@ -307,13 +307,17 @@ out:
 	return err;
 }
 
-/* Under rtnl: the devices, locked and discovered, then @act (takes cpus_read_lock), the reply. */
+/*
+ * Under rtnl: the devices, locked and discovered, then @act (takes cpus_read_lock), the core's
+ * record of the new affinities, the reply.
+ */
 static int nictl_stack_do(struct genl_info *info, const struct nictl_request *req,
 			  int (*act)(struct genl_info *info, const struct nictl_request *req,
 				     struct nictl_stack *stack),
 			  struct sk_buff **msg)
 {
 	struct nictl_stack *stack;
+	unsigned int i;
 	int err;
 
 	stack = nictl_request_stack(info);
@@ -323,6 +327,8 @@ static int nictl_stack_do(struct genl_info *info, const struct nictl_request *re
 	err = nictl_stack_discover(stack, false);
 	if (!err) {
 		err = act(info, req, stack);
+		for (i = 0; !err && i < stack->n; i++)
+			nictl_apply_settle(stack->netdev[i]);
 		if (!err) {
 			*msg = nictl_stack_reply(info, stack);
 			err = PTR_ERR_OR_ZERO(*msg);

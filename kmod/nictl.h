@@ -187,6 +187,13 @@ struct nictl_change *nictl_changes_alloc(unsigned int n);
 void nictl_changes_free(struct nictl_change *changes, unsigned int n);
 int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 		struct netlink_ext_ack *extack);
+#ifdef NICTL_HAVE_AFFINITY_AUTO
+void nictl_apply_settle(struct net_device *netdev);
+#else
+static inline void nictl_apply_settle(struct net_device *netdev)
+{
+}
+#endif
 
 /* Devices discovered again under rtnl in one period, at most. */
 #define NICTL_RECHECK_MAX	16

@@ -27,7 +27,6 @@ int nictl_module_load(void)
 int nictl_module_load_params(const char *params)
 {
 	const char *ko = getenv("NICTL_KO");
-	int fd, ret = 0;
 
 	if (nictl_module_loaded())
 		return 0;
@@ -35,7 +34,19 @@ int nictl_module_load_params(const char *params)
 		fprintf(stderr, "# NICTL_KO is not set\n");
 		return -EINVAL;
 	}
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	return module_load_path(ko, params);
+}
+
+int nictl_module_unload(void)
+{
+	return module_unload("nictl");
+}
+
+int module_load_path(const char *path, const char *params)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (syscall(SYS_finit_module, fd, params, 0) && errno != EEXIST)
@@ -44,9 +55,9 @@ int nictl_module_load_params(const char *params)
 	return ret;
 }
 
-int nictl_module_unload(void)
+int module_unload(const char *name)
 {
-	if (syscall(SYS_delete_module, "nictl", O_NONBLOCK))
+	if (syscall(SYS_delete_module, name, O_NONBLOCK))
 		return -errno;
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Loading and unloading the module under test ($NICTL_KO), and its
- * fault-injection knob, straight through the syscalls and sysfs so the
- * tests depend on no module tool.
+ * Loading and unloading the module under test ($NICTL_KO) and the suite's
+ * own test driver beside it, and nictl's fault-injection knob, straight
+ * through the syscalls and sysfs so the tests depend on no module tool.
  */
 #ifndef NICTL_TEST_MODULE_H
 #define NICTL_TEST_MODULE_H
@@ -17,6 +17,10 @@ int nictl_module_load(void);
 int nictl_module_load_params(const char *params);
 /* rmmod nictl; 0 or -errno. */
 int nictl_module_unload(void);
+/* insmod of the module file @path with @params: 0, also when it is loaded already, or -errno. */
+int module_load_path(const char *path, const char *params);
+/* rmmod @name: 0 or -errno. */
+int module_unload(const char *name);
 /* Make the @nth affinity write of every apply phase fail (0: off). */
 int nictl_set_fault(unsigned int nth);
 /* Set the test-build module parameter @name to @value: 0 or -errno. */

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel-kept affinity (6.15+): a driver may have the core keep its queue IRQs' affinity in
+ * each NAPI's config, and the core gives it back when the driver enables the NAPI again after a
+ * reset. On keptnic (selftests/keptnic/), whose reset allocates new IRQs with the default
+ * affinity: nictl's bind is what the core keeps, restore gives back what the core had, and the
+ * core's re-application is not reported as drift; the same reset on a driver that does not opt
+ * in is. guest-suite.sh runs it where the kernel has netif_set_affinity_auto().
+ */
+#include <libgen.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "env.h"
+#include "events.h"
+#include "irqs.h"
+#include "main.h"
+#include "module.h"
+#include "netdev.h"
+#include "nictl.h"
+#include "sys.h"
+
+#define DEV		"kept0"
+#define SYSDIR		"/sys/bus/platform/devices/keptnic"
+#define QUEUES		4
+/* Its NUMA node: the core's first spread of the affinity is onto this node's CPUs. */
+#define NODE		1
+/* The drift check looks once a second. */
+#define DRIFT_WAIT_MS	10000
+
+/* What the core keeps for each NAPI, from keptnic's "kept" file. */
+struct kept {
+	unsigned int n;
+	unsigned int irq[QUEUES];
+	struct cpus cpus[QUEUES];
+};
+
+FIXTURE(kept) {
+	struct test_env env;
+	struct nictl_listener events;
+	struct cpus node0;
+	struct nictl_dev dev;	/* kept0 as loaded */
+	struct cpus before[QUEUES];
+};
+
+/* insmod keptnic.ko from beside $NICTL_KO; @keep: the core keeps the affinity. */
+static int keptnic_load(bool keep)
+{
+	char dir[512], path[600], params[64];
+	const char *ko = getenv("NICTL_KO");
+
+	if (!ko)
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%s", ko);
+	snprintf(path, sizeof(path), "%s/keptnic.ko", dirname(dir));
+	snprintf(params, sizeof(params), "queues=%d node=%d keep=%d", QUEUES, NODE, keep);
+	return module_load_path(path, params) ?: netdev_set_up(DEV, true);
+}
+
+static int kept_read(struct kept *k)
+{
+	char buf[1024], list[CPUS_LIST_LEN], *line, *save = NULL;
+	int ret;
+
+	ret = read_str(SYSDIR "/kept", buf, sizeof(buf));
+	if (ret)
+		return ret;
+	k->n = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (k->n == QUEUES || sscanf(line, "%u %63s", &k->irq[k->n], list) != 2 ||
+		    cpus_parse(&k->cpus[k->n], list))
+			return -EPROTO;
+		k->n++;
+	}
+	return 0;
+}
+
+/* Whether the core keeps @want[i] for the i-th IRQ of @dev, printing what it keeps if not. */
+static bool core_keeps(const struct nictl_dev *dev, const struct cpus *want)
+{
+	char a[CPUS_LIST_LEN], b[CPUS_LIST_LEN];
+	struct kept k;
+	unsigned int i, j;
+	bool ok = true;
+
+	if (kept_read(&k)) {
+		fprintf(stderr, "# cannot read %s/kept\n", SYSDIR);
+		return false;
+	}
+	for (i = 0; i < dev->n_irqs; i++) {
+		for (j = 0; j < k.n && k.irq[j] != dev->irqs[i].num; j++)
+			;
+		cpus_format(&want[i], a, sizeof(a));
+		if (j == k.n) {
+			fprintf(stderr, "# IRQ %u: no NAPI has it; expected CPUs %s\n",
+				dev->irqs[i].num, a);
+			ok = false;
+		} else if (!cpus_equal(&k.cpus[j], &want[i])) {
+			cpus_format(&k.cpus[j], b, sizeof(b));
+			fprintf(stderr, "# IRQ %u: the core keeps CPUs %s, expected %s\n",
+				dev->irqs[i].num, b, a);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* Whether /proc shows @want[i] for the i-th IRQ of @dev, printing what it shows if not. */
+static bool irqs_on(const struct nictl_dev *dev, const struct cpus *want)
+{
+	char a[CPUS_LIST_LEN], b[CPUS_LIST_LEN];
+	struct cpus now;
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < dev->n_irqs; i++) {
+		if (irq_affinity(dev->irqs[i].num, &now, NULL)) {
+			fprintf(stderr, "# IRQ %u: no affinity to read\n", dev->irqs[i].num);
+			return false;
+		}
+		if (!cpus_equal(&now, &want[i])) {
+			cpus_format(&now, a, sizeof(a));
+			cpus_format(&want[i], b, sizeof(b));
+			fprintf(stderr, "# IRQ %u has CPUs %s, expected %s\n", dev->irqs[i].num,
+				a, b);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* The CPU each IRQ of a bind's @reply was put on, as a set of one. */
+static void targets(const struct nictl_dev *reply, struct cpus *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < reply->n_irqs; i++) {
+		cpus_zero(&out[i]);
+		cpus_set(&out[i], reply->irqs[i].target_cpu);
+	}
+}
+
+/*
+ * Run alone on @cpu, SCHED_FIFO: its kworkers wait until this process sleeps. A work item that
+ * a bind queues there (the core's affinity notifier) has run by the reply only if the bind
+ * waited for it.
+ */
+static int hold_cpu(int cpu)
+{
+	struct sched_param fifo = { .sched_priority = 50 };
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) || sched_setscheduler(0, SCHED_FIFO, &fifo))
+		return -errno;
+	return 0;
+}
+
+static int release_cpu(void)
+{
+	struct sched_param other = { .sched_priority = 0 };
+
+	return sched_setscheduler(0, SCHED_OTHER, &other) ? -errno : 0;
+}
+
+static int keptnic_reset(void)
+{
+	return write_str(SYSDIR "/reset", "0");
+}
+
+/* Load keptnic, find its IRQs and what the core first gave them. */
+static void setup(struct __test_metadata *_metadata, FIXTURE_DATA(kept) *self, bool keep)
+{
+	struct nl_result res;
+	unsigned int i;
+
+	ASSERT_EQ(0, keptnic_load(keep));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &self->dev, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(QUEUES, self->dev.n_irqs);
+	EXPECT_EQ(NICTL_IRQ_SOURCE_NAPI, self->dev.source);
+	for (i = 0; i < QUEUES; i++)
+		ASSERT_EQ(0, irq_affinity(self->dev.irqs[i].num, &self->before[i], NULL));
+}
+
+FIXTURE_SETUP(kept)
+{
+	ASSERT_EQ(0, env_setup(&self->env));
+	ASSERT_EQ(0, node_cpus(0, &self->node0));
+	ASSERT_EQ(0, nictl_listen(&self->events));
+}
+
+FIXTURE_TEARDOWN(kept)
+{
+	/* Its IRQs go with it, before the IRQ snapshot is compared. */
+	EXPECT_EQ(0, module_unload("keptnic"));
+	nictl_unlisten(&self->events);
+	EXPECT_EQ(0, env_teardown(&self->env));
+}
+
+/*
+ * The bind is what the core keeps, from the moment the reply comes, even where the core's
+ * notifier could not run before it: a reset then gives the IRQs back nictl's CPUs, and that is
+ * not drift. A drift caused after it is reported alone.
+ */
+TEST_F_TIMEOUT(kept, bind_is_what_the_core_keeps, 300)
+{
+	struct nictl_bind_args args = { .ifname = DEV, .cpus = &self->node0 };
+	struct cpus spread, placed[QUEUES], away;
+	struct nictl_event_msg ev;
+	struct nictl_dev reply;
+	struct nl_result res;
+	unsigned int i, moved, others = 0;
+	int ret;
+
+	setup(_metadata, self, true);
+	/* The core's own first placement: one CPU each, on the device's node. */
+	ASSERT_EQ(0, node_cpus(NODE, &spread));
+	for (i = 0; i < QUEUES; i++) {
+		EXPECT_EQ(1U, cpus_count(&self->before[i]));
+		EXPECT_TRUE(cpus_subset(&self->before[i], &spread));
+	}
+	EXPECT_TRUE(core_keeps(&self->dev, self->before));
+
+	ASSERT_EQ(0, hold_cpu(cpus_first(&self->node0)));
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(QUEUES, reply.n_irqs);
+	targets(&reply, placed);
+	/* Nothing printed: a write to the log may sleep, and let the notifier run. */
+	ASSERT_EQ(0, keptnic_reset());
+	ASSERT_EQ(0, release_cpu());
+	EXPECT_TRUE(irqs_on(&reply, placed)) TH_LOG("the reset undid the bind");
+	EXPECT_TRUE(core_keeps(&reply, placed));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_TRUE(reply.dev_flags & NICTL_DEV_F_BOUND);
+	for (i = 0; i < reply.n_irqs; i++)
+		EXPECT_EQ(0U, reply.irqs[i].drifts) TH_LOG("IRQ %u", reply.irqs[i].num);
+
+	/*
+	 * The fence: a drift made now is found by a check that comes after the reset. Any drift
+	 * of the other IRQs would come before it or in the same check.
+	 */
+	moved = reply.irqs[QUEUES - 1].num;
+	cpus_zero(&away);
+	cpus_set(&away, cpus_first(&spread));
+	ASSERT_EQ(0, irq_set_affinity(moved, &away));
+	while ((ret = nictl_wait_event(&self->events, NICTL_EVENT_DRIFT, reply.ifindex,
+				       DRIFT_WAIT_MS, &ev)) == 1 && ev.dev.irqs[0].num != moved)
+		others++;
+	EXPECT_EQ(1, ret) TH_LOG("no drift event for IRQ %u, moved to CPU %d", moved,
+				 cpus_first(&away));
+	while (nictl_next_event(&self->events, &ev, 1500) == 1)
+		others += ev.type == NICTL_EVENT_DRIFT;
+	EXPECT_EQ(0U, others) TH_LOG("drift reported of IRQs the core put back");
+
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_TRUE(irqs_on(&self->dev, self->before));
+}
+
+/* restore gives back what the core had, and the core keeps that again from the reply on. */
+TEST_F_TIMEOUT(kept, restore_gives_back_what_the_core_had, 300)
+{
+	struct nictl_bind_args args = { .ifname = DEV, .cpus = &self->node0 };
+	struct nictl_dev reply;
+	struct nl_result res;
+
+	setup(_metadata, self, true);
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, hold_cpu(cpus_first(&self->node0)));
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, keptnic_reset());
+	ASSERT_EQ(0, release_cpu());
+	EXPECT_TRUE(irqs_on(&self->dev, self->before)) TH_LOG("the reset undid the restore");
+	EXPECT_TRUE(core_keeps(&self->dev, self->before));
+	EXPECT_EQ(-ENODATA, nictl_restore(&self->env.nl, DEV, &reply, &res));
+}
+
+/*
+ * The control: where the driver does not opt in, the same reset loses the placement, and that is
+ * drift. So the two tests above see a core that kept it, not a reset that changed nothing.
+ */
+TEST_F_TIMEOUT(kept, without_the_core_a_reset_is_drift, 300)
+{
+	struct nictl_bind_args args = { .ifname = DEV, .cpus = &self->node0 };
+	struct nictl_event_msg ev;
+	struct nictl_dev reply;
+	struct nl_result res;
+	struct cpus now;
+	unsigned int i;
+
+	setup(_metadata, self, false);
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, keptnic_reset());
+	/* New IRQs have the default affinity, nothing puts the placement back. */
+	for (i = 0; i < reply.n_irqs; i++) {
+		ASSERT_EQ(0, irq_affinity(reply.irqs[i].num, &now, NULL));
+		EXPECT_LT(1U, cpus_count(&now)) TH_LOG("IRQ %u", reply.irqs[i].num);
+	}
+	ASSERT_EQ(1, nictl_wait_event(&self->events, NICTL_EVENT_DRIFT, reply.ifindex,
+				      DRIFT_WAIT_MS, &ev));
+	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
+	EXPECT_LE(1U, reply.irqs[0].drifts + reply.irqs[QUEUES - 1].drifts);
+}
+
+NICTL_TEST_MAIN
