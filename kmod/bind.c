@@ -419,6 +419,8 @@ static void nictl_bind_replay(struct net_device *netdev, const struct nictl_requ
 			err = nictl_bind_locked(stack, req, id);
 			cpus_read_unlock();
 		}
+		if (!err)
+			nictl_apply_settle(netdev);
 	}
 	if (err) {
 		/* Undo any pre-set: the driver's placement stays whole. */

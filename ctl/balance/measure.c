@@ -2,9 +2,10 @@
 /*
  * What each queue group of a set costs, from two samples of the module's
  * accounting: the NET_RX time of the NAPI instances serving its receive
- * queues, and per CPU the NET_RX time none of them accounts for (other
- * devices, the RPS backlog, the softirq's own work), which stays where it
- * is whatever the plan. Both are differences of counters that only grow,
+ * queues with their share of the softirq's own work around the polls, and
+ * per CPU the NET_RX time none of them accounts for (other devices, the
+ * RPS backlog, their share of that work), which stays where it is whatever
+ * the plan. Both are differences of counters that only grow,
  * so the window is whatever lay between the samples: the command's
  * --window, or the daemon's interval.
  */
@@ -146,6 +147,7 @@ static int rx_group(const struct bal_set *set, unsigned int i, int q)
 
 struct napi_ids {
 	unsigned int *id;
+	unsigned int *group;	/* the group each one serves */
 	unsigned int nr;
 };
 
@@ -162,7 +164,8 @@ static int weigh_groups(struct bal_set *set, const struct bal_sample *t0,
 	int g;
 
 	ours->id = calloc(t1->s.nr_napis ?: 1, sizeof(*ours->id));
-	if (!ours->id)
+	ours->group = calloc(t1->s.nr_napis ?: 1, sizeof(*ours->group));
+	if (!ours->id || !ours->group)
 		return -ENOMEM;
 	for (i = 0, k = 0; i < set->devs.nr; i++) {
 		for (; k < t1->napi_end[i]; k++) {
@@ -176,19 +179,34 @@ static int weigh_groups(struct bal_set *set, const struct bal_sample *t0,
 				return -ESRCH;
 			}
 			set->groups[g].load += grown(now->time_ns, then->time_ns);
+			ours->group[ours->nr] = g;
 			ours->id[ours->nr++] = now->id;
 		}
 	}
 	return 0;
 }
 
-/* Per CPU, the NET_RX time none of @ours took: it stays where it is. */
+/* What NAPI instance @id of @ours grew by on CPU @now (@then in the earlier sample). */
+static uint64_t grown_on(const struct stats_cpu *now, const struct stats_cpu *then,
+			 unsigned int id)
+{
+	return grown(napi_time_on(now, id), napi_time_on(then, id));
+}
+
+/*
+ * Per CPU, the NET_RX time none of @ours took stays where it is, but for
+ * the softirq's own work around the polls (the NET_RX time no poll
+ * accounts for), which goes where the polls go: each of @ours takes the
+ * share of it its poll time has of all polls there, into its group's load.
+ * Left behind as base, a queue's own overhead would make a move to an idle
+ * sibling look like a gain, and the daemon would chase it.
+ */
 static void weigh_base(struct bal_set *set, const struct bal_sample *t0,
 		       const struct bal_sample *t1, const struct napi_ids *ours)
 {
 	const struct stats_cpu *now, *then;
-	uint64_t all, mine;
-	unsigned int i, k;
+	uint64_t all, polled, mine, overhead, share, t;
+	unsigned int i, k, kind;
 
 	for (i = 0; i < t1->s.nr_cpus; i++) {
 		now = &t1->s.cpus[i];
@@ -197,10 +215,26 @@ static void weigh_base(struct bal_set *set, const struct bal_sample *t0,
 			continue;
 		all = grown(now->vec[NICTL_SOFTIRQ_NET_RX].time_ns,
 			    then->vec[NICTL_SOFTIRQ_NET_RX].time_ns);
+		polled = 0;
+		for (kind = 0; kind < __NICTL_POLL_MAX; kind++)
+			polled += grown(now->poll[kind].time_ns, then->poll[kind].time_ns);
 		mine = 0;
 		for (k = 0; k < ours->nr; k++)
-			mine += grown(napi_time_on(now, ours->id[k]),
-				      napi_time_on(then, ours->id[k]));
+			mine += grown_on(now, then, ours->id[k]);
+		/*
+		 * No poll time at all: a module that does not time polls by
+		 * kind, and nothing to share. A NAPI polled in its thread
+		 * counts in its own time, not in NET_RX's.
+		 */
+		if (polled && polled < mine)
+			polled = mine;
+		overhead = polled && all > polled ? all - polled : 0;
+		for (k = 0; overhead && k < ours->nr; k++) {
+			t = grown_on(now, then, ours->id[k]);
+			share = (uint64_t)((double)overhead * t / polled);
+			set->groups[ours->group[k]].load += share;
+			mine += share;
+		}
 		set->base[now->cpu] = all > mine ? all - mine : 0;
 	}
 }
@@ -238,7 +272,7 @@ int bal_measure(struct bal_set *set, const struct bal_sample *t0, const struct b
 {
 	const struct stats_cpu *c0 = t0->s.nr_cpus ? &t0->s.cpus[0] : NULL;
 	const struct stats_cpu *c1 = t1->s.nr_cpus ? &t1->s.cpus[0] : NULL;
-	struct napi_ids ours = { NULL, 0 };
+	struct napi_ids ours = { 0 };
 	unsigned int i, changed = 0;
 	int ret;
 
@@ -266,6 +300,7 @@ int bal_measure(struct bal_set *set, const struct bal_sample *t0, const struct b
 		map_cores(set, &t1->s);
 	}
 	free(ours.id);
+	free(ours.group);
 	if (ret == -ESRCH)
 		snprintf(err, errlen, "%s changed its NAPI instances while its load was "
 			 "measured (reloaded?)", set->devs.devs[changed].ifname);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a balance measures, from two samples built by hand: each queue
- * group weighs the NET_RX time its NAPI instances grew by, each CPU keeps
- * as its base the NET_RX time none of them took, a group runs where its
+ * group weighs the NET_RX time its NAPI instances grew by, with their share
+ * of the softirq's work around the polls, each CPU keeps as its base the
+ * NET_RX time none of them took, a group runs where its
  * lowest queue's IRQ runs, cores come from the (fake) sysfs; and the
  * refusals: accounting off, counters reset, a NAPI instance that appeared
  * in the window. Then when a plan is worth applying, and when a kept
@@ -144,6 +145,28 @@ TEST_F(measure, groups_weigh_their_napis_and_the_rest_stays_as_base)
 	EXPECT_EQ(4, set->core[5]);
 	EXPECT_EQ(6, set->core[7]);
 	EXPECT_EQ(0, set->core[0]);
+}
+
+/*
+ * The softirq's own work around the polls goes with them: CPU 4's 300 ms
+ * of NET_RX are 200 ms of queue 0's polls, 50 of another device's and 50
+ * of neither; queue 0 takes 200/250 of those 50, the other device's share
+ * stays. CPU 5's polls account for all of its NET_RX: nothing to share.
+ */
+TEST_F(measure, the_softirq_work_around_a_queue_polls_goes_with_it)
+{
+	struct bal_set *set = &self->set;
+
+	self->t1.s.cpus[4].poll[NICTL_POLL_DEVICE].time_ns = 250000000;
+	self->t1.s.cpus[5].poll[NICTL_POLL_DEVICE].time_ns = 150000000;
+	ASSERT_EQ(0, bal_measure(set, &self->t0, &self->t1, self->err, sizeof(self->err)))
+		TH_LOG("%s", self->err);
+	EXPECT_EQ(240000000ULL, set->groups[0].load);
+	EXPECT_EQ(60000000ULL, set->base[4]);
+	EXPECT_EQ(150000000ULL, set->groups[1].load);
+	EXPECT_EQ(0ULL, set->base[5]);
+	/* No poll time there: the module did not time CPU 6's polls, nothing moves. */
+	EXPECT_EQ(50000000ULL, set->base[6]);
 }
 
 TEST_F(measure, refuses_accounting_off)

@@ -15,9 +15,7 @@
 BUSYBOX=/bin/busybox
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-# LANG=C, not C.UTF-8: glibc then loads no locale, which every process would
-# read over 9p (200 ms each on 5.10 under TCG); no test prints non-ASCII.
-export HOME=/tmp TERM=dumb LANG=C
+export HOME=/tmp TERM=dumb LANG=C.UTF-8
 
 # PID 1 must never exit (the kernel would panic), so the last step powers
 # off whatever happened before it; the host then finds no rc file when the
