@@ -66,14 +66,17 @@ unknown() { fails_with 1 "5.0.0-1-amd64 is not in" "$TMP/kernels.sh" 5.0.0-1-amd
 bad_field() { fails_with 2 "unknown field flavour" "$TMP/kernels.sh" 1.0.0-1-amd64 flavour; }
 
 # Every line of the real list: four fields, a suite name, BUILD and CHECK
-# from their sets, no kernel twice.
+# from their sets, no kernel twice; and one kernel at least runs the whole
+# suite, or the controller's own tests (left out by kernel-side) run nowhere.
 real_list()
 {
 	local bad
 
 	bad=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/scripts/kernels.list" | awk '
 		NF != 4 || $2 !~ /^[a-z]+(-security)?$/ || $3 !~ /^(host|chroot)$/ ||
-			$4 !~ /^(full|core|no)$/ || seen[$1]++ { print "bad line: " $0 }')
+			$4 !~ /^(full|kernel-side|core|no)$/ || seen[$1]++ { print "bad line: " $0 }
+		$4 == "full" { full++ }
+		END { if (!full) print "no kernel has CHECK full" }')
 	[[ -z $bad ]] && return 0
 	echo "$bad"
 	return 1
@@ -85,5 +88,5 @@ tap_check "NICTL_KERNELS names the kernels, listed or not" named
 tap_check "KREL suite and KREL build print that field" fields
 tap_check "a kernel not in the list fails and says so" unknown
 tap_check "an unknown field is a usage error" bad_field
-tap_check "scripts/kernels.list has four valid fields a line, each kernel once" real_list
+tap_check "scripts/kernels.list has four valid fields a line, each kernel once, one full" real_list
 tap_done

@@ -145,6 +145,8 @@ main() {
 		elif [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
 			queue_guest suite "$krel" "$results/$krel.half1" --half 1
 			queue_guest suite "$krel" "$results/$krel.half2" --half 2
+		elif [ "$plan" = kernel-side ]; then
+			queue_guest suite "$krel" "$results/$krel" --kernel-side
 		else
 			queue_guest suite "$krel" "$results/$krel"
 			big=$krel

@@ -16,7 +16,9 @@
 # or a non-zero rc with no failed test each count as one failure, and its
 # kernel log must show no splat (one test, "<krel>: kernel log clean").
 # The last line is "N passed, N failed[, N skipped]"; the exit status is
-# non-zero when anything failed or was skipped.
+# non-zero when anything failed or was skipped. Every failure is named again
+# just above it, with the two lines its test printed before it, so that the
+# tail of a long log (all a CI page may show) says what failed.
 set -eu
 
 # Kernel log lines that mean the kernel complained. The out-of-tree module's
@@ -25,6 +27,30 @@ SPLAT='WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN|[Kk]ernel pa
 BENIGN='loading out-of-tree module taints kernel|module verification failed'
 
 PASSED=0 FAILED=0 SKIPPED=0
+# The failures and their context, as repeated at the end.
+FAILURES=''
+# How many lines of them the end shows; the rest are above in the log.
+FAILURES_SHOWN=15
+
+# Keep the failure lines of printed results $1 for the end, each with the
+# two lines its test printed before it (what it saw and expected), passing
+# over the harness's own "Test failed" and "FAIL" lines.
+note_failures() {
+	found=$(printf '%s\n' "$1" | awk '
+	/^\[[^]]*\] (not ok|Bail out!|# planned|# no plan)/ {
+		if (prev2 != "")
+			print "  " prev2
+		if (prev1 != "")
+			print "  " prev1
+		print
+		prev1 = prev2 = ""
+		next
+	}
+	/: Test failed|^\[[^]]*\] # +FAIL / { next }
+	{ prev2 = prev1; prev1 = $0 }')
+	[ -z "$found" ] || FAILURES="$FAILURES$found
+"
+}
 
 # Add "P F S" (as printed by tap_file) to the totals.
 count() {
@@ -39,6 +65,8 @@ check() {
 		count 1 0 0
 	else
 		echo "[$label] not ok - $name"
+		FAILURES="${FAILURES}[$label] not ok - $name
+"
 		count 0 1 0
 	fi
 }
@@ -95,6 +123,7 @@ tap_dir() {
 		echo "[$label] ==== ${tap#"$dir"/}"
 		out=$(tap_file "$label" "$tap")
 		printf '%s\n' "$out" | sed '$d'
+		note_failures "$(printf '%s\n' "$out" | sed '$d')"
 		read -r pass fail skip <<-EOF
 			$(printf '%s\n' "$out" | tail -n 1)
 		EOF
@@ -140,6 +169,14 @@ main() {
 		tap_dir "$dir"
 		[ "$(basename "$dir")" = host ] || guest_checks "$dir"
 	done
+	if [ -n "$FAILURES" ]; then
+		echo
+		echo "What failed (each with the two lines before it):"
+		printf '%s' "$FAILURES" | head -n "$FAILURES_SHOWN"
+		lines=$(printf '%s' "$FAILURES" | wc -l)
+		[ "$lines" -le "$FAILURES_SHOWN" ] ||
+			echo "  ... and $((lines - FAILURES_SHOWN)) more lines of it above"
+	fi
 	line="$PASSED passed, $FAILED failed"
 	[ "$SKIPPED" -eq 0 ] || line="$line, $SKIPPED skipped"
 	echo "$line"
