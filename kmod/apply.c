@@ -119,4 +119,44 @@ void nictl_apply_settle(struct net_device *netdev)
 		if (test_bit(NAPI_STATE_HAS_NOTIFIER, &napi->state))
 			flush_work(&napi->notify.work);
 }
+
+/**
+ * nictl_apply_kept_by_core() - whether the core keeps a device's IRQ affinity
+ * @netdev: the device
+ *
+ * Return: true for a driver that opted in (netif_set_affinity_auto()).
+ */
+bool nictl_apply_kept_by_core(const struct net_device *netdev)
+{
+	return netdev->irq_affinity_auto;
+}
+
+/**
+ * nictl_apply_core_pending() - is the core about to give an IRQ its kept affinity?
+ * @netdev: a device whose affinity the core keeps
+ * @irq: one of its queue IRQs
+ *
+ * In a reset, a driver requests new IRQs (the default affinity) and links them to its NAPIs
+ * while they are disabled; the core sets each NAPI's kept mask when the driver enables it again.
+ * Until then, an IRQ that has no enabled NAPI shows the default, and that is not a drift yet.
+ * napi_disable() leaves %NAPI_STATE_SCHED and %NAPI_STATE_NPSVC set until napi_enable().
+ *
+ * Context: rtnl and @netdev's instance lock held, so its NAPIs and their IRQs stay.
+ * Return: true while @irq waits for its NAPI, or for a NAPI to be linked to it in a reset.
+ */
+bool nictl_apply_core_pending(struct net_device *netdev, unsigned int irq)
+{
+	struct napi_struct *napi;
+	bool disabled, any = false;
+
+	netdev_assert_locked(netdev);
+	list_for_each_entry(napi, &netdev->napi_list, dev_list) {
+		disabled = test_bit(NAPI_STATE_SCHED, &napi->state) &&
+			   test_bit(NAPI_STATE_NPSVC, &napi->state);
+		if (napi->irq == irq)
+			return disabled;
+		any |= disabled;
+	}
+	return any;
+}
 #endif

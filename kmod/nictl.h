@@ -189,9 +189,21 @@ int nictl_apply(struct nictl_change *changes, unsigned int n, bool dry_run,
 		struct netlink_ext_ack *extack);
 #ifdef NICTL_HAVE_AFFINITY_AUTO
 void nictl_apply_settle(struct net_device *netdev);
+bool nictl_apply_kept_by_core(const struct net_device *netdev);
+bool nictl_apply_core_pending(struct net_device *netdev, unsigned int irq);
 #else
 static inline void nictl_apply_settle(struct net_device *netdev)
 {
+}
+
+static inline bool nictl_apply_kept_by_core(const struct net_device *netdev)
+{
+	return false;
+}
+
+static inline bool nictl_apply_core_pending(struct net_device *netdev, unsigned int irq)
+{
+	return false;
 }
 #endif
 
@@ -246,6 +258,7 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 struct net_device *nictl_binding_owner(unsigned int irq);
 void nictl_binding_forget_irq(const struct net_device *netdev, unsigned int irq);
 void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found);
+void nictl_binding_confirm(struct net_device *netdev);
 void nictl_binding_drop(const struct net_device *netdev);
 void nictl_bindings_drop_all(void);
 

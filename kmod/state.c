@@ -68,6 +68,7 @@ struct nictl_saved_irq {
  * @n_refs: room in @refs
  * @n: entries in @irqs
  * @irqs: the IRQs nictl has set
+ * @kept_by_core: the core keeps the device's IRQ affinity: a drift is confirmed under rtnl
  */
 struct nictl_binding {
 	struct list_head list;
@@ -78,6 +79,7 @@ struct nictl_binding {
 	unsigned int n_refs;
 	unsigned int n;
 	struct nictl_saved_irq *irqs;
+	bool kept_by_core;
 };
 
 static u32 nictl_name_hash(const char *name)
@@ -343,6 +345,7 @@ struct nictl_binding *nictl_binding_prepare(const struct nictl_dev *dev,
 	if (!b)
 		return NULL;
 	b->netdev = dev->netdev;
+	b->kept_by_core = nictl_apply_kept_by_core(dev->netdev);
 	b->irqs = kvcalloc(n, sizeof(*b->irqs), GFP_KERNEL);
 	if (!b->irqs) {
 		kfree(b);
@@ -475,21 +478,25 @@ int nictl_binding_restore_changes(struct nictl_binding *b, const struct nictl_de
 	return 0;
 }
 
-/* Report a drift of @s (@name: just read) once, until it has nictl's affinity again or another. */
-static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_saved_irq *s,
-				    const char *name, struct cpumask *found)
+/* Whether @s has an affinity (read into @found) not reported yet; a drift that ended is forgotten. */
+static bool nictl_binding_drifted(struct nictl_saved_irq *s, struct cpumask *found)
+{
+	/* Pending mask while a move waits: nictl's own move is no drift. */
+	if (nictl_irq_masks(s->irq, found, NULL, NULL))
+		return false;
+	if (cpumask_equal(found, cpumask_of(s->target_cpu))) {
+		cpumask_clear(s->drift);
+		return false;
+	}
+	return !cpumask_equal(found, s->drift);
+}
+
+/* Report the drift of @s (@name: just read) to @found, once until it has another. */
+static void nictl_binding_report(const struct nictl_binding *b, struct nictl_saved_irq *s,
+				 const char *name, const struct cpumask *found)
 {
 	struct nictl_qirq q;
 
-	/* Pending mask while a move waits: nictl's own move is no drift. */
-	if (nictl_irq_masks(s->irq, found, NULL, NULL))
-		return;
-	if (cpumask_equal(found, cpumask_of(s->target_cpu))) {
-		cpumask_clear(s->drift);
-		return;
-	}
-	if (cpumask_equal(found, s->drift))
-		return;
 	cpumask_copy(s->drift, found);
 	s->drifts++;
 	s->drift_ns = ktime_get_ns();
@@ -504,19 +511,28 @@ static void nictl_binding_check_irq(const struct nictl_binding *b, struct nictl_
 	nictl_event_drift(&b->dev, &q, cpumask_of(s->target_cpu));
 }
 
+/* Whether @s is the IRQ of the name it had at the last discovery (read into @name). */
+static bool nictl_binding_same_irq(const struct nictl_saved_irq *s, char *name, size_t len)
+{
+	bool managed, shared;
+
+	return nictl_irq_name(s->irq, name, len, &managed, &shared) &&
+	       nictl_name_hash(name) == s->name_hash;
+}
+
 /**
  * nictl_bindings_check() - report the drift of every bound IRQ, without rtnl
  * @recheck: receives the devices with a bound IRQ gone or renamed, to discover under rtnl
  * @found: scratch mask
  *
  * A changed IRQ is checked again only once a discovery finds it, so it asks for one discovery.
+ * So does a drift of an IRQ whose affinity the core keeps: nictl_binding_confirm() decides.
  */
 void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 {
 	char name[NICTL_IRQ_NAME_LEN];
 	struct nictl_saved_irq *s;
 	struct nictl_binding *b;
-	bool managed, shared;
 	unsigned int i;
 
 	mutex_lock(&nictl_bindings_mutex);
@@ -525,9 +541,14 @@ void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 			s = &b->irqs[i];
 			if (!s->live)
 				continue;
-			if (nictl_irq_name(s->irq, name, sizeof(name), &managed, &shared) &&
-			    nictl_name_hash(name) == s->name_hash) {
-				nictl_binding_check_irq(b, s, name, found);
+			if (nictl_binding_same_irq(s, name, sizeof(name))) {
+				if (!nictl_binding_drifted(s, found))
+					continue;
+				/* With no room left, it is found again next period. */
+				if (b->kept_by_core)
+					nictl_recheck_add(recheck, b->netdev->ifindex);
+				else
+					nictl_binding_report(b, s, name, found);
 				continue;
 			}
 			/* With no room left, it is found again next period. */
@@ -536,6 +557,38 @@ void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 		}
 	}
 	mutex_unlock(&nictl_bindings_mutex);
+}
+
+/**
+ * nictl_binding_confirm() - report the drifts the check left to be confirmed under rtnl
+ * @netdev: a device the check found drifted, whose IRQ affinity the core keeps
+ *
+ * In a reset, such a driver's new IRQs have the default affinity until it enables their NAPIs
+ * and the core gives them the kept one: only under the instance lock can the core's NAPIs say
+ * whether that is still to come.
+ *
+ * Context: rtnl and @netdev's instance lock held.
+ */
+void nictl_binding_confirm(struct net_device *netdev)
+{
+	char name[NICTL_IRQ_NAME_LEN];
+	struct nictl_saved_irq *s;
+	struct nictl_binding *b;
+	cpumask_var_t found;
+	unsigned int i;
+
+	if (!alloc_cpumask_var(&found, GFP_KERNEL))
+		return;
+	mutex_lock(&nictl_bindings_mutex);
+	b = nictl_binding_find(netdev);
+	for (i = 0; b && b->kept_by_core && i < b->n; i++) {
+		s = &b->irqs[i];
+		if (s->live && nictl_binding_same_irq(s, name, sizeof(name)) &&
+		    nictl_binding_drifted(s, found) && !nictl_apply_core_pending(netdev, s->irq))
+			nictl_binding_report(b, s, name, found);
+	}
+	mutex_unlock(&nictl_bindings_mutex);
+	free_cpumask_var(found);
 }
 
 /**

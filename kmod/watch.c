@@ -184,7 +184,7 @@ void nictl_watch_link(struct net_device *lower, struct net_device *upper, bool l
 	nictl_stack_free(stack);
 }
 
-/* Discover a device for its snapshot, binding and sticky binding. */
+/* Discover a device for its snapshot, binding, drifts to confirm and sticky binding. */
 static void nictl_watch_look(struct net_device *netdev)
 {
 	struct nictl_dev dev;
@@ -198,6 +198,7 @@ static void nictl_watch_look(struct net_device *netdev)
 	nictl_snapshot_update(&dev);
 	nictl_dev_release(&dev);
 	netdev_lock(netdev);
+	nictl_binding_confirm(netdev);
 	nictl_bind_sticky(netdev);
 	netdev_unlock(netdev);
 }

@@ -295,19 +295,33 @@ printf '%s\n' "$out" | sed 's/^/# /'
 [ "$rc" -eq 0 ]
 tap $? "verify and plan without the module: the daemon's binding as the rule says"
 
-reload_pci && await 60 check_binding
-tap $? "a PCI reload of $IFACE: the new device bound by the rule again"
-
-# virtio_net spreads its IRQs again on a channel change (virtnet_set_affinity()).
+# The daemon's answers to $IFACE: binds that moved an IRQ, by any name
+# (a reloaded device binds before it has its name back), and drifts found.
 applies() {
-	grep -c "rule node1-nic: IRQ " "$DAEMON_LOG"
+	grep -cE "(rule node1-nic: IRQ |$IFACE: moved behind nictl's back)" "$DAEMON_LOG"
 }
 more_applies() {
 	[ "$(applies)" -gt "$before" ]
 }
+# The daemon's log since its first $1 lines, for a failure.
+log_since() {
+	tail -n +"$(($1 + 1))" "$DAEMON_LOG" | sed 's/^/# daemon since: /'
+}
+
+# The daemon logs an apply after its writes: waited for, so that it is not
+# counted as an answer to what comes next.
 before=$(applies)
+reload_pci && await 60 check_binding && await 30 more_applies
+tap $? "a PCI reload of $IFACE: the new device bound by the rule again"
+
+# virtio_net spreads its IRQs again on a channel change (virtnet_set_affinity()):
+# the daemon answers the channel change or, first, the drift it finds.
+before=$(applies) lines=$(wc -l <"$DAEMON_LOG")
 run ethtool -L "$IFACE" combined 1 && run ethtool -L "$IFACE" combined 2 &&
 	await 30 check_binding && await 30 more_applies
+rc=$?
+[ "$rc" -eq 0 ] || log_since "$lines"
+[ "$rc" -eq 0 ]
 tap $? "ethtool -L $IFACE combined 1, then 2: virtio_net's moves undone by the rule"
 
 insmod "$NICTL_KO" && await 60 logged "module nictl is here" && await 30 check_binding &&

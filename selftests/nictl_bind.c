@@ -479,9 +479,10 @@ TEST_F_TIMEOUT(vnode1, threaded_napis_go_with_the_bind, 300)
 	}
 	ASSERT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
 	ASSERT_LT(1U, cfg->nr) TH_LOG("vnode1 has %u NAPIs; the fault needs two", cfg->nr);
-	for (i = 0; i < cfg->nr; i++)
+	for (i = 0; i < cfg->nr; i++) {
 		ASSERT_EQ(0, cfg->n[i].threaded) TH_LOG("NAPI %u polls in a thread already",
 							 cfg->n[i].id);
+	}
 	napicfg_format(cfg, was, sizeof(was));
 	second_set_fails(_metadata, self->dev.ifindex, r, threaded_opts, was, irqs);
 
@@ -501,8 +502,9 @@ TEST_F_TIMEOUT(vnode1, threaded_napis_go_with_the_bind, 300)
 	EXPECT_EQ(0, napicfg_read(self->dev.ifindex, cfg));
 	napicfg_format(cfg, now, sizeof(now));
 	EXPECT_STREQ(was, now) TH_LOG("NAPIs after restore");
-	for (i = 0; i < cfg->nr; i++)
+	for (i = 0; i < cfg->nr; i++) {
 		EXPECT_EQ(0U, cfg->n[i].pid) TH_LOG("NAPI %u kept its thread", cfg->n[i].id);
+	}
 	EXPECT_EQ(0, irq_snapshot_changes(irqs));
 out:
 	free(cfg);

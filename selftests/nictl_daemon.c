@@ -620,8 +620,9 @@ TEST_F_TIMEOUT(daemon, failed_steering_leaves_nothing, 600)
 	EXPECT_TRUE(steering_is("vnode1", &self->before));
 	EXPECT_EQ(self->flow_before, flow_entries());
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &res));
-	for (i = 0; i < dev.n_irqs; i++)
+	for (i = 0; i < dev.n_irqs; i++) {
 		EXPECT_FALSE(dev.irqs[i].flags & NICTL_IRQ_F_BOUND) TH_LOG("IRQ %u", dev.irqs[i].num);
+	}
 }
 
 /* A broken file on SIGHUP is refused by line; the rules in force still hold. */

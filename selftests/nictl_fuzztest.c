@@ -197,8 +197,9 @@ TEST_F(gen, batches_read_as_their_messages)
 		if (nlh->nlmsg_len <= m->len && NLMSG_ALIGN(nlh->nlmsg_len) < m->len)
 			ASSERT_GT((size_t)NLMSG_HDRLEN, m->len - NLMSG_ALIGN(nlh->nlmsg_len));
 	}
-	for (i = 2; i <= FUZZ_BATCH_MAX; i++)
+	for (i = 2; i <= FUZZ_BATCH_MAX; i++) {
 		EXPECT_LT(MESSAGES / 40, by_n[i]) TH_LOG("batches of %u", i);
+	}
 	/* The last message still lies about its length as lone ones do, and dumps come. */
 	EXPECT_LT(MESSAGES / 200, last_unframed);
 	EXPECT_LT(MESSAGES / 200, dumps);
@@ -222,10 +223,12 @@ TEST_F(gen, covers_every_command_and_kind)
 		by_kind[self->a.kind]++;
 		no_end += !self->a.expect_end;
 	}
-	for (i = 0; i <= NICTL_CMD_MAX + 1; i++)
+	for (i = 0; i <= NICTL_CMD_MAX + 1; i++) {
 		EXPECT_LT(50U, by_cmd[i]) TH_LOG("command %u", i);
-	for (i = 0; i < __FUZZ_KIND_MAX; i++)
+	}
+	for (i = 0; i < __FUZZ_KIND_MAX; i++) {
 		EXPECT_LT(MESSAGES / 20, by_kind[i]) TH_LOG("kind %u", i);
+	}
 	/* Some messages the kernel must drop or need not acknowledge. */
 	EXPECT_LT(MESSAGES / 50, no_end);
 }

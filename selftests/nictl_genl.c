@@ -436,8 +436,9 @@ TEST_F_TIMEOUT(genl, dev_dump_resumes_and_flags_a_change, 600)
 	 * the change lands in DEV's third part at the earliest.
 	 */
 	ASSERT_LE(3U, dev->n_irqs);
-	for (i = 0; i < whole->devs.n; i++)
+	for (i = 0; i < whole->devs.n; i++) {
 		EXPECT_EQ(1U, whole->msgs[i]) TH_LOG("%s", whole->devs.dev[i].ifname);
+	}
 
 	/* One IRQ per message: every device resumes after the IRQ it sent last. */
 	ASSERT_EQ(0, nictl_param_write("fault_dump_items", "1"));
@@ -445,9 +446,10 @@ TEST_F_TIMEOUT(genl, dev_dump_resumes_and_flags_a_change, 600)
 		TH_LOG("%s", self->res.msg);
 	EXPECT_FALSE(split->intr);
 	EXPECT_TRUE(same_devs(&whole->devs, &split->devs));
-	for (i = 0; i < split->devs.n; i++)
+	for (i = 0; i < split->devs.n; i++) {
 		EXPECT_EQ(split->devs.dev[i].n_irqs ?: 1, split->msgs[i])
 			TH_LOG("%s: messages", split->devs.dev[i].ifname);
+	}
 
 	/* DEV goes to one queue pair after its first part: the rest is flagged. */
 	ASSERT_EQ(0, dev_dump_paced(&self->env.nl, split, self->info.ifindex, one_channel,

@@ -701,8 +701,9 @@ TEST(prometheus_grammar)
 	unsigned int i;
 
 	EXPECT_TRUE(prom_text_ok(prom_good));
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_FALSE(prom_text_ok(bad[i])) TH_LOG("accepted bad text %u", i);
+	}
 }
 
 static const char interrupts[] =

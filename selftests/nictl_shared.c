@@ -200,8 +200,9 @@ TEST_F(shared, daemon_does_not_fight_itself)
 	/* Several periods of the drift check (watch_period_ms is 1000). */
 	sleep(5 * timeout_scale());
 	ASSERT_EQ(0, nictl_dev_get(&self->env.nl, "vnode1", &dev, &self->res));
-	for (i = 0; i < dev.n_irqs; i++)
+	for (i = 0; i < dev.n_irqs; i++) {
 		EXPECT_EQ(0U, dev.irqs[i].drifts) TH_LOG("IRQ %u", dev.irqs[i].num);
+	}
 	EXPECT_EQ(0, daemon_stop(pid));
 	/* One apply at start, none after. */
 	EXPECT_EQ(1U, daemon_dump_log(DAEMON_LOG, "vnode1: rule node1-nic: IRQ"));

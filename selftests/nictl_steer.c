@@ -112,8 +112,9 @@ FIXTURE_SETUP(steer)
 	unsigned int i;
 
 	ASSERT_EQ(0, env_setup(&self->env));
-	for (i = 0; i < ARRAY_SIZE(nics); i++)
+	for (i = 0; i < ARRAY_SIZE(nics); i++) {
 		ASSERT_EQ(0, steering_read(nics[i], &self->before[i])) TH_LOG("%s", nics[i]);
+	}
 	self->flow_entries = flow_entries();
 	ASSERT_LE(0, self->flow_entries);
 	/* The kernel's default: bind raises it, restore lowers it again. */
@@ -129,8 +130,9 @@ FIXTURE_TEARDOWN(steer)
 	for (i = 0; i < ARRAY_SIZE(nics); i++)
 		if (count_queues(nics[i], "rx") != self->before[i].rx)
 			EXPECT_EQ(0, netdev_set_channels(nics[i], self->before[i].rx));
-	for (i = 0; i < ARRAY_SIZE(nics); i++)
+	for (i = 0; i < ARRAY_SIZE(nics); i++) {
 		EXPECT_EQ(0, steering_write(nics[i], &self->before[i])) TH_LOG("%s", nics[i]);
+	}
 	EXPECT_EQ(0, set_flow_entries(self->flow_entries));
 	kept_files(true);
 	EXPECT_EQ(0, env_teardown(&self->env));

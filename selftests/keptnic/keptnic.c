@@ -10,7 +10,9 @@
  *          descriptors and allocates new ones, which start with the default affinity, as a
  *          driver that allocates its vectors again does; then enables the NAPIs, and the core
  *          puts back the affinity it kept. A number written is how many milliseconds the new
- *          IRQs keep the default affinity first, under rtnl, as a slow reset would.
+ *          IRQs keep the default affinity first, their NAPIs disabled, with rtnl dropped, as a
+ *          driver whose reset sleeps in its own work does; nothing may take the device down
+ *          meanwhile (its stop would wait for the disabled NAPIs).
  *   kept   read: one line per NAPI, its IRQ and the CPUs the core keeps for it.
  * Parameters: queues (4), node (-1), keep (1; 0 is a driver before 6.15, whose reset loses the
  * affinity).
@@ -21,6 +23,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
 #include <linux/rtnetlink.h>
@@ -45,6 +48,7 @@ struct keptnic {
 	unsigned int base;	/* the first queue IRQ; queue i has base + i */
 	char names[KEPTNIC_MAX_QUEUES][IFNAMSIZ + 8];
 	struct napi_struct napi[KEPTNIC_MAX_QUEUES];
+	struct mutex reset_lock;	/* one reset at a time: rtnl is dropped in a slow one */
 };
 
 static struct platform_device *keptnic_pdev;
@@ -168,18 +172,26 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr, co
 	unsigned int hold_ms = 0;
 	int err;
 
+	bool running;
+
 	if (len && buf[0] != '\n' && kstrtouint(buf, 0, &hold_ms))
 		return -EINVAL;
+	mutex_lock(&k->reset_lock);
 	rtnl_lock();
-	if (netif_running(k->netdev))
+	running = netif_running(k->netdev);
+	if (running)
 		keptnic_stop(k->netdev);
 	keptnic_irqs_free(k);
 	err = keptnic_irqs_alloc(k, k->base);
-	if (!err && hold_ms)
+	if (!err && hold_ms) {
+		rtnl_unlock();
 		msleep(hold_ms);
-	if (!err && netif_running(k->netdev))
+		rtnl_lock();
+	}
+	if (!err && running)
 		keptnic_open(k->netdev);
 	rtnl_unlock();
+	mutex_unlock(&k->reset_lock);
 	return err ?: len;
 }
 static DEVICE_ATTR_WO(reset);
@@ -223,6 +235,7 @@ static int keptnic_probe(struct platform_device *pdev)
 	netdev->netdev_ops = &keptnic_ops;
 	eth_hw_addr_random(netdev);
 	k = netdev_priv(netdev);
+	mutex_init(&k->reset_lock);
 	k->netdev = netdev;
 	if (keep)
 		netif_set_affinity_auto(netdev);

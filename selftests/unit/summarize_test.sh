@@ -171,6 +171,37 @@ tap_check "a guest stopped by its time limit fails" \
 tap_check "and the summary names the limit, not a crash" \
 	says "guest finished (stopped by its limit, NICTL_VM_TIMEOUT=14400" 6.12-limit
 
+# The end of the summary, after its folders: what a CI page that shows only
+# the tail of the log must say of a failure.
+tail_says()
+{
+	local text=$1
+
+	shift
+	summary "$@"
+	tail -n 8 <<<"$OUT" | grep -qF -- "$text" && return 0
+	echo "no line with \"$text\" in the last 8 of:"
+	echo "$OUT"
+	return 1
+}
+
+guest 7.2-failed 1 ''
+tap 7.2-failed/nictl_kept.tap '1..2' '#  RUN           kept.slow ...' \
+	'# IRQ 63 kept the default for 4174 ms' '# slow: Test failed' '#          FAIL  kept.slow' \
+	'not ok 1 kept.slow' 'ok 2 kept.other'
+printf '%s\n' '# passed event seq 3: bound kept0' \
+	'# nictl_kept.c:370:slow:Expected 0U (0) == drifts (1)' >"$TMP/7.2-failed/nictl_kept.log"
+results host
+tap host/a.tap '1..1' 'ok 1 - one'
+tap_check "the end names each failure again, and its folder" \
+	tail_says "[7.2-failed] not ok 1 kept.slow" host 7.2-failed
+tap_check "with what the test printed before it, the harness's own lines passed over" \
+	tail_says "  [7.2-failed] # IRQ 63 kept the default for 4174 ms" host 7.2-failed
+tap_check "and what it wrote of itself to its stderr log" \
+	tail_says "  # nictl_kept.c:370:slow:Expected 0U (0) == drifts (1)" host 7.2-failed
+tap_check "the verdict is still the last line" \
+	verdict "3 passed, 1 failed" fail host 7.2-failed
+
 tap_check "no folder at all is a usage error" \
 	bash -c '! "$1" >/dev/null 2>&1' _ "$SUMMARIZE"
 

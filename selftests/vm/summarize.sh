@@ -17,8 +17,8 @@
 # kernel log must show no splat (one test, "<krel>: kernel log clean").
 # The last line is "N passed, N failed[, N skipped]"; the exit status is
 # non-zero when anything failed or was skipped. Every failure is named again
-# just above it, with the two lines its test printed before it, so that the
-# tail of a long log (all a CI page may show) says what failed.
+# just above it, with what its test printed of it, so that the tail of a long
+# log (all a CI page may show) says what failed and why.
 set -eu
 
 # Kernel log lines that mean the kernel complained. The out-of-tree module's
@@ -32,17 +32,31 @@ FAILURES=''
 # How many lines of them the end shows; the rest are above in the log.
 FAILURES_SHOWN=15
 
-# Keep the failure lines of printed results $1 for the end, each with the
-# two lines its test printed before it (what it saw and expected), passing
-# over the harness's own "Test failed" and "FAIL" lines.
+# Keep the failure lines of printed results $1 (of TAP file $2) for the end,
+# each with the two lines its test printed before it, passing over the
+# harness's own "Test failed" and "FAIL" lines, and the first two lines its
+# test wrote of itself ("FILE:LINE:TEST:...", what it saw and expected) to
+# the stderr log beside the TAP.
 note_failures() {
-	found=$(printf '%s\n' "$1" | awk '
+	found=$(printf '%s\n' "$1" | awk -v errlog="${2%.tap}.log" '
+	function from_log(line,    name, text, n) {
+		name = line
+		sub(/^\[[^]]*\] not ok [0-9]+ /, "", name)
+		sub(/ .*/, "", name)
+		sub(/.*\./, "", name)
+		while (name != "" && n < 2 && (getline text < errlog) > 0)
+			if (index(text, ":" name ":"))
+				print "  " text (n++ ? "" : "   (" errlog ")")
+		close(errlog)
+	}
 	/^\[[^]]*\] (not ok|Bail out!|# planned|# no plan)/ {
 		if (prev2 != "")
 			print "  " prev2
 		if (prev1 != "")
 			print "  " prev1
 		print
+		if (/\] not ok [0-9]/)
+			from_log($0)
 		prev1 = prev2 = ""
 		next
 	}
@@ -123,7 +137,7 @@ tap_dir() {
 		echo "[$label] ==== ${tap#"$dir"/}"
 		out=$(tap_file "$label" "$tap")
 		printf '%s\n' "$out" | sed '$d'
-		note_failures "$(printf '%s\n' "$out" | sed '$d')"
+		note_failures "$(printf '%s\n' "$out" | sed '$d')" "$tap"
 		read -r pass fail skip <<-EOF
 			$(printf '%s\n' "$out" | tail -n 1)
 		EOF
@@ -171,7 +185,7 @@ main() {
 	done
 	if [ -n "$FAILURES" ]; then
 		echo
-		echo "What failed (each with the two lines before it):"
+		echo "What failed:"
 		printf '%s' "$FAILURES" | head -n "$FAILURES_SHOWN"
 		lines=$(printf '%s' "$FAILURES" | wc -l)
 		[ "$lines" -le "$FAILURES_SHOWN" ] ||
