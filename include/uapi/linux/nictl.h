@@ -789,7 +789,10 @@ enum nictl_bind_flags {
  *	set (irqbalance, a write to /proc, the driver). Found by the periodic
  *	check; reported once per affinity found, not every period, and counted
  *	in the IRQ's %NICTL_A_IRQ_DRIFTS. A move still pending
- *	(%NICTL_IRQ_F_PENDING) is not drift. Carries one %NICTL_A_IRQ
+ *	(%NICTL_IRQ_F_PENDING) is not drift, nor, where the core keeps the
+ *	device's IRQ affinity (6.15+), the affinity of an IRQ whose NAPI is
+ *	disabled: the core sets the kept one when it is enabled, and a drift
+ *	that outlasts that is reported then. Carries one %NICTL_A_IRQ
  *	nest: the DEV_GET attributes of the IRQ (%NICTL_A_IRQ_AFFINITY is the
  *	affinity found) plus %NICTL_A_IRQ_EXPECTED
  * @NICTL_EVENT_BOUND: a %NICTL_CMD_BIND changed affinities (dry runs do not
