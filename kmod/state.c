@@ -577,18 +577,20 @@ void nictl_binding_confirm(struct net_device *netdev)
 	cpumask_var_t found;
 	unsigned int i;
 
-	if (!alloc_cpumask_var(&found, GFP_KERNEL))
-		return;
 	mutex_lock(&nictl_bindings_mutex);
 	b = nictl_binding_find(netdev);
-	for (i = 0; b && b->kept_by_core && i < b->n; i++) {
+	/* Every look comes here: only a binding with drifts to confirm needs the mask. */
+	if (!b || !b->kept_by_core || !alloc_cpumask_var(&found, GFP_KERNEL))
+		goto out;
+	for (i = 0; i < b->n; i++) {
 		s = &b->irqs[i];
 		if (s->live && nictl_binding_same_irq(s, name, sizeof(name)) &&
 		    nictl_binding_drifted(s, found) && !nictl_apply_core_pending(netdev, s->irq))
 			nictl_binding_report(b, s, name, found);
 	}
-	mutex_unlock(&nictl_bindings_mutex);
 	free_cpumask_var(found);
+out:
+	mutex_unlock(&nictl_bindings_mutex);
 }
 
 /**

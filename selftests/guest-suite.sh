@@ -59,17 +59,18 @@ die() {
 	exit 1
 }
 
+USAGE="usage: guest-suite.sh [--half 1|2 | --core | --kernel-side | BINARY...]"
 named=0
 case ${1:-} in
 "")
 	TESTS="$FIRST_HALF $SECOND_HALF"
 	;;
 --core)
-	[ $# -eq 1 ] || die "usage: guest-suite.sh [--half 1|2 | --core | --kernel-side | BINARY...]"
+	[ $# -eq 1 ] || die "$USAGE"
 	TESTS=$CORE
 	;;
 --kernel-side)
-	[ $# -eq 1 ] || die "usage: guest-suite.sh [--half 1|2 | --core | --kernel-side | BINARY...]"
+	[ $# -eq 1 ] || die "$USAGE"
 	TESTS=
 	for t in $FIRST_HALF $SECOND_HALF; do
 		case " $CONTROLLER " in
@@ -79,7 +80,7 @@ case ${1:-} in
 	done
 	;;
 --half)
-	[ $# -eq 2 ] || die "usage: guest-suite.sh [--half 1|2 | --core | --kernel-side | BINARY...]"
+	[ $# -eq 2 ] || die "$USAGE"
 	case $2 in
 	1) TESTS=$FIRST_HALF ;;
 	2) TESTS=$SECOND_HALF ;;

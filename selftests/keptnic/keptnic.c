@@ -170,9 +170,8 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr, co
 {
 	struct keptnic *k = dev_get_drvdata(dev);
 	unsigned int hold_ms = 0;
-	int err;
-
 	bool running;
+	int err;
 
 	if (len && buf[0] != '\n' && kstrtouint(buf, 0, &hold_ms))
 		return -EINVAL;

@@ -136,8 +136,9 @@ tap_dir() {
 		DIR_FILES=$((DIR_FILES + 1))
 		echo "[$label] ==== ${tap#"$dir"/}"
 		out=$(tap_file "$label" "$tap")
-		printf '%s\n' "$out" | sed '$d'
-		note_failures "$(printf '%s\n' "$out" | sed '$d')" "$tap"
+		results=$(printf '%s\n' "$out" | sed '$d')
+		printf '%s\n' "$results"
+		note_failures "$results" "$tap"
 		read -r pass fail skip <<-EOF
 			$(printf '%s\n' "$out" | tail -n 1)
 		EOF
