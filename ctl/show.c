@@ -230,14 +230,17 @@ static char *cpus_cell(const struct cpuset *cpus)
  */
 #define FIGHT_WINDOW_S	300
 
+bool show_irq_fighting(const struct nictl_irq *irq, uint64_t now_ns)
+{
+	return irq->drifts >= 2 && now_ns - irq->drift_ns < FIGHT_WINDOW_S * 1000000000ULL;
+}
+
 static bool irq_fighting(const struct nictl_irq *irq)
 {
 	struct timespec now;
 
-	if (irq->drifts < 2 || clock_gettime(CLOCK_MONOTONIC, &now))
-		return false;
-	return (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec - irq->drift_ns <
-	       FIGHT_WINDOW_S * 1000000000ULL;
+	return !clock_gettime(CLOCK_MONOTONIC, &now) &&
+	       show_irq_fighting(irq, (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec);
 }
 
 /* QUEUE: the distinct queues an IRQ serves, as "0", "0,4" or "0-3". */

@@ -15,6 +15,8 @@
 
 const char *show_kind_name(unsigned int kind);
 int show_table(FILE *f, const struct dev_list *list);
+/* Whether @irq's drifts, at CLOCK_MONOTONIC @now_ns, are someone fighting nictl. */
+bool show_irq_fighting(const struct nictl_irq *irq, uint64_t now_ns);
 int show_json(FILE *f, const struct dev_list *list);
 int show_json_cpus(struct json *j, const char *key, const char *list_key,
 		   const struct cpuset *cpus);

@@ -63,8 +63,8 @@ FIXTURE_SETUP(devs)
 		irq[i].nr_queues = i == 2 ? 3 : 1;
 		irq[i].group = i;
 	}
-	/* Drifted long ago (CLOCK_MONOTONIC starts near boot): not fighting. */
-	irq[0].drifts = 3;
+	/* Drifted once: a move, not a fight, however recent. */
+	irq[0].drifts = 1;
 	irq[0].drift_ns = 1;
 	irq[2].owner_ifindex = 999999;
 	irq[2].flags |= NICTL_IRQ_F_SHARED;
@@ -104,7 +104,7 @@ TEST_F(devs, table)
 		"queues rx 2 tx 2, up, bound, sticky as pci:0000:00:04.0, irqs from napi\n"
 		"  QUEUE  KIND      IRQ  NAME             CPUS   EFFECTIVE  NODE  TARGET  FLAGS\n"
 		"  0      combined  45   virtio0-input.0  4-5,7  4          1     4       "
-		"bound,pending,off-target,drifts:3\n"
+		"bound,pending,off-target,drifts:1\n"
 		"  1      rx        146  q\"1              -      -          ?     -       managed\n"
 		"  1-3    unknown   147  -                0-15   12         0     12      "
 		"managed,bound,shared,off-target,held:ifindex-999999\n"
@@ -121,6 +121,7 @@ TEST_F(devs, recent_drifts_are_fighting)
 	struct timespec now;
 
 	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &now));
+	self->irqs[0].drifts = 3;
 	self->irqs[0].drift_ns = (uint64_t)(now.tv_sec - 1) * 1000000000ULL;
 	self->list.nr = 1;
 	ASSERT_EQ(0, show_table(self->f, &self->list));
@@ -135,6 +136,22 @@ TEST_F(devs, recent_drifts_are_fighting)
 	EXPECT_NE(NULL, strstr(self->text, "bound,pending,off-target,drifts:1\n")) TH_LOG("%s", self->text);
 }
 
+/*
+ * The window, at a given moment rather than the host's: however long the
+ * host has been up (a drift long ago needs an uptime longer than that).
+ */
+TEST_F(devs, drifts_long_ago_are_not_fighting)
+{
+	const uint64_t now = 1000ULL * 1000000000ULL;
+	struct nictl_irq irq = { .drifts = 3, .drift_ns = now - 301ULL * 1000000000ULL };
+
+	EXPECT_FALSE(show_irq_fighting(&irq, now));
+	irq.drift_ns = now - 299ULL * 1000000000ULL;
+	EXPECT_TRUE(show_irq_fighting(&irq, now));
+	irq.drifts = 1;
+	EXPECT_FALSE(show_irq_fighting(&irq, now));
+}
+
 /* On its target CPU alone, a bound IRQ is not off target, pending or not. */
 TEST_F(devs, on_target_is_not_flagged)
 {
@@ -144,7 +161,7 @@ TEST_F(devs, on_target_is_not_flagged)
 	ASSERT_EQ(0, show_table(self->f, &self->list));
 	fclose(self->f);
 	EXPECT_NE(NULL, strstr(self->text,
-			       "  4     4          1     4       bound,pending,drifts:3\n"))
+			       "  4     4          1     4       bound,pending,drifts:1\n"))
 		TH_LOG("%s", self->text);
 }
 
@@ -207,7 +224,7 @@ TEST_F(devs, json)
 		"\"affinity\":[4,5,7],\"affinity_list\":\"4-5,7\",\"effective\":[4],"
 		"\"effective_list\":\"4\",\"node\":1,\"managed\":false,\"bound\":true,"
 		"\"pending\":true,\"shared\":false,\"off_target\":true,\"owner_ifindex\":null,"
-		"\"drifts\":3,"
+		"\"drifts\":1,"
 		"\"fighting\":false,\"target_cpu\":4},"
 		"{\"queue\":1,\"kind\":\"rx\",\"queues\":[{\"queue\":1,\"kind\":\"rx\"}],"
 		"\"group\":1,\"irq\":146,\"name\":\"q\\\"1\","
