@@ -157,6 +157,38 @@ static bool nictl_poll_time(struct nictl_cpu_stats *s, u64 *ns)
 	return true;
 }
 
+/*
+ * Whether the poll that just returned, outside NET_RX, was one of a busy-poll loop
+ * (napi_busy_loop(): a task polls the NAPI over and over with BH off until its socket has data
+ * or its time is up), and whether and how long it was timed. The loop holds
+ * NAPI_STATE_IN_BUSY_POLL and clears it before its last poll (busy_poll_stop()). Nothing marks
+ * where a loop starts, so its first poll is untimed; a later one took the time since the poll
+ * before it, less the NET_RX and NET_TX runs that local_bh_enable() ran in between. A context
+ * switch in between (the loop restarted after cond_resched(), or preempted on PREEMPT_RT) ends
+ * the timing: the task may have moved, and the time off the CPU was not polling.
+ */
+static bool nictl_busy_poll(struct nictl_cpu_stats *s, const struct napi_struct *napi,
+			    bool *timed, u64 *ns)
+{
+	struct nictl_busy_mark *m = &s->busy;
+	bool looping = test_bit(NAPI_STATE_IN_BUSY_POLL, &napi->state);
+	unsigned long switches = current->nvcsw + current->nivcsw;
+	bool ours = m->napi == napi && m->task == current;
+	u64 now, softirq_ns;
+
+	if (!looping && !ours)
+		return false;
+	now = nictl_stats_clock_read();
+	softirq_ns = s->vec[NICTL_SOFTIRQ_NET_RX].time_ns + s->vec[NICTL_SOFTIRQ_NET_TX].time_ns;
+	*timed = ours && m->switches == switches;
+	if (*timed)
+		*ns = nictl_stats_clock_ns(m->at, now) - min(nictl_stats_clock_ns(m->at, now),
+							     softirq_ns - m->softirq_ns);
+	*m = (struct nictl_busy_mark){ .napi = looping ? napi : NULL, .task = current,
+				       .switches = switches, .at = now, .softirq_ns = softirq_ns };
+	return true;
+}
+
 /* Only backlog NAPIs lack a device; NAPIs without an id (virtio_net's tx) are device polls only. */
 static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int budget)
 {
@@ -165,14 +197,21 @@ static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int 
 	unsigned int kind = napi->dev ? NICTL_POLL_DEVICE : NICTL_POLL_BACKLOG;
 	struct nictl_poll_acc *acc = &s->poll[kind];
 	struct nictl_napi_slot *slot;
-	u64 ns = 0;
+	u64 ns = 0, busy_ns = 0;
+	bool timed;
 
 	WRITE_ONCE(acc->polls, acc->polls + 1);
 	WRITE_ONCE(acc->packets, acc->packets + work);
-	if (nictl_poll_time(s, &ns))
+	if (nictl_poll_time(s, &ns)) {
 		s->poll_pending_ns[kind] += ns;
-	else
+	} else if (nictl_busy_poll(s, napi, &timed, &busy_ns)) {
+		WRITE_ONCE(acc->busy_polls, acc->busy_polls + 1);
+		WRITE_ONCE(acc->busy_ns, acc->busy_ns + busy_ns);
+		if (!timed)
+			WRITE_ONCE(acc->untimed, acc->untimed + 1);
+	} else {
 		WRITE_ONCE(acc->untimed, acc->untimed + 1);
+	}
 	if (!id || kind == NICTL_POLL_BACKLOG)
 		return;
 	slot = nictl_napi_slot(s, id, true);
@@ -183,6 +222,8 @@ static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int 
 	WRITE_ONCE(slot->polls, slot->polls + 1);
 	WRITE_ONCE(slot->packets, slot->packets + work);
 	WRITE_ONCE(slot->time_ns, slot->time_ns + ns);
+	if (busy_ns)
+		WRITE_ONCE(slot->busy_ns, slot->busy_ns + busy_ns);
 }
 
 static struct nictl_probe {
@@ -217,10 +258,12 @@ static int nictl_probes_register(void)
 	unsigned int i, cpu;
 	int err;
 
-	/* An entry time left from before the last switch-off is stale. */
-	for_each_possible_cpu(cpu)
+	/* An entry time or busy-poll mark left from before the last switch-off is stale. */
+	for_each_possible_cpu(cpu) {
 		memset(nictl_stats_cpu(cpu)->entered, 0,
 		       sizeof_field(struct nictl_cpu_stats, entered));
+		nictl_stats_cpu(cpu)->busy.napi = NULL;
+	}
 	for (i = 0; i < ARRAY_SIZE(nictl_probes); i++) {
 		err = tracepoint_probe_register(nictl_probes[i].tp, nictl_probes[i].probe, NULL);
 		if (err) {
@@ -342,6 +385,8 @@ void nictl_stats_read_vecs(unsigned int cpu, struct nictl_softirq_acc *vec,
 			poll[kind].packets = READ_ONCE(s->poll[kind].packets);
 			poll[kind].time_ns = s->poll[kind].time_ns;
 			poll[kind].untimed = READ_ONCE(s->poll[kind].untimed);
+			poll[kind].busy_polls = READ_ONCE(s->poll[kind].busy_polls);
+			poll[kind].busy_ns = READ_ONCE(s->poll[kind].busy_ns);
 		}
 	} while (nictl_stats_read_retry(cpu, seq));
 }
@@ -550,7 +595,7 @@ void nictl_napi_slots_unlock(void)
 }
 
 /**
- * nictl_napi_read() - a NAPI's polls, packets and time on all CPUs
+ * nictl_napi_read() - a NAPI's polls, packets and times on all CPUs
  * @id: the NAPI id
  * @sum: receives its id and the sums
  * @cpus: receives the CPUs that polled it
@@ -574,6 +619,7 @@ void nictl_napi_read(unsigned int id, struct nictl_napi_slot *sum, struct cpumas
 		sum->polls += p;
 		sum->packets += READ_ONCE(slot->packets);
 		sum->time_ns += READ_ONCE(slot->time_ns);
+		sum->busy_ns += READ_ONCE(slot->busy_ns);
 		cpumask_set_cpu(cpu, cpus);
 	}
 }

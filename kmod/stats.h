@@ -32,13 +32,17 @@ struct nictl_softirq_acc {
  * @polls: polls counted
  * @packets: work those polls did
  * @time_ns: NET_RX time of the timed polls, added when their run ends
- * @untimed: polls outside NET_RX
+ * @untimed: polls outside NET_RX not timed by busy polling either
+ * @busy_polls: polls of busy-poll loops, timed or not
+ * @busy_ns: time of the timed ones, see nictl_busy_poll()
  */
 struct nictl_poll_acc {
 	u64 polls;
 	u64 packets;
 	u64 time_ns;
 	u64 untimed;
+	u64 busy_polls;
+	u64 busy_ns;
 };
 
 /**
@@ -47,12 +51,30 @@ struct nictl_poll_acc {
  * @polls: polls counted
  * @packets: work those polls did
  * @time_ns: NET_RX time of those polls, added as each poll ends
+ * @busy_ns: busy-poll time of those polls
  */
 struct nictl_napi_slot {
 	unsigned int napi_id;
 	u64 polls;
 	u64 packets;
 	u64 time_ns;
+	u64 busy_ns;
+};
+
+/**
+ * struct nictl_busy_mark - the end of the last poll of the busy-poll loop running on a CPU
+ * @napi: the NAPI the loop polls, NULL when no loop is being timed
+ * @task: the task running it
+ * @switches: @task's context switches then: another one ends the timing
+ * @at: clock at that poll's end
+ * @softirq_ns: the CPU's NET_RX and NET_TX time then, not to be counted twice
+ */
+struct nictl_busy_mark {
+	const struct napi_struct *napi;
+	const struct task_struct *task;
+	unsigned long switches;
+	u64 at;
+	u64 softirq_ns;
 };
 
 /**
@@ -62,6 +84,7 @@ struct nictl_napi_slot {
  * @entered: clock at the running vector's entry (stats_clock.h), 0 outside
  * @poll_mark: clock at the end of this NET_RX run's last poll (at its entry before the first)
  * @poll_pending_ns: this run's poll time per kind, added to @poll with the run's own at exit
+ * @busy: where the busy-poll loop running on this CPU last polled
  * @vec: per &enum nictl_softirq_vec
  * @poll: per &enum nictl_poll_kind
  * @napi: open-addressed table by NAPI id, rebuilt on this CPU with BH off by the reclaim
@@ -74,6 +97,7 @@ struct nictl_cpu_stats {
 	u64 entered[__NICTL_SOFTIRQ_MAX];
 	u64 poll_mark;
 	u64 poll_pending_ns[__NICTL_POLL_MAX];
+	struct nictl_busy_mark busy;
 	struct nictl_softirq_acc vec[__NICTL_SOFTIRQ_MAX];
 	struct nictl_poll_acc poll[__NICTL_POLL_MAX];
 	struct nictl_napi_slot napi[NICTL_NAPI_SLOTS];

@@ -64,7 +64,9 @@ static int nictl_put_poll(struct sk_buff *skb, unsigned int kind,
 	    nla_put_u64_64bit(skb, NICTL_A_POLL_POLLS, acc->polls, NICTL_A_POLL_PAD) ||
 	    nla_put_u64_64bit(skb, NICTL_A_POLL_PACKETS, acc->packets, NICTL_A_POLL_PAD) ||
 	    nla_put_u64_64bit(skb, NICTL_A_POLL_TIME_NS, acc->time_ns, NICTL_A_POLL_PAD) ||
-	    nla_put_u64_64bit(skb, NICTL_A_POLL_UNTIMED, acc->untimed, NICTL_A_POLL_PAD)) {
+	    nla_put_u64_64bit(skb, NICTL_A_POLL_UNTIMED, acc->untimed, NICTL_A_POLL_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_POLL_BUSY_POLLS, acc->busy_polls, NICTL_A_POLL_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_POLL_BUSY_NS, acc->busy_ns, NICTL_A_POLL_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -72,14 +74,15 @@ static int nictl_put_poll(struct sk_buff *skb, unsigned int kind,
 	return 0;
 }
 
-static int nictl_put_napi_time(struct sk_buff *skb, u32 id, u64 time_ns)
+static int nictl_put_napi_time(struct sk_buff *skb, u32 id, u64 time_ns, u64 busy_ns)
 {
 	struct nlattr *nest = nla_nest_start(skb, NICTL_A_NAPI);
 
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NICTL_A_NAPI_ID, id) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, time_ns, NICTL_A_NAPI_PAD)) {
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, time_ns, NICTL_A_NAPI_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_BUSY_NS, busy_ns, NICTL_A_NAPI_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -100,7 +103,8 @@ static int nictl_put_cpu_napis(struct sk_buff *skb, unsigned int cpu)
 		seq = nictl_stats_read_begin(cpu);
 		for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
 			id = READ_ONCE(slots[i].napi_id);
-			if (id && nictl_put_napi_time(skb, id, READ_ONCE(slots[i].time_ns)))
+			if (id && nictl_put_napi_time(skb, id, READ_ONCE(slots[i].time_ns),
+						      READ_ONCE(slots[i].busy_ns)))
 				return -EMSGSIZE;
 		}
 	} while (nictl_stats_read_retry(cpu, seq));
@@ -255,7 +259,7 @@ static int nictl_napis_of(struct net_device *netdev, struct nictl_napi **napisp,
 static size_t nictl_napi_nest_size(void)
 {
 	return nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
-	       3 * nla_total_size_64bit(sizeof(u64)) + nictl_nla_cpumask_size();
+	       4 * nla_total_size_64bit(sizeof(u64)) + nictl_nla_cpumask_size();
 }
 
 static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
@@ -273,7 +277,8 @@ static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
 	    nla_put_u64_64bit(skb, NICTL_A_NAPI_POLLS, sum.polls, NICTL_A_NAPI_PAD) ||
 	    nla_put_u64_64bit(skb, NICTL_A_NAPI_PACKETS, sum.packets, NICTL_A_NAPI_PAD) ||
 	    nictl_nla_put_cpumask(skb, NICTL_A_NAPI_CPUS, cpus) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, sum.time_ns, NICTL_A_NAPI_PAD)) {
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, sum.time_ns, NICTL_A_NAPI_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_BUSY_NS, sum.busy_ns, NICTL_A_NAPI_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -354,7 +354,7 @@ static void put_softirq(struct nlmsghdr *nlh, uint32_t vec, uint64_t count)
 	mnl_attr_nest_end(nlh, nest);
 }
 
-/* One poll kind of a STATS_GET message: @polls polls of 2 packets and 1 us. */
+/* One poll kind of a STATS_GET message: @polls polls of 2 packets and 1 us, none busy. */
 static void put_poll(struct nlmsghdr *nlh, uint32_t kind, uint64_t polls)
 {
 	struct nlattr *nest = mnl_attr_nest_start(nlh, NICTL_A_POLL);
@@ -364,6 +364,8 @@ static void put_poll(struct nlmsghdr *nlh, uint32_t kind, uint64_t polls)
 	mnl_attr_put_u64(nlh, NICTL_A_POLL_PACKETS, polls * 2);
 	mnl_attr_put_u64(nlh, NICTL_A_POLL_TIME_NS, polls * 1000);
 	mnl_attr_put_u64(nlh, NICTL_A_POLL_UNTIMED, 0);
+	mnl_attr_put_u64(nlh, NICTL_A_POLL_BUSY_POLLS, 0);
+	mnl_attr_put_u64(nlh, NICTL_A_POLL_BUSY_NS, 0);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -373,6 +375,7 @@ static void put_napi_time(struct nlmsghdr *nlh, uint32_t id, uint64_t time_ns)
 
 	mnl_attr_put_u32(nlh, NICTL_A_NAPI_ID, id);
 	mnl_attr_put_u64(nlh, NICTL_A_NAPI_TIME_NS, time_ns);
+	mnl_attr_put_u64(nlh, NICTL_A_NAPI_BUSY_NS, 0);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -517,6 +520,12 @@ TEST(stats_invariants_catch_each_break)
 	st->cpu[0].poll[NICTL_POLL_DEVICE].present &= ~ATTR_BIT(NICTL_A_POLL_UNTIMED);
 	EXPECT_FALSE(stats_consistent(st));
 	st->cpu[0].poll[NICTL_POLL_DEVICE].present |= ATTR_BIT(NICTL_A_POLL_UNTIMED);
+	st->cpu[0].poll[NICTL_POLL_DEVICE].busy_polls = 5;	/* more busy polls than polls */
+	EXPECT_FALSE(stats_consistent(st));
+	st->cpu[0].poll[NICTL_POLL_DEVICE].busy_polls = 0;
+	st->cpu[0].poll[NICTL_POLL_DEVICE].present &= ~ATTR_BIT(NICTL_A_POLL_BUSY_NS);
+	EXPECT_FALSE(stats_consistent(st));
+	st->cpu[0].poll[NICTL_POLL_DEVICE].present |= ATTR_BIT(NICTL_A_POLL_BUSY_NS);
 	st->cpu[0].napi_time[st->cpu[0].n_napi_times++] = st->cpu[0].napi_time[0];
 	EXPECT_FALSE(stats_consistent(st));	/* a NAPI twice */
 	st->cpu[0].napi_time[1].id = 0;
@@ -609,6 +618,7 @@ static struct nlmsghdr *napi_reply(void *buf, uint64_t polls)
 		mnl_attr_put_u64(nlh, NICTL_A_NAPI_PACKETS, polls * 3);
 		mnl_attr_put(nlh, NICTL_A_NAPI_CPUS, (nr_cpu_ids + 7) / 8, cpus);
 		mnl_attr_put_u64(nlh, NICTL_A_NAPI_TIME_NS, polls * 1000);
+		mnl_attr_put_u64(nlh, NICTL_A_NAPI_BUSY_NS, 0);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	return nlh;

@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 
+#include "busypoll.h"
 #include "env.h"
 #include "main.h"
 #include "module.h"
@@ -67,6 +68,22 @@
 static const unsigned int RPS_CPUS[] = { 4, 6, 7 };
 /* The share of DEV's packets the RPS CPUs' backlogs must take. */
 #define RPS_SHARE_PERCENT	90
+/*
+ * A task busy-polls one of DEV's queues from BUSY_CPU, on DEV's node but
+ * away from its IRQs (FIRST_CPU), each read spinning up to BUSY_US.
+ */
+#define BUSY_CPU	7
+#define BUSY_US		1000
+/*
+ * Each busy-poll loop's first poll is untimed and its last one
+ * (busy_poll_stop()'s) timed unless the task was switched out (PREEMPT_RT);
+ * most loops poll many times in between. At least this share of the busy
+ * polls must have been timed. (The reader's
+ * CPU time is no measure to hold the busy time to from below: while
+ * NET_RX owns the NAPI, the loop spins without polling, and how often
+ * that happens depends on how busy the host is.)
+ */
+#define BUSY_TIMED_PERCENT	40
 
 /* What the module and the device say at one moment. */
 struct sample {
@@ -1013,6 +1030,118 @@ TEST_F_TIMEOUT(stats, rps_work_shows_as_backlog_time_and_ipis, 1800)
 		       PRIu64 " then %" PRIu64, shown, lo, hi);
 }
 
+/* The busy-poll polls and time of @cpu's device NAPIs between two dumps. */
+static void busy_delta(const struct nictl_stats *a, const struct nictl_stats *b,
+		       unsigned int cpu, uint64_t *polls, uint64_t *ns)
+{
+	const struct nictl_cpu_stats *x = cpu_of(a, cpu), *y = cpu_of(b, cpu);
+
+	*polls = 0;
+	*ns = 0;
+	if (!x || !y)
+		return;
+	*polls = y->poll[NICTL_POLL_DEVICE].busy_polls - x->poll[NICTL_POLL_DEVICE].busy_polls;
+	*ns = y->poll[NICTL_POLL_DEVICE].busy_ns - x->poll[NICTL_POLL_DEVICE].busy_ns;
+}
+
+/*
+ * The NAPI @id of DEV in a NAPI_GET reply, with its busy time, or NULL.
+ */
+static const struct nictl_napi *napi_of(const struct nictl_napis *n, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < n->n; i++)
+		if (n->napi[i].id == id)
+			return &n->napi[i];
+	return NULL;
+}
+
+/*
+ * A task on BUSY_CPU busy-polls the NAPI its socket's first datagram came
+ * through, while traffic flows into DEV, whose IRQs are on FIRST_CPU. The
+ * module times those polls as busy polling of BUSY_CPU: most of them
+ * timed, the time within the task's own CPU time, the same time in that
+ * NAPI's counters and none in the others', and no busy polling on any
+ * other CPU. nictlctl stats DEV names BUSY_CPU as where that queue was
+ * busy-polled.
+ */
+TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
+{
+	struct sample *before = &self->s[0], *after = &self->s[1];
+	const struct nictl_napi *napi, *was;
+	struct busy_rx_report report = { 0 };
+	uint64_t polls, ns, busy_ns = 0, busy_polls = 0, untimed = 0;
+	struct busy_rx rx = { .pid = -1 };
+	char filter[256], got[64], want[64];
+	unsigned int i, cpu;
+
+	bind_all_to(_metadata, self, DEV, FIRST_CPU);
+	ASSERT_EQ(0, busy_rx_addr(DEV, true));
+	/* No ASSERT until the address is gone. */
+	EXPECT_EQ(0, rx_settle(DEV));
+	EXPECT_EQ(0, nictl_stats_reset(&self->env.nl, &self->res)) TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(0, busy_rx_start(&rx, DEV, BUSY_CPU, BUSY_US));
+	EXPECT_EQ(0, take_sample(&self->env.nl, before));
+	EXPECT_EQ(0, traffic_rounds(SENDER, SENDER_CPU, ROUNDS, DEV));
+	EXPECT_EQ(0, busy_rx_stop(&rx, &report));
+	EXPECT_EQ(0, take_sample(&self->env.nl, after));
+	EXPECT_EQ(0, busy_rx_addr(DEV, false));
+	ASSERT_LT(0U, report.datagrams) TH_LOG("the busy-polling reader received nothing");
+	EXPECT_TRUE(consistent(after));
+
+	for (i = 0; i < after->stats.n; i++) {
+		cpu = after->stats.cpu[i].cpu;
+		busy_delta(&before->stats, &after->stats, cpu, &polls, &ns);
+		if (cpu == BUSY_CPU) {
+			busy_ns = ns;
+			busy_polls = polls;
+			/* DEV's NAPIs are not threaded: BUSY_CPU's untimed polls are busy ones. */
+			untimed = cpu_of(&after->stats, cpu)->poll[NICTL_POLL_DEVICE].untimed -
+				  cpu_of(&before->stats, cpu)->poll[NICTL_POLL_DEVICE].untimed;
+			continue;
+		}
+		EXPECT_EQ(0U, polls) TH_LOG("CPU %u: %" PRIu64 " busy polls, %" PRIu64 " ns; only "
+					     "CPU %u busy-polls", cpu, polls, ns, BUSY_CPU);
+	}
+	fprintf(stderr, "# CPU %u: %" PRIu64 " busy polls, %" PRIu64 " untimed, in %" PRIu64
+		" ns; the reader: %" PRIu64 " datagrams, %" PRIu64 " ns on a CPU\n", BUSY_CPU,
+		busy_polls, untimed, busy_ns, report.datagrams, report.runtime_ns);
+	EXPECT_LT(0U, busy_ns) TH_LOG("no busy-poll time on CPU %u", BUSY_CPU);
+	EXPECT_LE(untimed, busy_polls);
+	EXPECT_TRUE(share_at_least("busy polls timed", busy_polls - untimed, busy_polls,
+				   BUSY_TIMED_PERCENT));
+	/* Ticks and timer softirqs on BUSY_CPU count in both, as the clocks may differ a little. */
+	EXPECT_LE(busy_ns, report.runtime_ns + report.runtime_ns / 10)
+		TH_LOG("busy polling took %" PRIu64 " ns, the reader ran %" PRIu64 " ns", busy_ns,
+		       report.runtime_ns);
+
+	ASSERT_NE(NULL, napi_of(&after->napis, report.napi_id))
+		TH_LOG("the reader's NAPI %u is not one of " DEV "'s", report.napi_id);
+	for (i = 0; i < after->napis.n; i++) {
+		napi = &after->napis.napi[i];
+		was = napi_of(&before->napis, napi->id);
+		ns = napi->busy_ns - (was ? was->busy_ns : 0);
+		if (napi->id != report.napi_id) {
+			EXPECT_EQ(0U, ns) TH_LOG("NAPI %u, not busy-polled, has %" PRIu64
+						  " ns of it", napi->id, ns);
+			continue;
+		}
+		EXPECT_EQ(busy_ns, ns) TH_LOG("NAPI %u: %" PRIu64 " ns busy, its CPU %" PRIu64,
+					      napi->id, ns, busy_ns);
+		EXPECT_TRUE(cpus_test(&napi->cpus, BUSY_CPU))
+			TH_LOG("NAPI %u busy-polled on CPU %u, not among its CPUs", napi->id,
+			       BUSY_CPU);
+	}
+
+	snprintf(filter, sizeof(filter), ".queues[] | select(.napi_id == %u) | "
+		 "\"\\(.busy_cpus) \\(.busy_ns > 0) \\(.outside_cpus | index(%u) != null)\"",
+		 report.napi_id, BUSY_CPU);
+	EXPECT_EQ(0, stats_jq(&self->run, &self->tool, filter, got, sizeof(got)));
+	snprintf(want, sizeof(want), "[%u] true true", BUSY_CPU);
+	EXPECT_STREQ(want, got);
+}
+
 /* `stats DEV -j` has the members stats.c documents, in its order, with our numbers. */
 TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 {
@@ -1030,7 +1159,8 @@ TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | .poll | keys_unsorted | join(\",\")] | unique[]",
 			    "device,backlog\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | .poll[] | keys_unsorted | join(\",\")] | unique[]",
-			    "polls,packets,time_ns,untimed,pct,packets_per_sec\n"));
+			    "polls,packets,time_ns,untimed,pct,packets_per_sec,busy_polls,busy_ns,"
+			    "busy_pct\n"));
 	EXPECT_TRUE(jq_says(self, "[.cpus[] | .net_rx_split | keys_unsorted | join(\",\")] | "
 			    "unique[]",
 			    "napi_ns,backlog_ns,other_ns,napi_pct,backlog_pct,other_pct\n"));
@@ -1045,8 +1175,9 @@ TEST_F_TIMEOUT(stats, cli_json_has_the_documented_fields, 300)
 	EXPECT_TRUE(jq_says(self, ".dev | keys_unsorted | join(\",\")",
 			    "ifname,ifindex,packets\n"));
 	EXPECT_TRUE(jq_says(self, "[.queues[] | keys_unsorted | join(\",\")] | unique[]",
-			    "queue,napi_id,polls,packets,time_ns,polls_per_sec,packets_per_sec,"
-			    "share_pct,irq_cpus,napi_cpus,outside_cpus,thread\n"));
+			    "queue,napi_id,polls,packets,time_ns,busy_ns,polls_per_sec,"
+			    "packets_per_sec,share_pct,irq_cpus,napi_cpus,outside_cpus,busy_cpus,"
+			    "thread\n"));
 	EXPECT_TRUE(jq_says(self,
 			    "[.since_ns, .enabled, .hottest_cpu // 0] | map(type) | join(\",\")",
 			    "number,boolean,number\n"));

@@ -67,12 +67,9 @@ static const struct stats_napi *find_napi(const struct bal_sample *b, unsigned i
 
 static uint64_t napi_time_on(const struct stats_cpu *c, unsigned int id)
 {
-	unsigned int i;
+	const struct stats_napi_time *t = stats_find_napi_time(c, id);
 
-	for (i = 0; c && i < c->nr_napi_times; i++)
-		if (c->napi_times[i].id == id)
-			return c->napi_times[i].time_ns;
-	return 0;
+	return t ? t->time_ns : 0;
 }
 
 static uint64_t grown(uint64_t now, uint64_t before)

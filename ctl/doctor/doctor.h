@@ -39,6 +39,7 @@ struct doc_irq {
 struct doc_napi {
 	int queue;			/* -1 when unknown */
 	uint64_t packets;
+	uint64_t busy_ns;		/* time tasks busy-polled it */
 	struct cpuset cpus;
 };
 

@@ -621,10 +621,36 @@ static void rss(struct ctx *c, const struct doc_dev *d, const struct doc_dev *pd
 	set_str(c, &f->fix, "ethtool -X %s equal %u", d->ifname, d->nr_napis);
 }
 
+/* What tasks spent busy-polling @n over the sample, as the module timed it. */
+static uint64_t napi_busy_grew(const struct doc_dev *pd, const struct doc_napi *n)
+{
+	const struct doc_napi *p = prev_napi(pd, n->queue);
+
+	return p ? grew(p->busy_ns, n->busy_ns) : 0;
+}
+
+/* Why a queue was polled off its IRQ's CPUs, from what is known best to least. */
+static void napi_off_text(struct ctx *c, struct doc_finding *f, const struct doc_dev *d,
+			  int queue, uint64_t busy_ns)
+{
+	if (d->threaded)
+		set_str(c, &f->text, "queue %d was polled on CPUs outside its IRQ's: threaded "
+			"NAPI runs in a kthread the scheduler places", queue);
+	else if (busy_ns)
+		set_str(c, &f->text, "queue %d was polled on CPUs outside its IRQ's: tasks "
+			"busy-polled it for %.1f ms, on the CPUs they ran on", queue, busy_ns / 1e6);
+	else
+		set_str(c, &f->text, "queue %d was polled on CPUs outside its IRQ's: %s", queue,
+			c->cur->busy_poll ? "busy polling runs in the reading thread" :
+			"the IRQ moved since the counters started, or busy polling by a "
+			"socket option");
+}
+
 /* NAPI polled outside its IRQ's CPUs: threaded NAPI or busy polling, not a fault. */
 static void napi_off(struct ctx *c, const struct doc_dev *d, const struct doc_dev *pd)
 {
 	const struct doc_irq *irq;
+	uint64_t busy_ns;
 	struct cpuset out = CPUSET_INIT;
 	struct doc_finding *f;
 	unsigned int i;
@@ -642,16 +668,14 @@ static void napi_off(struct ctx *c, const struct doc_dev *d, const struct doc_de
 		if (cpuset_empty(&out))
 			continue;
 		f = add(c, "napi-off-irq-cpu", DOC_INFO, d->ifname);
+		busy_ns = napi_busy_grew(pd, &d->napis[i]);
 		if (f)
-			set_str(c, &f->text, "queue %d was polled on CPUs outside its IRQ's: %s",
-				d->napis[i].queue, d->threaded ? "threaded NAPI runs in a kthread "
-				"the scheduler places" : c->cur->busy_poll ? "busy polling runs in "
-				"the reading thread" : "the IRQ moved since the counters started, "
-				"or busy polling by a socket option");
+			napi_off_text(c, f, d, d->napis[i].queue, busy_ns);
 		fact_num(f, "queue", d->napis[i].queue);
 		fact_list(c, f, "outside_cpus", &out);
 		fact_num(f, "threaded", d->threaded);
 		fact_num(f, "busy_poll", c->cur->busy_poll);
+		fact_num(f, "busy_ns", busy_ns);
 		break;
 	}
 	cpuset_free(&out);

@@ -187,6 +187,7 @@ static int read_napis(struct ctl_nl *nl, struct doc_dev *d)
 	for (i = 0; d->napis && !err && i < st.nr_napis; i++) {
 		d->napis[i].queue = st.napis[i].queue;
 		d->napis[i].packets = st.napis[i].packets;
+		d->napis[i].busy_ns = st.napis[i].busy_ns;
 		err = cpuset_or(&d->napis[i].cpus, &st.napis[i].cpus);
 		d->nr_napis++;
 	}

@@ -67,6 +67,11 @@
  * own (PREEMPT_RT, thread_backlog_napi), outside NET_RX, a line follows:
  * "  <n> backlog polls ran in backlog threads (PREEMPT_RT): untimed, no
  * RPS IPIs"; their packets are in BKLOG_PKTS, their time in no column.
+ * Busy polling (a task polling a NAPI from its socket calls, SO_BUSY_POLL
+ * or net.core.busy_read) runs outside NET_RX too; where a CPU of the table
+ * did any, a line after the split says how much of the span it took:
+ * "  busy polling, in tasks outside NET_RX: CPU 7 12.5% (4000 polls)[, CPU
+ * <n> ...]".
  *
  * --hist adds, after an empty line and "runs by duration" (" in the
  * interval" with -i), a table of run counts per CPU and vector (VEC net_rx,
@@ -76,11 +81,12 @@
  * With DEV, after an empty line, the device's NAPI instances:
  *
  *   vnode1 (ifindex 3): 2 NAPI instances, 10000.0 packets/s
- *     QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS
- *     0      8193     9100.0  300.0    91.0    4         4
- *     1      8194     900.0   50.0     9.0     5         5-6*
- *     * polled outside its IRQ affinity: queue 1 on CPU 6 (since the counters
- *   started: a moved IRQ, threaded NAPI or busy polling)  (one line, wrapped)
+ *     QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS  BUSY_MS
+ *     0      8193     9100.0  300.0    91.0    4         4          -          -
+ *     1      8194     900.0   50.0     9.0     5         5-6*       -          3.0
+ *     * polled outside its IRQ affinity: queue 1 on CPU 6 (busy polling there)
+ *   (since the counters started: a moved IRQ, threaded NAPI or busy polling)
+ *                                                          (one line, wrapped)
  *
  * In a snapshot the heading ends "<n> packets since the counters started" and
  * PACKETS and POLLS replace PKTS/s and POLLS/s. QUEUE is the receive queue
@@ -88,7 +94,11 @@
  * device's packets, IRQ_CPUS the affinity of the queue's receive (or
  * combined) IRQs as a cpulist ("-" when it has none), NAPI_CPUS the CPUs the
  * instance was polled on since the start. A '*' after NAPI_CPUS marks an
- * instance polled outside its IRQs' affinity; the footnote line says where.
+ * instance polled outside its IRQs' affinity; the footnote line says where,
+ * and "(busy polling there)" when tasks busy-polled it on one of those
+ * CPUs in the span. THREAD_MS is the CPU time of the kernel thread that
+ * polls the instance (threaded NAPI) in the span, BUSY_MS the time tasks
+ * spent busy-polling it; "-" for none.
  * A device without instances has "no NAPI instances" instead of the table.
  *
  * A stacked DEV (a bond, VLAN, macvlan) has no NAPI instances of its own:
@@ -142,9 +152,12 @@
  *       avg_ns     integer, time_ns / count rounded, 0 without runs
  *     poll                object, the NAPI polls over the span by kind:
  *       device, backlog   objects: polls, packets, time_ns (NET_RX time of
- *                  the timed polls), untimed (polls outside NET_RX)
- *                  integers; pct (time_ns in percent of the span),
- *                  packets_per_sec numbers
+ *                  the timed polls), untimed (polls outside NET_RX that
+ *                  are not timed) integers; pct (time_ns in percent of the
+ *                  span), packets_per_sec numbers; busy_polls (polls by
+ *                  busy polling), busy_ns (the time of those timed, outside
+ *                  NET_RX) integers, busy_pct (busy_ns in percent of the
+ *                  span) number
  *     net_rx_split        object, NET_RX time as the table splits it:
  *       napi_ns, backlog_ns, other_ns        integers, adding up to
  *                  net_rx.time_ns (napi_ns: DEV's NAPIs with DEV, those
@@ -171,10 +184,15 @@
  *     napi_id          integer
  *     polls, packets   integers, over the span
  *     time_ns          integer, NET_RX time its polls took in the span
+ *     busy_ns          integer, time tasks spent busy-polling it in the span
  *     polls_per_sec, packets_per_sec, share_pct   numbers
  *     irq_cpus         array of CPU numbers, the queue's IRQ affinity
  *     napi_cpus        array of CPU numbers, where it was polled since the start
  *     outside_cpus     array, napi_cpus outside a non-empty irq_cpus
+ *     busy_cpus        array, the CPUs tasks busy-polled it on in the span
+ *     thread           object, or null when no kernel thread polls it: pid
+ *                      (integer), time_ns (its CPU time in the span), cpus
+ *                      (array, where it may run)
  *
  * Numbers with a fraction have three decimals.
  *
@@ -182,7 +200,7 @@
  *
  * The counters since the start in the text exposition format, for
  * node_exporter's textfile collector (labels cpu, vec = net_rx|net_tx; with
- * kind = device|backlog; with DEV dev, queue, napi_id):
+ * kind = device|backlog; with DEV device, queue):
  *
  *   nictl_softirq_accounting_enabled                  gauge, 1 or 0
  *   nictl_stats_source{via}                           gauge, 1; via = module,
@@ -190,20 +208,26 @@
  *   nictl_softirq_runs_total{cpu,vec}                 counter
  *   nictl_softirq_seconds_total{cpu,vec}              counter
  *   nictl_softirq_max_seconds{cpu,vec}                gauge
- *   nictl_softirq_duration_seconds{cpu,vec}           histogram, le = 1e-06
- *                                                     ... 0.016384, +Inf
+ *   nictl_softirq_duration_seconds{vec}               histogram of every CPU,
+ *                                                     le = 1e-06 ... 0.016384,
+ *                                                     +Inf
  *   nictl_napi_unattributed_polls_total{cpu}          counter
- *   nictl_poll_total{cpu,kind}                        counter
- *   nictl_poll_packets_total{cpu,kind}                counter
- *   nictl_poll_seconds_total{cpu,kind}                counter, NET_RX time
- *   nictl_poll_untimed_total{cpu,kind}                counter, polls outside
- *                                                     NET_RX
- *   nictl_napi_polls_total{dev,queue,napi_id}         counter (with DEV)
- *   nictl_napi_packets_total{dev,queue,napi_id}       counter (with DEV)
- *   nictl_napi_seconds_total{dev,queue,napi_id}       counter (with DEV)
+ *   nictl_cpu_polls_total{cpu,kind}                   counter
+ *   nictl_cpu_poll_packets_total{cpu,kind}            counter
+ *   nictl_cpu_poll_seconds_total{cpu,kind}            counter, NET_RX time
+ *   nictl_cpu_untimed_polls_total{cpu,kind}           counter, polls outside
+ *                                                     NET_RX not timed
+ *   nictl_cpu_busy_polls_total{cpu,kind}              counter, busy polling's
+ *   nictl_cpu_busy_poll_seconds_total{cpu,kind}       counter, its time
+ *   nictl_napi_polls_total{device,queue}              counter (with DEV)
+ *   nictl_napi_packets_total{device,queue}            counter (with DEV)
+ *   nictl_napi_seconds_total{device,queue}            counter (with DEV)
+ *   nictl_napi_busy_poll_seconds_total{device,queue}  counter (with DEV)
+ *   nictl_napi_thread_seconds_total{device,queue}     counter (with DEV, for
+ *                                                     instances a thread polls)
  *
- * queue is "" for an instance of unknown queue. For a stacked DEV the
- * instances are those of the physical devices beneath it, and dev names
+ * queue is "napi-<id>" for an instance of unknown queue. For a stacked DEV the
+ * instances are those of the physical devices beneath it, and device names
  * each one's device (vnode0, not bond0): the label set stays the same, and
  * a series follows its NIC whether it is read through the bond or not.
  * softnet_stat is left out:

@@ -32,12 +32,15 @@ struct stats_poll {
 	uint64_t packets;
 	uint64_t time_ns;
 	uint64_t untimed;
+	uint64_t busy_polls;		/* polls of busy-poll loops, outside NET_RX */
+	uint64_t busy_ns;
 };
 
-/* The NET_RX time of one NAPI instance on one CPU (NICTL_A_NAPI in STATS_GET). */
+/* The times of one NAPI instance on one CPU (NICTL_A_NAPI in STATS_GET). */
 struct stats_napi_time {
 	unsigned int id;
 	uint64_t time_ns;
+	uint64_t busy_ns;
 };
 
 /* One CPU's row of /proc/net/softnet_stat. */
@@ -71,6 +74,7 @@ struct stats_napi {
 	uint64_t polls;
 	uint64_t packets;
 	uint64_t time_ns;
+	uint64_t busy_ns;		/* busy polling's, outside NET_RX */
 	struct cpuset cpus;		/* where it was polled since the start */
 	unsigned int thread_pid;	/* the thread that polls it, 0 in NET_RX */
 	uint64_t thread_ns;		/* that thread's CPU time since it started */
@@ -114,7 +118,10 @@ struct poll_view {
 	uint64_t packets;
 	uint64_t time_ns;
 	uint64_t untimed;
+	uint64_t busy_polls;
+	uint64_t busy_ns;
 	double pct;			/* time_ns as a share of the span */
+	double busy_pct;		/* busy_ns as a share of the span */
 	double packets_per_sec;
 };
 
@@ -155,6 +162,8 @@ struct queue_view {
 	uint64_t polls;
 	uint64_t packets;
 	uint64_t time_ns;
+	uint64_t busy_ns;		/* busy polling's, outside NET_RX */
+	struct cpuset busy_cpus;	/* where tasks busy-polled it */
 	double polls_per_sec;
 	double packets_per_sec;
 	double share_pct;		/* of the device's packets in the span */
@@ -193,6 +202,8 @@ int stats_parse_cpu(struct nlmsghdr *hdr, void *sample);
 int stats_parse_napi(struct nlmsghdr *hdr, void *sample);
 int stats_read_napis(struct ctl_nl *nl, const struct nictl_dev *dev, struct stats_sample *s);
 struct stats_cpu *stats_find_cpu(const struct stats_sample *s, unsigned int cpu);
+/* The times of NAPI @id on @c (NULL: none), or NULL when it was not polled there. */
+const struct stats_napi_time *stats_find_napi_time(const struct stats_cpu *c, unsigned int id);
 struct stats_cpu *stats_add_cpu(struct stats_sample *s, unsigned int cpu);
 void stats_sample_free(struct stats_sample *s);
 

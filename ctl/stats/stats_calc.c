@@ -89,7 +89,10 @@ static void poll_view(struct poll_view *v, const struct stats_poll *cur,
 	v->packets = delta(cur->packets, base->packets);
 	v->time_ns = delta(cur->time_ns, base->time_ns);
 	v->untimed = delta(cur->untimed, base->untimed);
+	v->busy_polls = delta(cur->busy_polls, base->busy_polls);
+	v->busy_ns = delta(cur->busy_ns, base->busy_ns);
 	v->pct = pct(v->time_ns, span_ns);
+	v->busy_pct = pct(v->busy_ns, span_ns);
 	v->packets_per_sec = per_sec(v->packets, span_ns);
 }
 
@@ -268,6 +271,7 @@ static int queue_view(struct queue_view *q, const struct stats_napi *cur,
 	q->polls = delta(cur->polls, base ? base->polls : 0);
 	q->packets = delta(cur->packets, base ? base->packets : 0);
 	q->time_ns = delta(cur->time_ns, base ? base->time_ns : 0);
+	q->busy_ns = delta(cur->busy_ns, base ? base->busy_ns : 0);
 	q->polls_per_sec = per_sec(q->polls, span_ns);
 	q->packets_per_sec = per_sec(q->packets, span_ns);
 	/* A thread made since the base (threaded switched on, a reload) counts whole. */
@@ -299,6 +303,31 @@ static int queue_cmp(const void *a, const void *b)
 	return x->napi_id < y->napi_id ? -1 : x->napi_id > y->napi_id;
 }
 
+/* Busy polling's time on CPU @c of NAPI @id; 0 without @c. */
+static uint64_t napi_busy_ns(const struct stats_cpu *c, unsigned int id)
+{
+	const struct stats_napi_time *t = stats_find_napi_time(c, id);
+
+	return t ? t->busy_ns : 0;
+}
+
+/* The CPUs on which tasks busy-polled @q's NAPI in the span (@base NULL: since the start). */
+static int busy_cpus(struct queue_view *q, const struct stats_sample *cur,
+		     const struct stats_sample *base)
+{
+	const struct stats_cpu *c;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < cur->nr_cpus; i++) {
+		c = &cur->cpus[i];
+		if (delta(napi_busy_ns(c, q->napi_id),
+			  napi_busy_ns(base ? stats_find_cpu(base, c->cpu) : NULL, q->napi_id)))
+			err = cpuset_add(&q->busy_cpus, c->cpu);
+	}
+	return err;
+}
+
 static int queues_view(struct stats_view *v, const struct stats_sample *prev,
 		       const struct stats_sample *cur, bool reset)
 {
@@ -318,7 +347,8 @@ static int queues_view(struct stats_view *v, const struct stats_sample *prev,
 	for (i = 0; i < cur->nr_napis; i++) {
 		base = reset ? NULL : find_napi(prev, cur->napis[i].id);
 		v->nr_queues++;
-		err = queue_view(&v->queues[i], &cur->napis[i], cur, base, v->span_ns);
+		err = queue_view(&v->queues[i], &cur->napis[i], cur, base, v->span_ns) ?:
+		      busy_cpus(&v->queues[i], cur, reset ? NULL : prev);
 		if (err)
 			return err;
 		v->packets += v->queues[i].packets;
@@ -381,6 +411,7 @@ void stats_view_free(struct stats_view *v)
 		cpuset_free(&v->queues[i].napi_cpus);
 		cpuset_free(&v->queues[i].outside);
 		cpuset_free(&v->queues[i].thread_cpus);
+		cpuset_free(&v->queues[i].busy_cpus);
 	}
 	free(v->queues);
 	free(v->cpus);

@@ -77,6 +77,9 @@ static void json_poll(struct json *j, const char *key, const struct poll_view *p
 	json_u64(j, "untimed", p->untimed);
 	json_fixed(j, "pct", p->pct);
 	json_fixed(j, "packets_per_sec", p->packets_per_sec);
+	json_u64(j, "busy_polls", p->busy_polls);
+	json_u64(j, "busy_ns", p->busy_ns);
+	json_fixed(j, "busy_pct", p->busy_pct);
 	json_obj_end(j);
 }
 
@@ -160,12 +163,14 @@ static void json_queue(struct json *j, const struct stats_view *v, const struct 
 	json_u64(j, "polls", q->polls);
 	json_u64(j, "packets", q->packets);
 	json_u64(j, "time_ns", q->time_ns);
+	json_u64(j, "busy_ns", q->busy_ns);
 	json_fixed(j, "polls_per_sec", q->polls_per_sec);
 	json_fixed(j, "packets_per_sec", q->packets_per_sec);
 	json_fixed(j, "share_pct", q->share_pct);
 	json_cpus(j, "irq_cpus", &q->irq_cpus);
 	json_cpus(j, "napi_cpus", &q->napi_cpus);
 	json_cpus(j, "outside_cpus", &q->outside);
+	json_cpus(j, "busy_cpus", &q->busy_cpus);
 	if (!q->thread_pid) {
 		json_null(j, "thread");
 	} else {

@@ -34,6 +34,8 @@ static const struct nla_policy poll_policy[NICTL_A_POLL_MAX + 1] = {
 	[NICTL_A_POLL_PACKETS]		= { .type = NLA_U64 },
 	[NICTL_A_POLL_TIME_NS]		= { .type = NLA_U64 },
 	[NICTL_A_POLL_UNTIMED]		= { .type = NLA_U64 },
+	[NICTL_A_POLL_BUSY_POLLS]	= { .type = NLA_U64 },
+	[NICTL_A_POLL_BUSY_NS]		= { .type = NLA_U64 },
 };
 
 static const struct nla_policy softirq_policy[NICTL_A_SOFTIRQ_MAX + 1] = {
@@ -63,6 +65,7 @@ static const struct nla_policy napi_policy[NICTL_A_NAPI_MAX + 1] = {
 	[NICTL_A_NAPI_PACKETS]	= { .type = NLA_U64 },
 	[NICTL_A_NAPI_CPUS]	= { .type = NLA_BINARY, .maxlen = NICTL_CPUMASK_MAX_BYTES },
 	[NICTL_A_NAPI_TIME_NS]	= { .type = NLA_U64 },
+	[NICTL_A_NAPI_BUSY_NS]	= { .type = NLA_U64 },
 };
 
 static uint64_t get_u64(struct nlattr *attr)
@@ -131,6 +134,8 @@ static int parse_poll(struct stats_cpu *c, struct nlattr *nest)
 	p->packets = get_u64(tb[NICTL_A_POLL_PACKETS]);
 	p->time_ns = get_u64(tb[NICTL_A_POLL_TIME_NS]);
 	p->untimed = get_u64(tb[NICTL_A_POLL_UNTIMED]);
+	p->busy_polls = get_u64(tb[NICTL_A_POLL_BUSY_POLLS]);
+	p->busy_ns = get_u64(tb[NICTL_A_POLL_BUSY_NS]);
 	return 0;
 }
 
@@ -144,6 +149,7 @@ static int parse_napi_time(struct stats_cpu *c, struct nlattr *nest)
 		return -EPROTO;
 	t->id = nla_get_u32(tb[NICTL_A_NAPI_ID]);
 	t->time_ns = get_u64(tb[NICTL_A_NAPI_TIME_NS]);
+	t->busy_ns = get_u64(tb[NICTL_A_NAPI_BUSY_NS]);
 	c->nr_napi_times++;
 	return 0;
 }
@@ -235,6 +241,7 @@ static int parse_napi(struct stats_napi *n, unsigned int ifindex, struct nlattr 
 	n->polls = get_u64(tb[NICTL_A_NAPI_POLLS]);
 	n->packets = get_u64(tb[NICTL_A_NAPI_PACKETS]);
 	n->time_ns = get_u64(tb[NICTL_A_NAPI_TIME_NS]);
+	n->busy_ns = get_u64(tb[NICTL_A_NAPI_BUSY_NS]);
 	if (!tb[NICTL_A_NAPI_CPUS])
 		return 0;
 	err = cpuset_from_bytes(&n->cpus, nla_data(tb[NICTL_A_NAPI_CPUS]),
@@ -297,6 +304,16 @@ struct stats_cpu *stats_find_cpu(const struct stats_sample *s, unsigned int cpu)
 	for (i = 0; s && i < s->nr_cpus; i++)
 		if (s->cpus[i].cpu == cpu)
 			return &s->cpus[i];
+	return NULL;
+}
+
+const struct stats_napi_time *stats_find_napi_time(const struct stats_cpu *c, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; c && i < c->nr_napi_times; i++)
+		if (c->napi_times[i].id == id)
+			return &c->napi_times[i];
 	return NULL;
 }
 

@@ -100,8 +100,15 @@ static const struct cpu_family poll_families[] = {
 	  "NET_RX time those polls took (polls outside NET_RX are not timed).",
 	  POLL_SERIES(time_ns, true) },
 	{ "nictl_cpu_untimed_polls_total", "counter",
-	  "Polls outside NET_RX: threaded NAPI, busy polling, backlog threads.",
+	  "Polls outside NET_RX not timed: threaded NAPI, backlog threads, the first poll of "
+	  "each busy-poll loop.",
 	  POLL_SERIES(untimed, false) },
+	{ "nictl_cpu_busy_polls_total", "counter",
+	  "Polls by busy polling: a task polling from a socket call, outside NET_RX.",
+	  POLL_SERIES(busy_polls, false) },
+	{ "nictl_cpu_busy_poll_seconds_total", "counter",
+	  "CPU time busy polling took, outside NET_RX (each loop's first poll not timed).",
+	  POLL_SERIES(busy_ns, true) },
 };
 
 static void cpu_samples(FILE *f, const struct stats_view *v, const char *name,
@@ -164,7 +171,7 @@ static void histogram(FILE *f, const struct stats_view *v, unsigned int vec)
 }
 
 /* One sample per NAPI instance of @name, the value chosen by @what. */
-enum napi_value { NAPI_POLLS, NAPI_PACKETS, NAPI_SECONDS, NAPI_THREAD_SECONDS };
+enum napi_value { NAPI_POLLS, NAPI_PACKETS, NAPI_SECONDS, NAPI_BUSY_SECONDS, NAPI_THREAD_SECONDS };
 
 static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int n,
 			 const char *name, enum napi_value what)
@@ -187,8 +194,12 @@ static void napi_samples(FILE *f, const struct queue_view *queues, unsigned int 
 			fprintf(f, ",queue=\"napi-%u\"} ", q->napi_id);
 		else
 			fprintf(f, ",queue=\"%d\"} ", q->queue);
-		if (what == NAPI_SECONDS || what == NAPI_THREAD_SECONDS)
-			put_seconds(f, what == NAPI_SECONDS ? q->time_ns : q->thread_ns);
+		if (what == NAPI_SECONDS)
+			put_seconds(f, q->time_ns);
+		else if (what == NAPI_BUSY_SECONDS)
+			put_seconds(f, q->busy_ns);
+		else if (what == NAPI_THREAD_SECONDS)
+			put_seconds(f, q->thread_ns);
 		else
 			fprintf(f, "%llu\n",
 				(unsigned long long)(what == NAPI_PACKETS ? q->packets : q->polls));
@@ -241,6 +252,10 @@ void stats_prom_napis(FILE *f, const struct queue_view *queues, unsigned int n)
 	prom_family(f, "nictl_napi_seconds_total", "counter",
 	       "NET_RX time the device's NAPI instance took since nictl's counters started.");
 	napi_samples(f, queues, n, "nictl_napi_seconds_total", NAPI_SECONDS);
+	prom_family(f, "nictl_napi_busy_poll_seconds_total", "counter",
+	       "CPU time tasks spent busy-polling the device's NAPI instance, outside NET_RX, "
+	       "since nictl's counters started.");
+	napi_samples(f, queues, n, "nictl_napi_busy_poll_seconds_total", NAPI_BUSY_SECONDS);
 	for (i = 0; i < n && !queues[i].thread_pid; i++)
 		;
 	if (i == n)

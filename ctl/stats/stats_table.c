@@ -359,6 +359,29 @@ static void split_row(struct grid *g, const struct stats_view *v, const struct c
 }
 
 /*
+ * Busy polling runs in tasks, outside NET_RX: its CPU time is in none of the
+ * split's columns, so a line names the CPUs it ran on.
+ */
+static void print_busy(FILE *f, const struct stats_view *v, const unsigned int *rows,
+		       unsigned int nr_rows)
+{
+	const struct poll_view *p;
+	const char *sep = "  busy polling, in tasks outside NET_RX: ";
+	unsigned int i;
+
+	for (i = 0; i < v->nr_cpus && i < nr_rows; i++) {
+		p = &v->cpus[rows[i]].poll[NICTL_POLL_DEVICE];
+		if (!p->busy_polls)
+			continue;
+		fprintf(f, "%sCPU %u %.1f%% (%llu polls)", sep, v->cpus[rows[i]].cpu, p->busy_pct,
+			(unsigned long long)p->busy_polls);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputc('\n', f);
+}
+
+/*
  * Where each CPU's NET_RX time went: polling device NAPIs (DEV's alone with
  * DEV), polling the backlog RPS steers packets to, the rest.
  */
@@ -382,6 +405,8 @@ static int print_split(FILE *f, const struct stats_view *v, const unsigned int *
 	for (i = 0; i < v->nr_cpus && i < nr_rows; i++)
 		split_row(&g, v, &v->cpus[rows[i]]);
 	err = grid_print(f, &g);
+	if (!err)
+		print_busy(f, v, rows, nr_rows);
 	/* Backlog threads (PREEMPT_RT) poll outside NET_RX, and RPS sends them no IPI. */
 	if (!err && v->backlog_untimed)
 		fprintf(f, "  %llu backlog polls ran in backlog threads (PREEMPT_RT): untimed, "
@@ -418,10 +443,12 @@ static int print_hist(FILE *f, const struct stats_view *v, const unsigned int *r
 
 static const char *const snapshot_queue_cols[] = {
 	"QUEUE", "NAPI_ID", "PACKETS", "POLLS", "SHARE%", "IRQ_CPUS", "NAPI_CPUS", "THREAD_MS",
+	"BUSY_MS",
 };
 
 static const char *const interval_queue_cols[] = {
 	"QUEUE", "NAPI_ID", "PKTS/s", "POLLS/s", "SHARE%", "IRQ_CPUS", "NAPI_CPUS", "THREAD_MS",
+	"BUSY_MS",
 };
 
 /* A stacked DEV's queues are of several devices: a DEV column names each one's. */
@@ -459,6 +486,10 @@ static void queue_row(struct grid *g, const struct stats_view *v, const struct q
 		grid_add(g, "%.1f", q->thread_ns / 1e6);
 	else
 		grid_add(g, "-");
+	if (q->busy_ns)
+		grid_add(g, "%.1f", q->busy_ns / 1e6);
+	else
+		grid_add(g, "-");
 }
 
 /* "queue 1", or "NAPI 8193" when the queue is unknown; "vnode1 queue 1" under a stacked DEV. */
@@ -489,6 +520,8 @@ static int print_outside(FILE *f, const struct stats_view *v)
 		print_queue(f, v, &v->queues[i]);
 		fprintf(f, " on CPU %s", list);
 		free(list);
+		if (cpuset_intersects(&v->queues[i].outside, &v->queues[i].busy_cpus))
+			fputs(" (busy polling there)", f);
 		sep = ", ";
 	}
 	/* NAPI_CPUS accumulate from the start: an IRQ moved since then shows here too. */

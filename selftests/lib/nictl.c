@@ -530,6 +530,12 @@ static int poll_attr_cb(const struct nlattr *attr, void *data)
 	case NICTL_A_POLL_UNTIMED:
 		ret = get_u64(attr, &p->untimed);
 		break;
+	case NICTL_A_POLL_BUSY_POLLS:
+		ret = get_u64(attr, &p->busy_polls);
+		break;
+	case NICTL_A_POLL_BUSY_NS:
+		ret = get_u64(attr, &p->busy_ns);
+		break;
 	case NICTL_A_POLL_PAD:
 		return MNL_CB_OK;
 	default:
@@ -568,10 +574,13 @@ static int napi_time_attr_cb(const struct nlattr *attr, void *data)
 	case NICTL_A_NAPI_TIME_NS:
 		ret = get_u64(attr, &t->time_ns);
 		break;
+	case NICTL_A_NAPI_BUSY_NS:
+		ret = get_u64(attr, &t->busy_ns);
+		break;
 	case NICTL_A_NAPI_PAD:
 		return MNL_CB_OK;
 	default:
-		/* STATS_GET carries a NAPI's id and time only. */
+		/* STATS_GET carries a NAPI's id and times only. */
 		return MNL_CB_ERROR;
 	}
 	return seen_once(&t->present, type, ret);
@@ -679,6 +688,9 @@ static int napi_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case NICTL_A_NAPI_TIME_NS:
 		ret = get_u64(attr, &napi->time_ns);
+		break;
+	case NICTL_A_NAPI_BUSY_NS:
+		ret = get_u64(attr, &napi->busy_ns);
 		break;
 	case NICTL_A_NAPI_PAD:
 		return MNL_CB_OK;

@@ -120,13 +120,16 @@ struct nictl_poll {
 	uint64_t packets;
 	uint64_t time_ns;
 	uint64_t untimed;
+	uint64_t busy_polls;
+	uint64_t busy_ns;
 };
 
-/* The NET_RX time of one NAPI instance on a CPU (NICTL_A_NAPI in STATS_GET). */
+/* The times of one NAPI instance on a CPU (NICTL_A_NAPI in STATS_GET). */
 struct nictl_napi_time {
 	uint64_t present;	/* ATTR_BIT() of every nictl_napi_attr seen */
 	uint32_t id;
 	uint64_t time_ns;
+	uint64_t busy_ns;
 };
 
 /* A CPU's NAPI table holds this many instances (NICTL_NAPI_SLOTS in kmod/stats.h). */
@@ -165,6 +168,7 @@ struct nictl_napi {
 	uint64_t polls;
 	uint64_t packets;
 	uint64_t time_ns;
+	uint64_t busy_ns;
 	struct cpus cpus;
 	size_t cpus_len;	/* bytes on the wire */
 };

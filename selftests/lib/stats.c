@@ -40,14 +40,17 @@
 			 ATTR_BIT(NICTL_A_POLL))
 #define POLL_ATTRS	(ATTR_BIT(NICTL_A_POLL_KIND) | ATTR_BIT(NICTL_A_POLL_POLLS) | \
 			 ATTR_BIT(NICTL_A_POLL_PACKETS) | ATTR_BIT(NICTL_A_POLL_TIME_NS) | \
-			 ATTR_BIT(NICTL_A_POLL_UNTIMED))
-#define NAPI_TIME_ATTRS	(ATTR_BIT(NICTL_A_NAPI_ID) | ATTR_BIT(NICTL_A_NAPI_TIME_NS))
+			 ATTR_BIT(NICTL_A_POLL_UNTIMED) | ATTR_BIT(NICTL_A_POLL_BUSY_POLLS) | \
+			 ATTR_BIT(NICTL_A_POLL_BUSY_NS))
+#define NAPI_TIME_ATTRS	(ATTR_BIT(NICTL_A_NAPI_ID) | ATTR_BIT(NICTL_A_NAPI_TIME_NS) | \
+			 ATTR_BIT(NICTL_A_NAPI_BUSY_NS))
 #define NAPI_ATTRS	(ATTR_BIT(NICTL_A_NAPI_ID) | ATTR_BIT(NICTL_A_NAPI_QUEUE) | \
 			 ATTR_BIT(NICTL_A_NAPI_POLLS) | ATTR_BIT(NICTL_A_NAPI_PACKETS) | \
-			 ATTR_BIT(NICTL_A_NAPI_CPUS) | ATTR_BIT(NICTL_A_NAPI_TIME_NS))
+			 ATTR_BIT(NICTL_A_NAPI_CPUS) | ATTR_BIT(NICTL_A_NAPI_TIME_NS) | \
+			 ATTR_BIT(NICTL_A_NAPI_BUSY_NS))
 
 /* The counters of one poll kind as a list, in the order of poll_counter_names. */
-#define POLL_COUNTERS	4
+#define POLL_COUNTERS	6
 
 /* The kernel log lines summarize.sh fails a guest on. */
 static const char *const splats[] = {
@@ -56,7 +59,7 @@ static const char *const splats[] = {
 };
 
 static const char *const poll_counter_names[POLL_COUNTERS] = {
-	"polls", "packets", "time_ns", "untimed",
+	"polls", "packets", "time_ns", "untimed", "busy_polls", "busy_ns",
 };
 
 static const char *vec_name(unsigned int vec)
@@ -79,6 +82,8 @@ static void poll_counters(const struct nictl_poll *p, uint64_t *out)
 	out[1] = p->packets;
 	out[2] = p->time_ns;
 	out[3] = p->untimed;
+	out[4] = p->busy_polls;
+	out[5] = p->busy_ns;
 }
 
 uint64_t hist_lower_ns(unsigned int b)
@@ -180,10 +185,12 @@ static bool polls_consistent(const struct nictl_cpu_stats *st)
 			return false;
 		}
 		if (st->poll[k].untimed > st->poll[k].polls ||
+		    st->poll[k].busy_polls > st->poll[k].polls ||
 		    st->poll[k].packets > st->poll[k].polls * NAPI_POLL_WEIGHT) {
 			fprintf(stderr, "# CPU %u %s: %" PRIu64 " polls, %" PRIu64 " untimed, %"
-				PRIu64 " packets\n", st->cpu, poll_kind_name(k), st->poll[k].polls,
-				st->poll[k].untimed, st->poll[k].packets);
+				PRIu64 " busy, %" PRIu64 " packets\n", st->cpu, poll_kind_name(k),
+				st->poll[k].polls, st->poll[k].untimed, st->poll[k].busy_polls,
+				st->poll[k].packets);
 			ok = false;
 		}
 		polled_ns += st->poll[k].time_ns;

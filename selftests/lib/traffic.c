@@ -31,7 +31,7 @@
 /* Addresses of the benchmarking range (RFC 2544), which no network routes. */
 #define SRC_ADDR	0xc6120001	/* 198.18.0.1 */
 #define SRC_ADDRS	200
-#define DST_ADDR	0xc61200ff	/* 198.18.0.255 */
+#define DST_ADDR	0xc61200ff	/* 198.18.0.255, the broadcast of TRAFFIC_SUBNET */
 
 struct frame {
 	struct ether_header eth;
@@ -72,7 +72,7 @@ static void build_frame(struct frame *f, const uint8_t *mac, uint16_t port)
 	f->ip.daddr = htonl(DST_ADDR);
 	f->ip.check = ip_checksum(&f->ip, sizeof(f->ip));
 	f->udp.source = htons(port);
-	f->udp.dest = htons(9);		/* discard */
+	f->udp.dest = htons(TRAFFIC_PORT);
 	f->udp.len = htons(sizeof(f->udp) + sizeof(f->payload));
 }
 

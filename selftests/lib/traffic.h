@@ -11,6 +11,14 @@
 #include "cpus.h"
 
 /*
+ * The frames are UDP datagrams to TRAFFIC_PORT (discard) at 198.18.0.255,
+ * the broadcast address of 198.18.0.0/24, from 198.18.0.1 to .200: a NIC
+ * given TRAFFIC_RX_ADDR delivers them to its sockets.
+ */
+#define TRAFFIC_PORT	9
+#define TRAFFIC_RX_ADDR	"198.18.0.250"
+
+/*
  * Send broadcast UDP frames out of each of @ifnames (NULL-terminated) from
  * every online CPU in turn: XPS maps each CPU to a TX queue, and the bridge
  * behind the guest floods the frames into the other NICs, where their flow

@@ -78,10 +78,10 @@ static void make_sample(struct bal_sample *b, uint64_t now_ns, const uint64_t *n
 		b->s.cpus[c].vec[NICTL_SOFTIRQ_NET_RX].time_ns = netrx[c];
 	}
 	b->s.cpus[4].napi_times = calloc(1, sizeof(struct stats_napi_time));
-	b->s.cpus[4].napi_times[0] = (struct stats_napi_time){ 101, q0 };
+	b->s.cpus[4].napi_times[0] = (struct stats_napi_time){ .id = 101, .time_ns = q0 };
 	b->s.cpus[4].nr_napi_times = 1;
 	b->s.cpus[5].napi_times = calloc(1, sizeof(struct stats_napi_time));
-	b->s.cpus[5].napi_times[0] = (struct stats_napi_time){ 102, q1 };
+	b->s.cpus[5].napi_times[0] = (struct stats_napi_time){ .id = 102, .time_ns = q1 };
 	b->s.cpus[5].nr_napi_times = 1;
 	b->s.napis = calloc(2, sizeof(*b->s.napis));
 	b->s.napis[0] = (struct stats_napi){ .id = 101, .ifindex = 3, .queue = 0, .time_ns = q0 };

@@ -576,6 +576,23 @@ TEST_F(doc, napi_outside_its_irq_is_explained)
 	EXPECT_EQ(0, doc_problems(&self->fs));
 }
 
+/* The module timed tasks busy-polling queue 1 for 3 ms: that is why, whatever sysctl says. */
+TEST_F(doc, napi_outside_its_irq_busy_polled_says_how_long)
+{
+	const struct doc_finding *f;
+
+	self->prev.napis[1].busy_ns = 1000000;
+	self->cur.napis[1].busy_ns = 4000000;
+	self->cur.napis[1].packets = 50;
+	ASSERT_EQ(0, cpuset_add(&self->cur.napis[1].cpus, 2));
+	diagnose(self);
+	f = find(self, "napi-off-irq-cpu");
+	ASSERT_NE(NULL, f);
+	EXPECT_STREQ("3000000", fact(f, "busy_ns"));
+	EXPECT_STREQ("0", fact(f, "busy_poll"));
+	EXPECT_NE(NULL, strstr(f->text, "tasks busy-polled it for 3.0 ms")) TH_LOG("%s", f->text);
+}
+
 TEST_F(doc, accounting_off_is_info)
 {
 	self->cur.s.stats_on = false;

@@ -482,9 +482,9 @@ TEST_F(stats, interval_with_device_and_softnet)
 		SAMPLE_SPLIT_TABLE
 		"\n"
 		"vnode1 (ifindex 3): 2 NAPI instances, 10000.0 packets/s\n"
-		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n"
-		"  0      8193     9100.0  300.0    91.0    0         0          -\n"
-		"  1      8194     900.0   50.0     9.0     1         1-2*       -\n"
+		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS  BUSY_MS\n"
+		"  0      8193     9100.0  300.0    91.0    0         0          -          -\n"
+		"  1      8194     900.0   50.0     9.0     1         1-2*       -          -\n"
 		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (since the counters "
 		"started: a moved IRQ, threaded NAPI or busy polling)\n"
 		"hottest CPU: 0, NET_RX 45.0% of the interval; "

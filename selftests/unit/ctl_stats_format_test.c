@@ -52,6 +52,18 @@ static const char *print(FIXTURE_DATA(fmt) *self, const struct stats_sample *pre
 	return self->text;
 }
 
+/* The same interval printed again, in @format. */
+static const char *print_again(FIXTURE_DATA(fmt) *self, char format)
+{
+	free(self->text);
+	self->text = NULL;
+	self->f = open_memstream(&self->text, &self->size);
+	if (!self->f)
+		abort();
+	stats_view_free(&self->v);
+	return print(self, &self->prev, format, false);
+}
+
 TEST(durations_keep_three_digits)
 {
 	static const struct {
@@ -101,9 +113,9 @@ TEST_F(fmt, snapshot_table)
 		"  2    0.0      0.0    0.0       0.0     0\n"
 		"\n"
 		"vnode1 (ifindex 3): 2 NAPI instances, 65000 packets since the counters started\n"
-		"  QUEUE  NAPI_ID  PACKETS  POLLS  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n"
-		"  0      8193     59100    1300   90.9    0         0          -\n"
-		"  1      8194     5900     150    9.1     1         1-2*       -\n"
+		"  QUEUE  NAPI_ID  PACKETS  POLLS  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS  BUSY_MS\n"
+		"  0      8193     59100    1300   90.9    0         0          -          -\n"
+		"  1      8194     5900     150    9.1     1         1-2*       -          -\n"
 		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (since the counters "
 		"started: a moved IRQ, threaded NAPI or busy polling)\n"
 		"hottest CPU: 0, NET_RX 2.4% of the time since the start; "
@@ -140,9 +152,9 @@ TEST_F(fmt, interval_table_with_histogram)
 		"0          0          0          0      0      0      0       0\n"
 		"\n"
 		"vnode1 (ifindex 3): 2 NAPI instances, 10000.0 packets/s\n"
-		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n"
-		"  0      8193     9100.0  300.0    91.0    0         0          -\n"
-		"  1      8194     900.0   50.0     9.0     1         1-2*       -\n"
+		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS  BUSY_MS\n"
+		"  0      8193     9100.0  300.0    91.0    0         0          -          -\n"
+		"  1      8194     900.0   50.0     9.0     1         1-2*       -          -\n"
 		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (since the counters "
 		"started: a moved IRQ, threaded NAPI or busy polling)\n"
 		"hottest CPU: 0, NET_RX 45.0% of the interval; "
@@ -177,13 +189,13 @@ TEST_F(fmt, stacked_device_json_names_each_queues_device)
 		"{\"ifname\":\"vnode1\",\"ifindex\":3}]},"
 		"\"queues\":["
 		"{\"ifname\":\"vnode0\",\"queue\":0,\"napi_id\":8193,\"polls\":300,"
-		"\"packets\":9100,\"time_ns\":250000000,"
+		"\"packets\":9100,\"time_ns\":250000000,\"busy_ns\":0,"
 		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
-		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[],\"thread\":null},"
+		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[],\"busy_cpus\":[],\"thread\":null},"
 		"{\"ifname\":\"vnode1\",\"queue\":0,\"napi_id\":8194,\"polls\":50,"
-		"\"packets\":900,\"time_ns\":2000000,"
+		"\"packets\":900,\"time_ns\":2000000,\"busy_ns\":0,"
 		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
-		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2],\"thread\":null}]}\n",
+		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2],\"busy_cpus\":[],\"thread\":null}]}\n",
 		print_stacked(self, 'j', "\"hottest_cpu\":"));
 }
 
@@ -224,8 +236,8 @@ TEST_F(fmt, device_without_packets_or_instances)
 	self->cur.napis[1].packets = self->prev.napis[1].packets;
 	print(self, &self->prev, 't', false);
 	EXPECT_NE(NULL, strstr(self->text,
-		"  1      8194     0.0     50.0     0.0     1         1-2*       -\n"
-		"  ?      8193     0.0     300.0    0.0     -         0          -\n"
+		"  1      8194     0.0     50.0     0.0     1         1-2*       -          -\n"
+		"  ?      8193     0.0     300.0    0.0     -         0          -          -\n"
 		"  * polled outside its IRQ affinity: queue 1 on CPU 2 ("));
 	EXPECT_NE(NULL, strstr(self->text, "; vnode1 received no packets\n"));
 
@@ -262,20 +274,51 @@ TEST_F(fmt, threaded_queue_shows_its_threads_time)
 	ASSERT_EQ(0, cpuset_add(&self->cur.napis[1].thread_cpus, 5));
 	print(self, &self->prev, 't', false);
 	EXPECT_NE(NULL, strstr(self->text,
-		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n"
-		"  0      8193     9100.0  300.0    91.0    0         0          -\n"
-		"  1      8194     900.0   50.0     9.0     1         1-2*       2.5\n"))
+		"  QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS  BUSY_MS\n"
+		"  0      8193     9100.0  300.0    91.0    0         0          -          -\n"
+		"  1      8194     900.0   50.0     9.0     1         1-2*       2.5        -\n"))
 		TH_LOG("%s", self->text);
-	free(self->text);
-	self->f = open_memstream(&self->text, &self->size);
-	ASSERT_NE(NULL, self->f);
-	stats_view_free(&self->v);
-	print(self, &self->prev, 'j', false);
-	EXPECT_NE(NULL, strstr(self->text, "\"outside_cpus\":[],\"thread\":null}"))
+	print_again(self, 'j');
+	EXPECT_NE(NULL, strstr(self->text, "\"outside_cpus\":[],\"busy_cpus\":[],\"thread\":null}"))
 		TH_LOG("%s", self->text);
 	EXPECT_NE(NULL, strstr(self->text,
-		"\"outside_cpus\":[2],\"thread\":{\"pid\":313,\"time_ns\":2500000,"
+		"\"outside_cpus\":[2],\"busy_cpus\":[],\"thread\":{\"pid\":313,\"time_ns\":2500000,"
 		"\"cpus\":[5]}}")) TH_LOG("%s", self->text);
+}
+
+/*
+ * A task on CPU 2 busy-polled queue 1 (IRQ on CPU 1) for 3 ms in the
+ * interval, 40 polls: a line under the split names the CPU, BUSY_MS the
+ * queue, and the footnote says why it was polled on CPU 2.
+ */
+TEST_F(fmt, busy_polled_queue_shows_where_and_how_long)
+{
+	struct stats_cpu *c = &self->cur.cpus[2];
+
+	ASSERT_EQ(2U, c->cpu);
+	c->napi_times = calloc(1, sizeof(*c->napi_times));
+	ASSERT_NE(NULL, c->napi_times);
+	c->napi_times[0] = (struct stats_napi_time){ .id = 8194, .busy_ns = 3000000 };
+	c->nr_napi_times = 1;
+	c->poll[NICTL_POLL_DEVICE].busy_polls = 40;
+	c->poll[NICTL_POLL_DEVICE].busy_ns = 3000000;
+	self->cur.napis[1].busy_ns = 3000000;
+	print(self, &self->prev, 't', false);
+	EXPECT_NE(NULL, strstr(self->text,
+		"  2    0.0      0.0    0.0       0.0     0.0           0.0\n"
+		"  busy polling, in tasks outside NET_RX: CPU 2 0.3% (40 polls)\n\n"))
+		TH_LOG("%s", self->text);
+	EXPECT_NE(NULL, strstr(self->text,
+		"  1      8194     900.0   50.0     9.0     1         1-2*       -          3.0\n"
+		"  * polled outside its IRQ affinity: queue 1 on CPU 2 (busy polling there) ("))
+		TH_LOG("%s", self->text);
+	print_again(self, 'j');
+	EXPECT_NE(NULL, strstr(self->text, "\"busy_polls\":40,\"busy_ns\":3000000,"
+				       "\"busy_pct\":0.300}")) TH_LOG("%s", self->text);
+	EXPECT_NE(NULL, strstr(self->text, "\"time_ns\":2000000,\"busy_ns\":3000000,"))
+		TH_LOG("%s", self->text);
+	EXPECT_NE(NULL, strstr(self->text, "\"outside_cpus\":[2],\"busy_cpus\":[2],"))
+		TH_LOG("%s", self->text);
 }
 
 TEST_F(fmt, interval_json)
@@ -291,9 +334,9 @@ TEST_F(fmt, interval_json)
 		"\"avg_ns\":1000},"
 		"\"poll\":{\"device\":{\"polls\":300,\"packets\":9100,\"time_ns\":300000000,"
 		"\"untimed\":0,\"pct\":30.000,"
-		"\"packets_per_sec\":9100.000},"
+		"\"packets_per_sec\":9100.000,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000},"
 		"\"backlog\":{\"polls\":0,\"packets\":0,\"time_ns\":0,\"untimed\":0,\"pct\":0.000,"
-		"\"packets_per_sec\":0.000}},"
+		"\"packets_per_sec\":0.000,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000}},"
 		"\"net_rx_split\":{\"napi_ns\":250000000,\"backlog_ns\":0,\"other_ns\":200000000,"
 		"\"napi_pct\":25.000,\"backlog_pct\":0.000,\"other_pct\":20.000},"
 		"\"napi_unattributed\":0,"
@@ -308,10 +351,10 @@ TEST_F(fmt, interval_json)
 		"\"avg_ns\":0},"
 		"\"poll\":{\"device\":{\"polls\":50,\"packets\":900,\"time_ns\":2000000,"
 		"\"untimed\":0,\"pct\":0.200,"
-		"\"packets_per_sec\":900.000},"
+		"\"packets_per_sec\":900.000,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000},"
 		"\"backlog\":{\"polls\":20,\"packets\":400,\"time_ns\":6000000,"
 		"\"untimed\":0,\"pct\":0.600,"
-		"\"packets_per_sec\":400.000}},"
+		"\"packets_per_sec\":400.000,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000}},"
 		"\"net_rx_split\":{\"napi_ns\":2000000,\"backlog_ns\":6000000,\"other_ns\":2000000,"
 		"\"napi_pct\":0.200,\"backlog_pct\":0.600,\"other_pct\":0.200},"
 		"\"napi_unattributed\":0,"
@@ -326,9 +369,9 @@ TEST_F(fmt, interval_json)
 		"\"avg_ns\":0},"
 		"\"poll\":{\"device\":{\"polls\":0,\"packets\":0,\"time_ns\":0,"
 		"\"untimed\":0,\"pct\":0.000,"
-		"\"packets_per_sec\":0.000},"
+		"\"packets_per_sec\":0.000,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000},"
 		"\"backlog\":{\"polls\":0,\"packets\":0,\"time_ns\":0,\"untimed\":0,\"pct\":0.000,"
-		"\"packets_per_sec\":0.000}},"
+		"\"packets_per_sec\":0.000,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000}},"
 		"\"net_rx_split\":{\"napi_ns\":0,\"backlog_ns\":0,\"other_ns\":0,"
 		"\"napi_pct\":0.000,\"backlog_pct\":0.000,\"other_pct\":0.000},"
 		"\"napi_unattributed\":0,"
@@ -338,13 +381,13 @@ TEST_F(fmt, interval_json)
 		"\"dev\":{\"ifname\":\"vnode1\",\"ifindex\":3,\"packets\":10000},"
 		"\"queues\":["
 		"{\"queue\":0,\"napi_id\":8193,\"polls\":300,\"packets\":9100,"
-		"\"time_ns\":250000000,"
+		"\"time_ns\":250000000,\"busy_ns\":0,"
 		"\"polls_per_sec\":300.000,\"packets_per_sec\":9100.000,\"share_pct\":91.000,"
-		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[],\"thread\":null},"
+		"\"irq_cpus\":[0],\"napi_cpus\":[0],\"outside_cpus\":[],\"busy_cpus\":[],\"thread\":null},"
 		"{\"queue\":1,\"napi_id\":8194,\"polls\":50,\"packets\":900,"
-		"\"time_ns\":2000000,"
+		"\"time_ns\":2000000,\"busy_ns\":0,"
 		"\"polls_per_sec\":50.000,\"packets_per_sec\":900.000,\"share_pct\":9.000,"
-		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2],\"thread\":null}]}\n",
+		"\"irq_cpus\":[1],\"napi_cpus\":[1,2],\"outside_cpus\":[2],\"busy_cpus\":[],\"thread\":null}]}\n",
 		print(self, &self->prev, 'j', false));
 }
 
@@ -366,9 +409,9 @@ TEST_F(fmt, snapshot_json_without_device)
 		"\"pct\":0.000,\"per_sec\":1.010,\"avg_ns\":1000},"
 		"\"poll\":{\"device\":{\"polls\":1400,\"packets\":69100,\"time_ns\":1500000000,"
 		"\"untimed\":0,\"pct\":1.485,"
-		"\"packets_per_sec\":684.158},"
+		"\"packets_per_sec\":684.158,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000},"
 		"\"backlog\":{\"polls\":0,\"packets\":0,\"time_ns\":0,\"untimed\":0,\"pct\":0.000,"
-		"\"packets_per_sec\":0.000}},"
+		"\"packets_per_sec\":0.000,\"busy_polls\":0,\"busy_ns\":0,\"busy_pct\":0.000}},"
 		"\"net_rx_split\":{\"napi_ns\":1500000000,\"backlog_ns\":0,\"other_ns\":950000000,"
 		"\"napi_pct\":1.485,\"backlog_pct\":0.000,\"other_pct\":0.941},"
 		"\"napi_unattributed\":7,\"softirq_pct\":null,\"softnet\":null}],"

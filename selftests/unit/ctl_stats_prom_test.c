@@ -404,10 +404,13 @@ static const char *expose(FIXTURE_DATA(prom) *self)
 	return self->text;
 }
 
-/* CPU 0 of the fixed sample only, with vnode1: the text in full. */
+/* CPU 0 of the fixed sample only, with vnode1 (a task busy-polled queue 1): the text in full. */
 TEST_F(prom, exact_text)
 {
 	self->cur.nr_cpus = 1;
+	self->cur.cpus[0].poll[NICTL_POLL_DEVICE].busy_polls = 700;
+	self->cur.cpus[0].poll[NICTL_POLL_DEVICE].busy_ns = 250000000;
+	self->cur.napis[1].busy_ns = 250000000;
 	EXPECT_STREQ(
 		"# HELP nictl_softirq_accounting_enabled 1 when nictl times the network "
 		"softirqs, 0 when its probes are off.\n"
@@ -510,11 +513,21 @@ TEST_F(prom, exact_text)
 		"# TYPE nictl_cpu_poll_seconds_total counter\n"
 		"nictl_cpu_poll_seconds_total{cpu=\"0\",kind=\"device\"} 1.500000000\n"
 		"nictl_cpu_poll_seconds_total{cpu=\"0\",kind=\"backlog\"} 0.000000000\n"
-		"# HELP nictl_cpu_untimed_polls_total Polls outside NET_RX: threaded NAPI, busy "
-		"polling, backlog threads.\n"
+		"# HELP nictl_cpu_untimed_polls_total Polls outside NET_RX not timed: threaded "
+		"NAPI, backlog threads, the first poll of each busy-poll loop.\n"
 		"# TYPE nictl_cpu_untimed_polls_total counter\n"
 		"nictl_cpu_untimed_polls_total{cpu=\"0\",kind=\"device\"} 0\n"
 		"nictl_cpu_untimed_polls_total{cpu=\"0\",kind=\"backlog\"} 0\n"
+		"# HELP nictl_cpu_busy_polls_total Polls by busy polling: a task polling from a "
+		"socket call, outside NET_RX.\n"
+		"# TYPE nictl_cpu_busy_polls_total counter\n"
+		"nictl_cpu_busy_polls_total{cpu=\"0\",kind=\"device\"} 700\n"
+		"nictl_cpu_busy_polls_total{cpu=\"0\",kind=\"backlog\"} 0\n"
+		"# HELP nictl_cpu_busy_poll_seconds_total CPU time busy polling took, outside "
+		"NET_RX (each loop's first poll not timed).\n"
+		"# TYPE nictl_cpu_busy_poll_seconds_total counter\n"
+		"nictl_cpu_busy_poll_seconds_total{cpu=\"0\",kind=\"device\"} 0.250000000\n"
+		"nictl_cpu_busy_poll_seconds_total{cpu=\"0\",kind=\"backlog\"} 0.000000000\n"
 		"# HELP nictl_napi_polls_total Polls of the device's NAPI instance since nictl's "
 		"counters started.\n"
 		"# TYPE nictl_napi_polls_total counter\n"
@@ -531,7 +544,12 @@ TEST_F(prom, exact_text)
 		"nictl_napi_seconds_total{device=\"vnode1\",queue=\"0\"} "
 		"1.250000000\n"
 		"nictl_napi_seconds_total{device=\"vnode1\",queue=\"1\"} "
-		"0.042000000\n",
+		"0.042000000\n"
+		"# HELP nictl_napi_busy_poll_seconds_total CPU time tasks spent busy-polling the "
+		"device's NAPI instance, outside NET_RX, since nictl's counters started.\n"
+		"# TYPE nictl_napi_busy_poll_seconds_total counter\n"
+		"nictl_napi_busy_poll_seconds_total{device=\"vnode1\",queue=\"0\"} 0.000000000\n"
+		"nictl_napi_busy_poll_seconds_total{device=\"vnode1\",queue=\"1\"} 0.250000000\n",
 		expose(self));
 	EXPECT_TRUE(prom_check(self->text));
 	EXPECT_STREQ("", prom_error);

@@ -56,9 +56,10 @@
 	"\n" \
 	"bond0 (ifindex 9), stacked on vnode0, vnode1: 2 NAPI instances, " \
 	"10000.0 packets/s\n" \
-	"  DEV     QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS\n" \
-	"  vnode0  0      8193     9100.0  300.0    91.0    0         0          -\n" \
-	"  vnode1  0      8194     900.0   50.0     9.0     1         1-2*       -\n" \
+	"  DEV     QUEUE  NAPI_ID  PKTS/s  POLLS/s  SHARE%  IRQ_CPUS  NAPI_CPUS  THREAD_MS  " \
+	"BUSY_MS\n" \
+	"  vnode0  0      8193     9100.0  300.0    91.0    0         0          -          -\n" \
+	"  vnode1  0      8194     900.0   50.0     9.0     1         1-2*       -          -\n" \
 	"  * polled outside its IRQ affinity: vnode1 queue 0 on CPU 2 (since the " \
 	"counters started: a moved IRQ, threaded NAPI or busy polling)\n" \
 	"hottest CPU: 0, NET_RX 45.0% of the interval; " \

@@ -545,6 +545,10 @@ enum nictl_hist_bucket_attr {
  * @NICTL_A_NAPI_TIME_NS: u64, NET_RX softirq time in ns its polls took, as
  *	&enum nictl_poll_attr times them (polls outside NET_RX add nothing);
  *	in %NICTL_CMD_NAPI_GET on all CPUs, in %NICTL_CMD_STATS_GET on that CPU
+ * @NICTL_A_NAPI_BUSY_NS: u64, time in ns that busy polling (a task polling
+ *	it from a socket call, outside NET_RX) spent on it, as
+ *	%NICTL_A_POLL_BUSY_NS times it; on all CPUs or on that CPU as
+ *	@NICTL_A_NAPI_TIME_NS
  * @__NICTL_A_NAPI_MAX: one past the last attribute
  * @NICTL_A_NAPI_MAX: the last attribute
  */
@@ -557,6 +561,7 @@ enum nictl_napi_attr {
 	NICTL_A_NAPI_CPUS,
 	NICTL_A_NAPI_PAD,
 	NICTL_A_NAPI_TIME_NS,
+	NICTL_A_NAPI_BUSY_NS,
 
 	__NICTL_A_NAPI_MAX,
 	NICTL_A_NAPI_MAX = __NICTL_A_NAPI_MAX - 1
@@ -590,6 +595,14 @@ enum nictl_poll_kind {
  * PREEMPT_RT or thread_backlog_napi, which also send no RPS IPIs) have no
  * start to time from: they count in %NICTL_A_POLL_UNTIMED instead.
  *
+ * Busy polling is the exception: a task that busy-polls a NAPI
+ * (SO_BUSY_POLL, net.core.busy_read and busy_poll, epoll's busy poll)
+ * polls it in a loop, and each poll of the loop but the first is timed
+ * from the end of the one before, less the NET_RX and NET_TX runs in
+ * between: %NICTL_A_POLL_BUSY_NS is the CPU time busy polling took,
+ * outside NET_RX and not in its time. The first poll of each loop, and any
+ * poll after the task was switched out, count in %NICTL_A_POLL_UNTIMED.
+ *
  * @NICTL_A_POLL_UNSPEC: not an attribute
  * @NICTL_A_POLL_KIND: u32, &enum nictl_poll_kind
  * @NICTL_A_POLL_POLLS: u64, polls counted, timed or not
@@ -597,6 +610,8 @@ enum nictl_poll_kind {
  * @NICTL_A_POLL_TIME_NS: u64, NET_RX time in ns the timed polls took
  * @NICTL_A_POLL_UNTIMED: u64, polls outside NET_RX, not timed
  * @NICTL_A_POLL_PAD: padding for 64-bit attributes
+ * @NICTL_A_POLL_BUSY_POLLS: u64, polls of busy-poll loops, timed or not
+ * @NICTL_A_POLL_BUSY_NS: u64, time in ns the timed ones took
  * @__NICTL_A_POLL_MAX: one past the last attribute
  * @NICTL_A_POLL_MAX: the last attribute
  */
@@ -608,6 +623,8 @@ enum nictl_poll_attr {
 	NICTL_A_POLL_TIME_NS,
 	NICTL_A_POLL_UNTIMED,
 	NICTL_A_POLL_PAD,
+	NICTL_A_POLL_BUSY_POLLS,
+	NICTL_A_POLL_BUSY_NS,
 
 	__NICTL_A_POLL_MAX,
 	NICTL_A_POLL_MAX = __NICTL_A_POLL_MAX - 1
