@@ -526,7 +526,9 @@ static bool nictl_binding_same_irq(const struct nictl_saved_irq *s, char *name, 
  * @found: scratch mask
  *
  * A changed IRQ is checked again only once a discovery finds it, so it asks for one discovery.
- * So does a drift of an IRQ whose affinity the core keeps: nictl_binding_confirm() decides.
+ * So does a drift of an IRQ whose affinity the core keeps: nictl_binding_confirm() decides; not
+ * while its device is down, its NAPIs disabled, when the core could not say before it is up. A
+ * device that finds @recheck full is found again the next period.
  */
 void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 {
@@ -544,14 +546,12 @@ void nictl_bindings_check(struct nictl_recheck *recheck, struct cpumask *found)
 			if (nictl_binding_same_irq(s, name, sizeof(name))) {
 				if (!nictl_binding_drifted(s, found))
 					continue;
-				/* With no room left, it is found again next period. */
-				if (b->kept_by_core)
-					nictl_recheck_add(recheck, b->netdev->ifindex);
-				else
+				if (!b->kept_by_core)
 					nictl_binding_report(b, s, name, found);
+				else if (netif_running(b->netdev))
+					nictl_recheck_add(recheck, b->netdev->ifindex);
 				continue;
 			}
-			/* With no room left, it is found again next period. */
 			if (nictl_recheck_add(recheck, b->netdev->ifindex))
 				s->live = false;
 		}

@@ -5,7 +5,8 @@
  * reset. On keptnic (selftests/keptnic/), whose reset allocates new IRQs with the default
  * affinity: nictl's bind, and a sticky binding's apply, is what the core keeps, restore gives
  * back what the core had, and the core's re-application is not reported as drift, however long
- * the reset keeps the default affinity; the same reset on a driver that does not opt in is.
+ * the reset keeps the default affinity; the same reset on a driver that does not opt in is. A
+ * move while the device is down costs no discovery until it is up, and is reported then.
  * guest-suite.sh runs it where the kernel has netif_set_affinity_auto().
  */
 #include <libgen.h>
@@ -22,6 +23,7 @@
 #include "env.h"
 #include "events.h"
 #include "irqs.h"
+#include "kprobe.h"
 #include "main.h"
 #include "module.h"
 #include "netdev.h"
@@ -458,6 +460,46 @@ TEST_F_TIMEOUT(kept, a_sticky_apply_is_what_the_core_keeps, 300)
 	EXPECT_TRUE(irqs_on(&now, placed)) TH_LOG("the reset undid the sticky binding's apply");
 	EXPECT_TRUE(core_keeps(&now, placed));
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, DEV, &now, &res)) TH_LOG("%s", res.msg);
+}
+
+/*
+ * An IRQ moved while the device is down: the core records the move and sets it again at up, but
+ * while the NAPIs are disabled whether it will is not known. The drift check leaves the device
+ * alone meanwhile (before, it asked for a discovery every period, under rtnl, for as long as the
+ * device stayed down) and reports the drift once the device is up.
+ */
+TEST_F_TIMEOUT(kept, a_move_while_down_waits_for_up, 300)
+{
+	struct nictl_bind_args args = { .ifname = DEV, .cpus = &self->node0 };
+	unsigned int period = watch_period_ms(), moved;
+	struct nictl_event_msg ev;
+	struct nictl_dev reply;
+	struct nl_result res;
+	struct cpus away;
+	int found, ret, drifts = 0;
+
+	ASSERT_LT(0U, period) TH_LOG("the drift check is off");
+	setup(_metadata, self, true);
+	ASSERT_EQ(0, node_cpus(NODE, &away));
+	ASSERT_EQ(0, nictl_bind(&self->env.nl, &args, &reply, &res)) TH_LOG("%s", res.msg);
+	moved = reply.irqs[0].num;
+	ASSERT_EQ(0, netdev_set_up(DEV, false));
+	ASSERT_EQ(0, kprobe_start(&nictl_look));
+	ASSERT_EQ(0, irq_set_affinity(moved, &away));
+	/* Three checks' time. */
+	usleep(3 * period * 1000 + 200 * 1000);
+	found = kprobe_count(&nictl_look);
+	kprobe_stop(&nictl_look);
+	EXPECT_EQ(0, found) TH_LOG("%d discoveries in three drift checks of a down device", found);
+	while (nictl_next_event(&self->events, &ev, 0) == 1)
+		drifts += ev.type == NICTL_EVENT_DRIFT;
+	EXPECT_EQ(0, drifts) TH_LOG("drift reported while the device was down");
+	ASSERT_EQ(0, netdev_set_up(DEV, true));
+	while ((ret = nictl_wait_event(&self->events, NICTL_EVENT_DRIFT, reply.ifindex,
+				       DRIFT_WAIT_MS, &ev)) == 1 && ev.dev.irqs[0].num != moved)
+		;
+	EXPECT_EQ(1, ret) TH_LOG("no drift event for IRQ %u after up", moved);
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, DEV, &reply, &res)) TH_LOG("%s", res.msg);
 }
 
 /*

@@ -30,6 +30,13 @@ const struct kprobe_def nictl_discovery = {
 	.match = "",
 };
 
+const struct kprobe_def nictl_look = {
+	.event = "nictl_look",
+	.def = "p:" GROUP "/nictl_look nictl:nictl_dev_look",
+	.what = "nictl_dev_look()",
+	.match = "",
+};
+
 static void enable_path(const struct kprobe_def *p, char *buf, size_t size)
 {
 	snprintf(buf, size, TRACEFS "/events/" GROUP "/%s/enable", p->event);

@@ -24,8 +24,13 @@ struct kprobe_def {
 
 /* rtnl_lock() called from nictl.ko. */
 extern const struct kprobe_def rtnl_from_nictl;
-/* nictl_dev_discover(): the module discovers a device's IRQs. */
+/*
+ * nictl_dev_discover(): the module discovers a device's IRQs. Calls from
+ * its own file (nictl_dev_look()) may be inlined and escape it.
+ */
 extern const struct kprobe_def nictl_discovery;
+/* nictl_dev_look(): a discovery under rtnl, the periodic check's or DEV_GET's. */
+extern const struct kprobe_def nictl_look;
 
 /* Add and enable @p, with an empty trace: 0 or -errno. */
 int kprobe_start(const struct kprobe_def *p);
