@@ -676,8 +676,10 @@ TEST_F_TIMEOUT(balance, daemon_spreads_a_skewed_start, 180)
 	ASSERT_TRUE(read_queue_map(&self->env.nl, "igb0", &self->map));
 	EXPECT_TRUE(map_within(&self->map, &self->node1));
 	map_cpus(&self->map, &used);
+	/* The daemon's log has the loads the decision saw. */
 	EXPECT_LE(3, cpus_count(&used)) {
 		print_map(&self->map);
+		daemon_dump_log(DAEMON_LOG, NULL);
 	}
 	EXPECT_TRUE(drift_comes_back(&self->env.nl, "igb0", &self->map, &self->map2));
 }

@@ -170,6 +170,8 @@ class Test:
     @staticmethod
     def stats_dump_decodes():
         """stats-get dump: per CPU both poll kinds, within NET_RX's time, and NAPI times"""
+        # Busy polling's time is apart from NET_RX's: a kind's busy-ns is not
+        # within it, and its busy polls are among its polls.
         cpus = ynl('--dump', 'stats-get')
         check(cpus, "stats-get dumped no CPU")
         for cpu in cpus:
@@ -179,8 +181,12 @@ class Test:
             polled = sum(p['time-ns'] for p in polls.values())
             check(polled <= rx['time-ns'],
                   f"CPU {cpu['cpu']}: polls took {polled} ns of NET_RX's {rx['time-ns']}")
+            for poll in polls.values():
+                check(poll['busy-polls'] <= poll['polls'] and 'busy-ns' in poll,
+                      f"CPU {cpu['cpu']}: {poll}")
             for napi in cpu.get('napi', []):
-                check(napi['id'] and set(napi) == {'id', 'time-ns'}, f"CPU {cpu['cpu']}: {napi}")
+                check(napi['id'] and set(napi) == {'id', 'time-ns', 'busy-ns'},
+                      f"CPU {cpu['cpu']}: {napi}")
         napis = sum(len(cpu.get('napi', [])) for cpu in cpus)
         note(f"{len(cpus)} CPUs, {napis} NAPI times")
 
