@@ -172,18 +172,20 @@ static bool nictl_busy_poll(struct nictl_cpu_stats *s, const struct napi_struct 
 {
 	struct nictl_busy_mark *m = &s->busy;
 	bool looping = test_bit(NAPI_STATE_IN_BUSY_POLL, &napi->state);
-	unsigned long switches = current->nvcsw + current->nivcsw;
 	bool ours = m->napi == napi && m->task == current;
-	u64 now, softirq_ns;
+	u64 now, softirq_ns, elapsed;
+	unsigned long switches;
 
 	if (!looping && !ours)
 		return false;
+	switches = current->nvcsw + current->nivcsw;
 	now = nictl_stats_clock_read();
 	softirq_ns = s->vec[NICTL_SOFTIRQ_NET_RX].time_ns + s->vec[NICTL_SOFTIRQ_NET_TX].time_ns;
 	*timed = ours && m->switches == switches;
-	if (*timed)
-		*ns = nictl_stats_clock_ns(m->at, now) - min(nictl_stats_clock_ns(m->at, now),
-							     softirq_ns - m->softirq_ns);
+	if (*timed) {
+		elapsed = nictl_stats_clock_ns(m->at, now);
+		*ns = elapsed - min(elapsed, softirq_ns - m->softirq_ns);
+	}
 	*m = (struct nictl_busy_mark){ .napi = looping ? napi : NULL, .task = current,
 				       .switches = switches, .at = now, .softirq_ns = softirq_ns };
 	return true;

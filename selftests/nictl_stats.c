@@ -1030,18 +1030,20 @@ TEST_F_TIMEOUT(stats, rps_work_shows_as_backlog_time_and_ipis, 1800)
 		       PRIu64 " then %" PRIu64, shown, lo, hi);
 }
 
-/* The busy-poll polls and time of @cpu's device NAPIs between two dumps. */
-static void busy_delta(const struct nictl_stats *a, const struct nictl_stats *b,
-		       unsigned int cpu, uint64_t *polls, uint64_t *ns)
+/* The untimed and busy polls, and the busy time, of @cpu's device NAPIs between two dumps. */
+static struct nictl_poll busy_delta(const struct nictl_stats *a, const struct nictl_stats *b,
+				    unsigned int cpu)
 {
 	const struct nictl_cpu_stats *x = cpu_of(a, cpu), *y = cpu_of(b, cpu);
+	const struct nictl_poll *p, *q;
 
-	*polls = 0;
-	*ns = 0;
 	if (!x || !y)
-		return;
-	*polls = y->poll[NICTL_POLL_DEVICE].busy_polls - x->poll[NICTL_POLL_DEVICE].busy_polls;
-	*ns = y->poll[NICTL_POLL_DEVICE].busy_ns - x->poll[NICTL_POLL_DEVICE].busy_ns;
+		return (struct nictl_poll){ 0 };
+	p = &x->poll[NICTL_POLL_DEVICE];
+	q = &y->poll[NICTL_POLL_DEVICE];
+	return (struct nictl_poll){ .untimed = q->untimed - p->untimed,
+				    .busy_polls = q->busy_polls - p->busy_polls,
+				    .busy_ns = q->busy_ns - p->busy_ns };
 }
 
 /*
@@ -1071,7 +1073,8 @@ TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
 	struct sample *before = &self->s[0], *after = &self->s[1];
 	const struct nictl_napi *napi, *was;
 	struct busy_rx_report report = { 0 };
-	uint64_t polls, ns, busy_ns = 0, busy_polls = 0, untimed = 0;
+	struct nictl_poll d, busy = { 0 };
+	uint64_t ns;
 	struct busy_rx rx = { .pid = -1 };
 	char filter[256], got[64], want[64];
 	unsigned int i, cpu;
@@ -1092,29 +1095,27 @@ TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
 
 	for (i = 0; i < after->stats.n; i++) {
 		cpu = after->stats.cpu[i].cpu;
-		busy_delta(&before->stats, &after->stats, cpu, &polls, &ns);
+		d = busy_delta(&before->stats, &after->stats, cpu);
+		/* DEV's NAPIs are not threaded: BUSY_CPU's untimed polls are busy ones. */
 		if (cpu == BUSY_CPU) {
-			busy_ns = ns;
-			busy_polls = polls;
-			/* DEV's NAPIs are not threaded: BUSY_CPU's untimed polls are busy ones. */
-			untimed = cpu_of(&after->stats, cpu)->poll[NICTL_POLL_DEVICE].untimed -
-				  cpu_of(&before->stats, cpu)->poll[NICTL_POLL_DEVICE].untimed;
+			busy = d;
 			continue;
 		}
-		EXPECT_EQ(0U, polls) TH_LOG("CPU %u: %" PRIu64 " busy polls, %" PRIu64 " ns; only "
-					     "CPU %u busy-polls", cpu, polls, ns, BUSY_CPU);
+		EXPECT_EQ(0U, d.busy_polls) TH_LOG("CPU %u: %" PRIu64 " busy polls, %" PRIu64
+						  " ns; only CPU %u busy-polls", cpu,
+						  d.busy_polls, d.busy_ns, BUSY_CPU);
 	}
 	fprintf(stderr, "# CPU %u: %" PRIu64 " busy polls, %" PRIu64 " untimed, in %" PRIu64
 		" ns; the reader: %" PRIu64 " datagrams, %" PRIu64 " ns on a CPU\n", BUSY_CPU,
-		busy_polls, untimed, busy_ns, report.datagrams, report.runtime_ns);
-	EXPECT_LT(0U, busy_ns) TH_LOG("no busy-poll time on CPU %u", BUSY_CPU);
-	EXPECT_LE(untimed, busy_polls);
-	EXPECT_TRUE(share_at_least("busy polls timed", busy_polls - untimed, busy_polls,
-				   BUSY_TIMED_PERCENT));
+		busy.busy_polls, busy.untimed, busy.busy_ns, report.datagrams, report.runtime_ns);
+	EXPECT_LT(0U, busy.busy_ns) TH_LOG("no busy-poll time on CPU %u", BUSY_CPU);
+	EXPECT_LE(busy.untimed, busy.busy_polls);
+	EXPECT_TRUE(share_at_least("busy polls timed", busy.busy_polls - busy.untimed,
+				   busy.busy_polls, BUSY_TIMED_PERCENT));
 	/* Ticks and timer softirqs on BUSY_CPU count in both, as the clocks may differ a little. */
-	EXPECT_LE(busy_ns, report.runtime_ns + report.runtime_ns / 10)
-		TH_LOG("busy polling took %" PRIu64 " ns, the reader ran %" PRIu64 " ns", busy_ns,
-		       report.runtime_ns);
+	EXPECT_LE(busy.busy_ns, report.runtime_ns + report.runtime_ns / 10)
+		TH_LOG("busy polling took %" PRIu64 " ns, the reader ran %" PRIu64 " ns",
+		       busy.busy_ns, report.runtime_ns);
 
 	ASSERT_NE(NULL, napi_of(&after->napis, report.napi_id))
 		TH_LOG("the reader's NAPI %u is not one of " DEV "'s", report.napi_id);
@@ -1127,8 +1128,8 @@ TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
 						  " ns of it", napi->id, ns);
 			continue;
 		}
-		EXPECT_EQ(busy_ns, ns) TH_LOG("NAPI %u: %" PRIu64 " ns busy, its CPU %" PRIu64,
-					      napi->id, ns, busy_ns);
+		EXPECT_EQ(busy.busy_ns, ns) TH_LOG("NAPI %u: %" PRIu64 " ns busy, its CPU %"
+						   PRIu64, napi->id, ns, busy.busy_ns);
 		EXPECT_TRUE(cpus_test(&napi->cpus, BUSY_CPU))
 			TH_LOG("NAPI %u busy-polled on CPU %u, not among its CPUs", napi->id,
 			       BUSY_CPU);

@@ -366,18 +366,19 @@ static void print_busy(FILE *f, const struct stats_view *v, const unsigned int *
 		       unsigned int nr_rows)
 {
 	const struct poll_view *p;
-	const char *sep = "  busy polling, in tasks outside NET_RX: ";
+	const char *sep = "";
 	unsigned int i;
 
 	for (i = 0; i < v->nr_cpus && i < nr_rows; i++) {
 		p = &v->cpus[rows[i]].poll[NICTL_POLL_DEVICE];
 		if (!p->busy_polls)
 			continue;
-		fprintf(f, "%sCPU %u %.1f%% (%llu polls)", sep, v->cpus[rows[i]].cpu, p->busy_pct,
+		fputs(*sep ? sep : "  busy polling, in tasks outside NET_RX: ", f);
+		fprintf(f, "CPU %u %.1f%% (%llu polls)", v->cpus[rows[i]].cpu, p->busy_pct,
 			(unsigned long long)p->busy_polls);
 		sep = ", ";
 	}
-	if (*sep == ',')
+	if (*sep)
 		fputc('\n', f);
 }
 
