@@ -10,25 +10,18 @@
 struct nictl_stats_clock nictl_stats_clock __read_mostly;
 DEFINE_STATIC_KEY_FALSE(nictl_stats_raw_tsc);
 
+#ifdef CONFIG_X86_TSC
 static bool nictl_tsc_constant(void)
 {
-#ifdef CONFIG_X86_TSC
 	return boot_cpu_has(X86_FEATURE_CONSTANT_TSC) || nictl_fault_tsc_trusted();
-#else
-	return false;
-#endif
 }
 
 /* With fault_tsc_trusted only fault_tsc_unstable decides: a TCG guest's watchdog may condemn it. */
 static bool nictl_tsc_unstable(void)
 {
-#ifdef CONFIG_X86_TSC
 	if (nictl_fault_tsc_unstable())
 		return true;
 	return !nictl_fault_tsc_trusted() && check_tsc_unstable();
-#else
-	return true;
-#endif
 }
 
 /*
@@ -37,14 +30,23 @@ static bool nictl_tsc_unstable(void)
  */
 void nictl_stats_clock_init(void)
 {
-#ifdef CONFIG_X86_TSC
 	if (!nictl_tsc_constant() || nictl_tsc_unstable() || !tsc_khz)
 		return;
 	clocks_calc_mult_shift(&nictl_stats_clock.mult, &nictl_stats_clock.shift,
 			       tsc_khz, NSEC_PER_MSEC, 600 * MSEC_PER_SEC);
 	static_branch_enable(&nictl_stats_raw_tsc);
-#endif
 }
+#else
+/* No TSC: local_clock() times every run, and the static key stays off. */
+static bool nictl_tsc_unstable(void)
+{
+	return true;
+}
+
+void nictl_stats_clock_init(void)
+{
+}
+#endif
 
 /**
  * nictl_stats_clock_untrusted() - is the raw TSC in use but no longer trusted?

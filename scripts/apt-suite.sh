@@ -8,7 +8,11 @@
 #   CACHE/apt/SUITE/sources.list   one line: the host's mirror, SUITE, main
 #   CACHE/apt/SUITE/lists/         the suite's package lists
 #   CACHE/apt/SUITE/cache/         apt's package cache
-# CACHE is NICTL_CACHE, default /var/cache/nictl. The mirror is the first URI
+# CACHE is NICTL_CACHE, default /var/cache/nictl. NICTL_APT_ARCH=ARCH (a
+# Debian architecture, default the host's) fetches another architecture's
+# packages (and those of all), with lists and cache of its own in
+# CACHE/apt/SUITE.ARCH/: the host's dpkg never learns of that
+# architecture. The mirror is the first URI
 # of the host's sources whose suite is not a security suite (for
 # SUITE-security: the first whose suite is), NICTL_DEBIAN_MIRROR overrides it.
 # Release files of old suites (and sid's, between uploads) have expired:
@@ -86,6 +90,7 @@ suite_apt() {
 	apt-get -q -o Dir::Etc::sourcelist="$DIR/sources.list" -o Dir::Etc::sourceparts=/dev/null \
 		-o Dir::Etc::preferences=/dev/null -o Dir::Etc::preferencesparts=/dev/null \
 		-o Dir::State::Lists="$DIR/lists" -o Dir::Cache="$DIR/cache" \
+		-o APT::Architecture="$ARCH" -o APT::Architectures="$ARCH" \
 		-o Acquire::Check-Valid-Until=false "$@"
 }
 
@@ -127,6 +132,9 @@ main() {
 	[ $# -ge 2 ] || die "usage: apt-suite.sh SUITE update|download DIR PKG...|mirror"
 	SUITE=$1
 	DIR=${NICTL_CACHE:-/var/cache/nictl}/apt/$SUITE
+	host_arch=$(dpkg --print-architecture)
+	ARCH=${NICTL_APT_ARCH:-$host_arch}
+	[ "$ARCH" = "$host_arch" ] || DIR=$DIR.$ARCH
 	cmd=$2
 	shift 2
 	case $cmd in

@@ -49,6 +49,6 @@ build_one() {
 	kbuild "$krel" "$dir/keptnic-src" keptnic
 }
 
-for krel in $("$top/scripts/kernels.sh"); do
+for krel in $("$top/scripts/kernels.sh" --build); do
 	build_one "$krel"
 done

@@ -9,6 +9,9 @@
 #   DIR/headers/needs     what the packages depend on besides each other
 #                         (compiler, kbuild's libraries): what a system
 #                         that builds with them must have (scripts/kmake.sh)
+# For a kernel of another architecture than the host's (kernels.list, ARCH)
+# the headers are that architecture's, kbuild's programs the host's (they
+# run on it), and the compiler the needs name the host's cross compiler.
 #   DIR/build -> headers/usr/src/linux-headers-KREL
 # DIR is CACHE/kernels/KREL (CACHE: NICTL_CACHE, default /var/cache/nictl),
 # the directory selftests/vm/fetch-kernel.sh puts the image in. The headers
@@ -51,13 +54,43 @@ check_links() {
 	done
 }
 
-# Unpack KREL's headers from SUITE into the new directory $3.
-unpack_headers() {
+# Unpack KREL's headers from SUITE into the new directory $3, for the
+# host's architecture.
+unpack_native() {
 	krel=$1 suite=$2 root=$3
 	"$top/scripts/fetch-debs.sh" "$suite" "$root" '^linux-(headers|kbuild)-' \
 		"linux-headers-$krel" >"$root/depends"
 	grep -Ev '^linux-(base|image)' "$root/depends" >"$root/needs" || true
 	rm "$root/depends"
+}
+
+# The same for architecture $4: its headers, the host's kbuild of the
+# version they depend on, and gcc-N as the host's gcc-N-TRIPLET.
+unpack_cross() {
+	krel=$1 suite=$2 root=$3 arch=$4
+	NICTL_APT_ARCH=$arch "$top/scripts/fetch-debs.sh" "$suite" "$root" '^linux-headers-' \
+		"linux-headers-$krel" >"$root/depends"
+	kbuild=$(grep -E '^linux-kbuild-' "$root/depends") ||
+		die "linux-headers-$krel depends on no linux-kbuild package"
+	triplet=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null) ||
+		die "dpkg-architecture knows no architecture $arch"
+	{
+		grep -Ev '^linux-(base|image|kbuild|compiler)' "$root/depends" |
+			sed "s/^gcc-[0-9]*\$/&-$triplet/"
+		"$top/scripts/fetch-debs.sh" "$suite" "$root" '^$' "$kbuild"
+	} | sort -u >"$root/needs"
+	rm "$root/depends"
+}
+
+# Unpack KREL's headers from SUITE into the new directory $3.
+unpack_headers() {
+	krel=$1 suite=$2 root=$3
+	arch=$("$top/scripts/kernels.sh" "$krel" arch)
+	if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+		unpack_native "$krel" "$suite" "$root"
+	else
+		unpack_cross "$krel" "$suite" "$root" "$arch"
+	fi
 	tree=$root/usr/src/linux-headers-$krel
 	[ -f "$tree/Makefile" ] || die "linux-headers-$krel has no usr/src/linux-headers-$krel/Makefile"
 	relocate_makefile "$tree/Makefile"

@@ -7,7 +7,8 @@
 # No kernel, headers or modules package: the suite's kernels and their headers
 # are unpacked into the cache (docs/kernels.md). What building on the host
 # against the headers of scripts/kernels.list's "host" kernels needs is here
-# instead: gcc-12 (the compiler they name), dwarves (pahole, for 6.12's module
+# instead: gcc-12 (the compiler they name), gcc-12-aarch64-linux-gnu (the
+# same for the arm64 kernels, cross), dwarves (pahole, for 6.12's module
 # BTF), libelf-dev and libssl-dev (kbuild's tools' libraries); debootstrap
 # makes the chroots the other kernels build in, and the clean Debian 12
 # chroot the packages are installed into (selftests/pkg/pkg_test.sh).
@@ -22,6 +23,7 @@ PACKAGES="
 	linux-source-6.12
 	debootstrap
 	gcc-12
+	gcc-12-aarch64-linux-gnu
 	dwarves
 	libnl-genl-3-dev
 	libnl-3-dev

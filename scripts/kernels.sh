@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The suite's kernels, from scripts/kernels.list:
-#   kernels.sh              the release strings `make check` runs on, one per
+#   kernels.sh              the release strings `make check` boots, one per
 #                           line: those NICTL_KERNELS names when set (`make
-#                           check-debug` names its debug kernel), every listed
-#                           one with NICTL_ALL_KERNELS=1, else those whose
-#                           CHECK is not no
-#   kernels.sh KREL FIELD   KREL's SUITE, BUILD or CHECK field (suite, build,
-#                           check); fails for a kernel the list does not have
+#                           check-debug` names its debug kernel); with
+#                           NICTL_ALL_KERNELS=1 every listed one whose CHECK
+#                           is not build; else those whose CHECK is neither
+#                           build nor no
+#   kernels.sh --build      the release strings `make check` builds the test
+#                           module for: those, and those whose CHECK is build
+#   kernels.sh KREL FIELD   KREL's SUITE, ARCH, BUILD or CHECK field (suite,
+#                           arch, build, check); fails for a kernel the list
+#                           does not have
 set -eu
 list=$(dirname "$0")/kernels.list
 
@@ -16,13 +20,19 @@ entries() {
 	sed -e 's/#.*//' "$list" | awk 'NF { $1 = $1; print }'
 }
 
+usage() {
+	echo "usage: kernels.sh [--build | KREL suite|arch|build|check]" >&2
+	exit 2
+}
+
 if [ $# -eq 2 ]; then
 	case $2 in
 	suite) field=2 ;;
-	build) field=3 ;;
-	check) field=4 ;;
+	arch) field=3 ;;
+	build) field=4 ;;
+	check) field=5 ;;
 	*)
-		echo "kernels: unknown field $2 (suite, build, check)" >&2
+		echo "kernels: unknown field $2 (suite, arch, build, check)" >&2
 		exit 2
 		;;
 	esac
@@ -34,15 +44,17 @@ if [ $# -eq 2 ]; then
 	echo "$value"
 	exit 0
 fi
-[ $# -eq 0 ] || {
-	echo "usage: kernels.sh [KREL suite|build|check]" >&2
-	exit 2
-}
+# CHECK build boots nothing; no boots with NICTL_ALL_KERNELS=1 only.
+booted=1
+case $#:${1:-} in
+0:) ;;
+1:--build) booted=0 ;;
+*) usage ;;
+esac
 if [ -n "${NICTL_KERNELS:-}" ]; then
 	# shellcheck disable=SC2086 # a list of words: one line each
 	printf '%s\n' $NICTL_KERNELS
-elif [ "${NICTL_ALL_KERNELS:-0}" = 1 ]; then
-	entries | cut -d' ' -f1
 else
-	entries | awk '$4 != "no" { print $1 }'
+	entries | awk -v booted="$booted" -v all="${NICTL_ALL_KERNELS:-0}" '
+		($5 != "build" || !booted) && ($5 != "no" || all == 1) { print $1 }'
 fi

@@ -16,12 +16,13 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 cp "$REPO/scripts/kernels.sh" "$TMP/"
 cat >"$TMP/kernels.list" <<'LIST'
-# KREL		SUITE		BUILD	CHECK
+# KREL		SUITE		ARCH	BUILD	CHECK
 
-1.0.0-1-amd64	oldsuite	chroot	no
-2.0.0-1-amd64 	stable-security host	full   # trailing comment
-  3.0.0-1-amd64	stable-security	host	no
-4.0.0-1-amd64	unstable	chroot	core
+1.0.0-1-amd64	oldsuite	amd64	chroot	no
+2.0.0-1-amd64 	stable-security amd64 host	full   # trailing comment
+  3.0.0-1-amd64	stable-security	amd64	host	no
+4.0.0-1-amd64	unstable	amd64	chroot	core
+4.0.0-1-arm64	unstable	arm64	host	build
 LIST
 
 # Run the copy with the environment given before it; its output must be $1.
@@ -52,41 +53,54 @@ fails_with()
 }
 
 checked() { says $'2.0.0-1-amd64\n4.0.0-1-amd64' "$TMP/kernels.sh"; }
+built() { says $'2.0.0-1-amd64\n4.0.0-1-amd64\n4.0.0-1-arm64' "$TMP/kernels.sh" --build; }
 all() {
 	says $'1.0.0-1-amd64\n2.0.0-1-amd64\n3.0.0-1-amd64\n4.0.0-1-amd64' \
-		NICTL_ALL_KERNELS=1 "$TMP/kernels.sh"
+		NICTL_ALL_KERNELS=1 "$TMP/kernels.sh" &&
+		says $'1.0.0-1-amd64\n2.0.0-1-amd64\n3.0.0-1-amd64\n4.0.0-1-amd64\n4.0.0-1-arm64' \
+			NICTL_ALL_KERNELS=1 "$TMP/kernels.sh" --build
 }
 named() { says $'9.9-debug\n3.0.0-1-amd64' NICTL_KERNELS='9.9-debug 3.0.0-1-amd64' "$TMP/kernels.sh"; }
 fields() {
 	says stable-security "$TMP/kernels.sh" 3.0.0-1-amd64 suite &&
 		says chroot "$TMP/kernels.sh" 1.0.0-1-amd64 build &&
-		says core "$TMP/kernels.sh" 4.0.0-1-amd64 check
+		says core "$TMP/kernels.sh" 4.0.0-1-amd64 check &&
+		says arm64 "$TMP/kernels.sh" 4.0.0-1-arm64 arch
 }
 unknown() { fails_with 1 "5.0.0-1-amd64 is not in" "$TMP/kernels.sh" 5.0.0-1-amd64 suite; }
 bad_field() { fails_with 2 "unknown field flavour" "$TMP/kernels.sh" 1.0.0-1-amd64 flavour; }
+bad_option() { fails_with 2 "usage:" "$TMP/kernels.sh" --boot; }
 
-# Every line of the real list: four fields, a suite name, BUILD and CHECK
-# from their sets, no kernel twice; and one kernel at least runs the whole
-# suite, or the controller's own tests (left out by kernel-side) run nowhere.
+# Every line of the real list: five fields, a suite name, a Debian
+# architecture that dpkg knows and that the release string ends with, BUILD
+# and CHECK from their sets, no kernel twice; and one kernel at least runs
+# the whole suite, or the controller's own tests (left out by kernel-side)
+# run nowhere. A kernel of another architecture than the host's is only
+# built: the guests are the host's.
 real_list()
 {
 	local bad
 
-	bad=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/scripts/kernels.list" | awk '
-		NF != 4 || $2 !~ /^[a-z]+(-security)?$/ || $3 !~ /^(host|chroot)$/ ||
-			$4 !~ /^(full|kernel-side|core|no)$/ || seen[$1]++ { print "bad line: " $0 }
-		$4 == "full" { full++ }
+	bad=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/scripts/kernels.list" |
+		awk -v host="$(dpkg --print-architecture)" '
+		NF != 5 || $2 !~ /^[a-z]+(-security)?$/ || $3 !~ /^(amd64|arm64)$/ ||
+			$1 !~ ("-" $3 "$") || $4 !~ /^(host|chroot)$/ ||
+			$5 !~ /^(full|kernel-side|core|build|no)$/ || seen[$1]++ ||
+			($3 != host && $5 != "build") { print "bad line: " $0 }
+		$5 == "full" { full++ }
 		END { if (!full) print "no kernel has CHECK full" }')
 	[[ -z $bad ]] && return 0
 	echo "$bad"
 	return 1
 }
 
-tap_check "kernels.sh lists the kernels whose CHECK is not no, in order" checked
-tap_check "NICTL_ALL_KERNELS=1 lists every kernel" all
+tap_check "kernels.sh lists the kernels whose CHECK is neither build nor no, in order" checked
+tap_check "kernels.sh --build adds those whose CHECK is build" built
+tap_check "NICTL_ALL_KERNELS=1 lists every kernel but CHECK build, --build every one" all
 tap_check "NICTL_KERNELS names the kernels, listed or not" named
-tap_check "KREL suite and KREL build print that field" fields
+tap_check "KREL suite, arch, build and check print that field" fields
 tap_check "a kernel not in the list fails and says so" unknown
 tap_check "an unknown field is a usage error" bad_field
-tap_check "scripts/kernels.list has four valid fields a line, each kernel once, one full" real_list
+tap_check "an unknown option is a usage error" bad_option
+tap_check "scripts/kernels.list has five valid fields a line, each kernel once, one full" real_list
 tap_done
