@@ -26,7 +26,7 @@ MODULE_SOURCES	:= Kbuild $(wildcard kmod/*.[ch]) include/uapi/linux/nictl.h
 
 export NICTL_VERSION := $(VERSION)
 
-.PHONY: all module ctl deps test-modules selftests unit check check-debug demo clean \
+.PHONY: all module ctl deps test-modules selftests cross-userspace unit check check-debug demo clean \
 	install install-module install-userspace uninstall uninstall-module uninstall-userspace \
 	modules-install modules-remove print-version deb
 
@@ -59,6 +59,11 @@ dkms-modules: $(MODULE_SOURCES) dkms.conf
 selftests:
 	$(MAKE) -C selftests BUILD=$(BUILD)
 
+# nictlctl and the selftests for the guests of another architecture than
+# the host's (scripts/kernels.list, ARCH), cross-built into $(BUILD)/ARCH.
+cross-userspace:
+	scripts/cross-userspace.sh $(BUILD)
+
 # Host unit tests: every executable in $(BUILD)/unit is run by the suite.
 # The man page and completion tests ask the built nictlctl for its help.
 # The host test of the host's kernel compares with $(BUILD)/host-kernel.before:
@@ -77,7 +82,7 @@ check:
 	@mkdir -p $(BUILD)
 	scripts/host-kernel-state.sh snapshot >$(BUILD)/host-kernel.before
 	$(MAKE) deps
-	$(MAKE) test-modules dkms-modules ctl selftests unit
+	$(MAKE) test-modules dkms-modules ctl selftests cross-userspace unit
 	selftests/vm/run-suite.sh $(BUILD)
 
 # The guest suite on the debug kernel (KASAN, KFENCE, lockdep, kmemleak,

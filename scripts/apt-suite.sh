@@ -21,6 +21,8 @@
 #   update              fetch the suite's package lists
 #   download DIR PKG... download the packages into DIR (updating the lists
 #                       first when they do not know one of them yet)
+#   closure DIR PKG...  the same with every package they depend on, down to
+#                       libc: what a root that has nothing else needs
 #   mirror              print the suite's mirror URI
 set -eu
 
@@ -128,8 +130,24 @@ download() {
 	fi
 }
 
+# Download packages $2... and their dependencies into directory $1: apt
+# resolves them against a dpkg status of its own that has nothing
+# installed, and never touches the host's.
+closure() {
+	dest=$1
+	shift
+	mkdir -p "$dest/partial" "$DIR/closure"
+	chown _apt "$dest" "$dest/partial" 2>/dev/null || true
+	: >"$DIR/closure/status"
+	ls "$DIR/lists/"*_Packages* >/dev/null 2>&1 || update
+	suite_apt -o Dir::State::status="$DIR/closure/status" -o Dir::Cache::archives="$dest" \
+		-o Debug::NoLocking=1 -y --no-install-recommends install --download-only "$@" >&2 ||
+		die "cannot download $* and their dependencies from $SUITE"
+	rm -rf "$dest/partial" "$dest/lock"
+}
+
 main() {
-	[ $# -ge 2 ] || die "usage: apt-suite.sh SUITE update|download DIR PKG...|mirror"
+	[ $# -ge 2 ] || die "usage: apt-suite.sh SUITE update|download DIR PKG...|closure DIR PKG...|mirror"
 	SUITE=$1
 	DIR=${NICTL_CACHE:-/var/cache/nictl}/apt/$SUITE
 	host_arch=$(dpkg --print-architecture)
@@ -147,11 +165,16 @@ main() {
 		setup
 		download "$@"
 		;;
+	closure)
+		[ $# -ge 2 ] || die "usage: apt-suite.sh SUITE closure DIR PKG..."
+		setup
+		closure "$@"
+		;;
 	mirror)
 		mirror
 		;;
 	*)
-		die "unknown command $cmd (update, download, mirror)"
+		die "unknown command $cmd (update, download, closure, mirror)"
 		;;
 	esac
 }

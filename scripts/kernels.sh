@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The suite's kernels, from scripts/kernels.list:
-#   kernels.sh              the release strings `make check` boots, one per
-#                           line: those NICTL_KERNELS names when set (`make
-#                           check-debug` names its debug kernel); with
-#                           NICTL_ALL_KERNELS=1 every listed one whose CHECK
-#                           is not build; else those whose CHECK is neither
-#                           build nor no
-#   kernels.sh --build      the release strings `make check` builds the test
-#                           module for: those, and those whose CHECK is build
+#   kernels.sh              the release strings of the host's architecture
+#                           that `make check` boots, one per line: those
+#                           NICTL_KERNELS names when set (`make check-debug`
+#                           names its debug kernel); with NICTL_ALL_KERNELS=1
+#                           every listed one whose CHECK is not build; else
+#                           those whose CHECK is neither build nor no
+#   kernels.sh --guests     the same of every architecture: each has a guest
+#   kernels.sh --build      those the test module is built for: the guests'
+#                           and those whose CHECK is build
 #   kernels.sh KREL FIELD   KREL's SUITE, ARCH, BUILD or CHECK field (suite,
 #                           arch, build, check); fails for a kernel the list
 #                           does not have
@@ -21,7 +22,7 @@ entries() {
 }
 
 usage() {
-	echo "usage: kernels.sh [--build | KREL suite|arch|build|check]" >&2
+	echo "usage: kernels.sh [--guests | --build | KREL suite|arch|build|check]" >&2
 	exit 2
 }
 
@@ -45,16 +46,18 @@ if [ $# -eq 2 ]; then
 	exit 0
 fi
 # CHECK build boots nothing; no boots with NICTL_ALL_KERNELS=1 only.
-booted=1
+booted=1 arch=$(dpkg --print-architecture)
 case $#:${1:-} in
 0:) ;;
-1:--build) booted=0 ;;
+1:--guests) arch='' ;;
+1:--build) arch='' booted=0 ;;
 *) usage ;;
 esac
 if [ -n "${NICTL_KERNELS:-}" ]; then
 	# shellcheck disable=SC2086 # a list of words: one line each
 	printf '%s\n' $NICTL_KERNELS
 else
-	entries | awk -v booted="$booted" -v all="${NICTL_ALL_KERNELS:-0}" '
-		($5 != "build" || !booted) && ($5 != "no" || all == 1) { print $1 }'
+	entries | awk -v arch="$arch" -v booted="$booted" -v all="${NICTL_ALL_KERNELS:-0}" '
+		(arch == "" || $3 == arch) && ($5 != "build" || !booted) &&
+			($5 != "no" || all == 1) { print $1 }'
 fi

@@ -13,12 +13,18 @@
 #define GROUP		"nictl_test"
 
 /*
- * At the entry of rtnl_lock() the stack's top is the return address: the
- * caller, printed as "function+off/size [module]".
+ * At the entry of rtnl_lock() the return address, which names the caller
+ * as "function+off/size [module]", is the stack's top on x86 and the link
+ * register on arm64.
  */
+#ifdef __aarch64__
+#define RETURN_ADDRESS	"%x30"
+#else
+#define RETURN_ADDRESS	"+0($stack)"
+#endif
 const struct kprobe_def rtnl_from_nictl = {
 	.event = "nictl_rtnl",
-	.def = "p:" GROUP "/nictl_rtnl rtnl_lock caller=+0($stack):symbol",
+	.def = "p:" GROUP "/nictl_rtnl rtnl_lock caller=" RETURN_ADDRESS ":symbol",
 	.what = "rtnl_lock() from nictl",
 	.match = "[nictl]",
 };

@@ -23,6 +23,7 @@ cat >"$TMP/kernels.list" <<'LIST'
   3.0.0-1-amd64	stable-security	amd64	host	no
 4.0.0-1-amd64	unstable	amd64	chroot	core
 4.0.0-1-arm64	unstable	arm64	host	build
+5.0.0-1-arm64	unstable	arm64	host	cross
 LIST
 
 # Run the copy with the environment given before it; its output must be $1.
@@ -52,12 +53,17 @@ fails_with()
 	return 1
 }
 
-checked() { says $'2.0.0-1-amd64\n4.0.0-1-amd64' "$TMP/kernels.sh"; }
-built() { says $'2.0.0-1-amd64\n4.0.0-1-amd64\n4.0.0-1-arm64' "$TMP/kernels.sh" --build; }
+# The made-up list's kernels are amd64's and arm64's: the host is one of them.
+host=$(dpkg --print-architecture)
+checked() { says "$(grep -- "-$host\$" <<<$'2.0.0-1-amd64\n4.0.0-1-amd64\n5.0.0-1-arm64')" "$TMP/kernels.sh"; }
+guests() { says $'2.0.0-1-amd64\n4.0.0-1-amd64\n5.0.0-1-arm64' "$TMP/kernels.sh" --guests; }
+built() {
+	says $'2.0.0-1-amd64\n4.0.0-1-amd64\n4.0.0-1-arm64\n5.0.0-1-arm64' "$TMP/kernels.sh" --build
+}
 all() {
-	says $'1.0.0-1-amd64\n2.0.0-1-amd64\n3.0.0-1-amd64\n4.0.0-1-amd64' \
-		NICTL_ALL_KERNELS=1 "$TMP/kernels.sh" &&
-		says $'1.0.0-1-amd64\n2.0.0-1-amd64\n3.0.0-1-amd64\n4.0.0-1-amd64\n4.0.0-1-arm64' \
+	says $'1.0.0-1-amd64\n2.0.0-1-amd64\n3.0.0-1-amd64\n4.0.0-1-amd64\n5.0.0-1-arm64' \
+		NICTL_ALL_KERNELS=1 "$TMP/kernels.sh" --guests &&
+		says $'1.0.0-1-amd64\n2.0.0-1-amd64\n3.0.0-1-amd64\n4.0.0-1-amd64\n4.0.0-1-arm64\n5.0.0-1-arm64' \
 			NICTL_ALL_KERNELS=1 "$TMP/kernels.sh" --build
 }
 named() { says $'9.9-debug\n3.0.0-1-amd64' NICTL_KERNELS='9.9-debug 3.0.0-1-amd64' "$TMP/kernels.sh"; }
@@ -65,7 +71,8 @@ fields() {
 	says stable-security "$TMP/kernels.sh" 3.0.0-1-amd64 suite &&
 		says chroot "$TMP/kernels.sh" 1.0.0-1-amd64 build &&
 		says core "$TMP/kernels.sh" 4.0.0-1-amd64 check &&
-		says arm64 "$TMP/kernels.sh" 4.0.0-1-arm64 arch
+		says arm64 "$TMP/kernels.sh" 4.0.0-1-arm64 arch &&
+		says cross "$TMP/kernels.sh" 5.0.0-1-arm64 check
 }
 unknown() { fails_with 1 "5.0.0-1-amd64 is not in" "$TMP/kernels.sh" 5.0.0-1-amd64 suite; }
 bad_field() { fails_with 2 "unknown field flavour" "$TMP/kernels.sh" 1.0.0-1-amd64 flavour; }
@@ -75,8 +82,8 @@ bad_option() { fails_with 2 "usage:" "$TMP/kernels.sh" --boot; }
 # architecture that dpkg knows and that the release string ends with, BUILD
 # and CHECK from their sets, no kernel twice; and one kernel at least runs
 # the whole suite, or the controller's own tests (left out by kernel-side)
-# run nowhere. A kernel of another architecture than the host's is only
-# built: the guests are the host's.
+# run nowhere. A kernel of another architecture than the host's is built
+# for, or runs the core in its own guest (cross); one of the host's, never.
 real_list()
 {
 	local bad
@@ -85,8 +92,8 @@ real_list()
 		awk -v host="$(dpkg --print-architecture)" '
 		NF != 5 || $2 !~ /^[a-z]+(-security)?$/ || $3 !~ /^(amd64|arm64)$/ ||
 			$1 !~ ("-" $3 "$") || $4 !~ /^(host|chroot)$/ ||
-			$5 !~ /^(full|kernel-side|core|build|no)$/ || seen[$1]++ ||
-			($3 != host && $5 != "build") { print "bad line: " $0 }
+			$5 !~ /^(full|kernel-side|core|cross|build|no)$/ || seen[$1]++ ||
+			(($3 == host) == ($5 ~ /^(cross|build)$/)) { print "bad line: " $0 }
 		$5 == "full" { full++ }
 		END { if (!full) print "no kernel has CHECK full" }')
 	[[ -z $bad ]] && return 0
@@ -94,9 +101,10 @@ real_list()
 	return 1
 }
 
-tap_check "kernels.sh lists the kernels whose CHECK is neither build nor no, in order" checked
+tap_check "kernels.sh lists the host's kernels whose CHECK is neither build nor no, in order" checked
+tap_check "kernels.sh --guests lists those of every architecture" guests
 tap_check "kernels.sh --build adds those whose CHECK is build" built
-tap_check "NICTL_ALL_KERNELS=1 lists every kernel but CHECK build, --build every one" all
+tap_check "NICTL_ALL_KERNELS=1: --guests lists all but CHECK build, --build every one" all
 tap_check "NICTL_KERNELS names the kernels, listed or not" named
 tap_check "KREL suite, arch, build and check print that field" fields
 tap_check "a kernel not in the list fails and says so" unknown

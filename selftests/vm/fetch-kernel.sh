@@ -29,7 +29,8 @@ die() {
 unpack_kernel() {
 	krel=$1 suite=$2 tmp=$3 dir=$4
 	root=$tmp/root
-	"$REPO/scripts/fetch-debs.sh" "$suite" "$root" '^linux-(binary|modules|base)-[0-9]' \
+	NICTL_APT_ARCH=$("$REPO/scripts/kernels.sh" "$krel" arch) \
+		"$REPO/scripts/fetch-debs.sh" "$suite" "$root" '^linux-(binary|modules|base)-[0-9]' \
 		"linux-image-$krel" >/dev/null
 	for image in "$root/boot/vmlinuz-$krel" "$root/usr/lib/modules/$krel/vmlinuz" ''; do
 		[ ! -f "$image" ] || break

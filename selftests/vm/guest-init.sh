@@ -13,6 +13,12 @@
 #   NICTL_MODULES  this kernel's module tree in the host's cache
 #   NICTL_NICS     "MAC=name ..." the interfaces to rename and bring up
 #   NICTL_CMD      the job's command line, already shell-quoted
+#   NICTL_GUEST_ROOT  set for a kernel of another architecture than the
+#                  host's, whose binaries it cannot run: the host path of
+#                  that architecture's root (guest-root.sh), shared as
+#                  "guestroot"; it becomes the guest's root, writable through
+#                  an overlay, with the host's folders the job needs bound
+#                  at their own paths
 
 ROOT=/root
 
@@ -36,6 +42,38 @@ load_drivers() {
 	done </modules/order
 }
 
+# Mount 9p share $1 read-only at $2, cached: it is not rebuilt while a
+# guest runs, and every exec of a binary reads many files.
+mount_ro_share() {
+	mkdir -p "$2"
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose "$1" "$2"
+}
+
+# The root of another architecture: its files under a tmpfs overlay, so
+# that the folders the host shares can be bound where the job looks for
+# them (the repository, the build tree, the module, the results and this
+# kernel's modules), after the tmpfs mounts of /tmp and /run, which may
+# hold some of them.
+mount_guest_root() {
+	mount_ro_share guestroot /lower || die "cannot mount the guest root"
+	mount_ro_share hostroot /host || die "cannot mount the host's root"
+	mkdir -p /upper
+	mount -t tmpfs -o mode=755 tmpfs /upper
+	mkdir -p /upper/data /upper/work
+	mount -t overlay -o lowerdir=/lower,upperdir=/upper/data,workdir=/upper/work overlay $ROOT ||
+		die "cannot put an overlay on the guest root"
+	mount -t tmpfs -o mode=1777 tmpfs $ROOT/tmp
+	mount -t tmpfs -o mode=755 tmpfs $ROOT/run
+	for dir in "$NICTL_REPO" "$NICTL_BUILD" "${NICTL_KO%/*}" \
+		"$NICTL_MODULES:/lib/modules/$NICTL_KREL"; do
+		from=${dir%%:*} to=${dir#*:}
+		mkdir -p "$ROOT$to" || die "cannot make $to in the guest root"
+		mount --bind "/host$from" "$ROOT$to" || die "cannot bind $from at $to"
+	done
+	mkdir -p "$ROOT$NICTL_RESULTS"
+	mount --move /results "$ROOT$NICTL_RESULTS" || die "cannot put $NICTL_RESULTS in view"
+}
+
 mount_host() {
 	mkdir -p /results
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /results ||
@@ -43,10 +81,11 @@ mount_host() {
 	[ -r /results/guest.env ] || die "results/guest.env is missing"
 	# shellcheck source=/dev/null # written by run-guest.sh
 	. /results/guest.env
-	# Read-only and not rebuilt while a guest runs, so the guest may cache
-	# it: every exec of a host binary reads many files.
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroot $ROOT ||
-		die "cannot mount the host's root"
+	if [ -n "${NICTL_GUEST_ROOT:-}" ]; then
+		mount_guest_root
+		return
+	fi
+	mount_ro_share hostroot $ROOT || die "cannot mount the host's root"
 	# A clone below /tmp or /run (where CI may put one) would vanish under
 	# the tmpfs mounts: hold the repository and the build tree aside and put
 	# them back on top, like the results folder.

@@ -7,6 +7,9 @@
 # (the igb profile's NIC and its VFs), xHCI and the USB NIC drivers (usb0),
 # and 9p, in load order, decompressed because busybox insmod cannot read
 # .ko.xz.
+# A kernel of another architecture than the host's gets the busybox of its
+# guests' root (guest-root.sh) and overlay, which guest-init.sh puts a
+# writable layer on that root with.
 # OUT is rebuilt only when its inputs changed (their hash is kept in OUT.key).
 set -eu
 
@@ -50,7 +53,9 @@ populate() {
 	mkdir -p "$tree/bin" "$tree/modules" "$tree/proc" "$tree/sys" \
 		"$tree/dev" "$tree/root"
 	cp "$BUSYBOX" "$tree/bin/busybox"
-	for applet in $("$BUSYBOX" --list); do
+	# The host's busybox-static names the applets: another architecture's
+	# cannot run here, and Debian builds both from one configuration.
+	for applet in $(/bin/busybox --list); do
 		[ "$applet" = busybox ] || ln -s busybox "$tree/bin/$applet"
 	done
 	cp "$HERE/guest-init.sh" "$tree/init"
@@ -68,7 +73,13 @@ populate() {
 main() {
 	[ $# -eq 2 ] || die "usage: mkinitramfs.sh KREL OUT"
 	krel=$1 out=$2
-	[ -x "$BUSYBOX" ] || die "$BUSYBOX missing (install busybox-static)"
+	[ -x /bin/busybox ] || die "/bin/busybox missing (install busybox-static)"
+	arch=$("$HERE/../../scripts/kernels.sh" "$krel" arch 2>/dev/null) ||
+		arch=$(dpkg --print-architecture)
+	if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+		BUSYBOX=$("$HERE/guest-root.sh" "$arch")/bin/busybox
+		GUEST_MODULES="$GUEST_MODULES overlay"
+	fi
 	kdir=$("$HERE/fetch-kernel.sh" "$krel")
 	MODULE_FILES=$(module_files "$kdir" "$krel")
 	key=$(inputs_key)

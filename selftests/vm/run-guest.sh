@@ -52,6 +52,13 @@ REPO=$(cd "$HERE/../.." && pwd -P)
 BUILD=${NICTL_BUILD:-$REPO/build}
 TIMEOUT=${NICTL_VM_TIMEOUT:-900}
 QEMU=qemu-system-x86_64
+HOST_ARCH=$(dpkg --print-architecture)
+# The kernel's architecture (scripts/kernels.list), set by main().
+ARCH=$HOST_ARCH
+# An arm64 guest's CPU: TCG's "max" without SVE and with QEMU's own pointer
+# authentication algorithm instead of QARMA, whose emulation costs more
+# than the rest of a function's instructions.
+ARM64_CPU=max,sve=off,pauth-impdef=on
 
 PROFILE=${NICTL_VM_PROFILE:-suite}
 # Debian 12's QEMU 7.2 does not emulate the suite's igb0: sid's QEMU 11 does.
@@ -229,14 +236,19 @@ write_job() {
 	for word in "$@"; do
 		cmd="$cmd $(quote "$word")"
 	done
+	# Another architecture's guest runs the programs built for it
+	# (scripts/cross-userspace.sh) in its own root (guest-root.sh).
+	local programs=$BUILD
+	[ "$ARCH" = "$HOST_ARCH" ] || programs=$BUILD/$ARCH
 	{
 		echo "# Written by run-guest.sh for guest-init.sh; shell syntax."
 		echo "NICTL_KREL=$(quote "$krel")"
 		echo "NICTL_REPO=$(quote "$REPO")"
-		echo "NICTL_BUILD=$(quote "$BUILD")"
+		echo "NICTL_BUILD=$(quote "$programs")"
 		echo "NICTL_RESULTS=$(quote "$outdir")"
 		echo "NICTL_KO=$(quote "$BUILD/kmod/$krel/nictl.ko")"
-		echo "NICTL_CTL=$(quote "$BUILD/bin/nictlctl")"
+		echo "NICTL_CTL=$(quote "$programs/bin/nictlctl")"
+		[ "$ARCH" = "$HOST_ARCH" ] || echo "NICTL_GUEST_ROOT=$(quote "$GUEST_ROOT")"
 		echo "NICTL_MODULES=$(quote "$kdir/lib/modules/$krel")"
 		echo "NICTL_NICS=$(quote "$(nics | while read -r name mac rest; do printf '%s=%s ' "$mac" "$name"; done)")"
 		echo "NICTL_CMD=$(quote "${cmd# }")"
@@ -262,7 +274,18 @@ qemu_args() {
 	fi
 	# Single-threaded TCG: multi-threaded TCG races the kernel's live text
 	# patching (static calls and keys, as tracepoint probes come and go).
-	printf '%s\n' -machine q35 -accel tcg,thread=single -cpu max,vendor=GenuineIntel
+	case $ARCH in
+	amd64)
+		printf '%s\n' -machine q35 -accel tcg,thread=single -cpu max,vendor=GenuineIntel
+		;;
+	arm64)
+		# GICv3 with an ITS: MSIs as arm64 servers take them. UEFI
+		# (AAVMF) gives the kernel ACPI: the SRAT's nodes, the PPTT's
+		# threads and the expander buses, which a device tree lacks.
+		printf '%s\n' -machine virt,gic-version=3,its=on -accel tcg,thread=single \
+			-cpu "$ARM64_CPU" -bios "$ARM64_FIRMWARE"
+		;;
+	esac
 	# sleep=off: when every vCPU idles, time jumps to the next timer
 	# instead of waiting for the host, so idle time costs no host time.
 	if [ "${NICTL_VM_ICOUNT:-0}" = 1 ]; then
@@ -270,6 +293,11 @@ qemu_args() {
 	fi
 	machine_args
 	nic_args
+	if [ "$ARCH" != "$HOST_ARCH" ]; then
+		printf '%s\n' \
+			-fsdev "local,id=fs-guestroot,path=$GUEST_ROOT,security_model=none,readonly=on,multidevs=remap" \
+			-device virtio-9p-pci,fsdev=fs-guestroot,mount_tag=guestroot,bus=pcie.0
+	fi
 	printf '%s\n' \
 		-fsdev local,id=fs-hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=fs-hostroot,mount_tag=hostroot,bus=pcie.0 \
@@ -327,6 +355,17 @@ main() {
 	rm -f "$outdir/rc" "$outdir/dmesg.txt" "$outdir/console.log" \
 		"$outdir/console-early-crash.log" "$outdir/guest.env" "$outdir/timed-out"
 
+	ARCH=$("$REPO/scripts/kernels.sh" "$krel" arch 2>/dev/null) || ARCH=$HOST_ARCH
+	case $ARCH in
+	"$HOST_ARCH") ;;
+	arm64)
+		[ "$PROFILE" = suite ] || die "$krel: no $PROFILE profile for arm64"
+		export NICTL_QEMU_ARCH=arm64
+		GUEST_ROOT=$("$HERE/guest-root.sh" "$ARCH") || die "no arm64 root for the guest"
+		ARM64_FIRMWARE=$("$QEMU" --root)/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+		;;
+	*) die "$krel: no guest for architecture $ARCH" ;;
+	esac
 	local kdir initrd
 	kdir=$("$HERE/fetch-kernel.sh" "$krel") || die "no kernel $krel"
 	[ -f "$kdir/vmlinuz" ] || die "$kdir/vmlinuz missing"

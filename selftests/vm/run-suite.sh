@@ -6,9 +6,10 @@
 #     Debian packages' test, selftests/pkg/pkg_test.sh, TAP to
 #     BUILD/results/host/pkg_test.tap (neither with NICTL_HOST_TESTS=0:
 #     `make check-debug` is about the kernel)
-#   - selftests/guest-suite.sh in a guest per kernel of scripts/kernels.sh,
+#   - selftests/guest-suite.sh in a guest per kernel of scripts/kernels.sh --guests,
 #     results in BUILD/results/KREL/: the whole suite, or its core where
-#     scripts/kernels.list says CHECK core; with NICTL_GUEST_HALVES=1 (`make
+#     scripts/kernels.list says CHECK core (CHECK cross: the core of another
+#     architecture, in that architecture's guest); with NICTL_GUEST_HALVES=1 (`make
 #     check-debug`: one kernel, and a slow one) two guests per kernel that
 #     runs the whole suite, each running one half of it, results in
 #     BUILD/results/KREL.half1/ and .half2/
@@ -120,7 +121,7 @@ main() {
 	mkdir -p "$1"
 	build=$(cd "$1" && pwd -P)
 	results=$build/results
-	kernels=$("$REPO/scripts/kernels.sh") || die "cannot list the suite kernels"
+	kernels=$("$REPO/scripts/kernels.sh" --guests) || die "cannot list the suite kernels"
 	[ -n "$kernels" ] || die "scripts/kernels.sh listed no kernel"
 	# Results of an earlier run must not be summarized as this run's.
 	rm -rf "$results"
@@ -140,7 +141,7 @@ main() {
 		# A kernel named by NICTL_KERNELS but not listed (the debug
 		# kernel) runs the whole suite.
 		plan=$("$REPO/scripts/kernels.sh" "$krel" check 2>/dev/null) || plan=full
-		if [ "$plan" = core ]; then
+		if [ "$plan" = core ] || [ "$plan" = cross ]; then
 			continue
 		elif [ "${NICTL_GUEST_HALVES:-0}" = 1 ]; then
 			queue_guest suite "$krel" "$results/$krel.half1" --half 1
@@ -152,7 +153,12 @@ main() {
 			big=$krel
 		fi
 	done
-	# The PREEMPT_RT kernel runs its core slowest of them: first.
+	# Another architecture's core runs longest of the cores (its guest
+	# emulates another instruction set), the PREEMPT_RT kernel's next.
+	for krel in $kernels; do
+		plan=$("$REPO/scripts/kernels.sh" "$krel" check 2>/dev/null) || plan=full
+		[ "$plan" != cross ] || queue_guest suite "$krel" "$results/$krel" --cross
+	done
 	for krel in $(grep -- '-rt-' <<<"$kernels") $(grep -v -- '-rt-' <<<"$kernels"); do
 		plan=$("$REPO/scripts/kernels.sh" "$krel" check 2>/dev/null) || plan=full
 		[ "$plan" != core ] || queue_guest suite "$krel" "$results/$krel" --core
