@@ -26,7 +26,8 @@ MODULE_SOURCES	:= Kbuild $(wildcard kmod/*.[ch]) include/uapi/linux/nictl.h
 
 export NICTL_VERSION := $(VERSION)
 
-.PHONY: all module ctl deps test-modules selftests cross-userspace unit check check-debug demo clean \
+.PHONY: all module ctl deps test-modules selftests cross-userspace unit check check-debug demo \
+	demo-arm64 clean \
 	install install-module install-userspace uninstall uninstall-module uninstall-userspace \
 	modules-install modules-remove print-version deb
 
@@ -103,6 +104,11 @@ check-debug: deps
 demo: deps
 	$(MAKE) test-modules ctl selftests
 	selftests/vm/demo.sh $(BUILD)
+
+# The same demo in the arm64 guest, on Debian's arm64 6.12.
+demo-arm64: deps
+	$(MAKE) test-modules cross-userspace
+	selftests/vm/demo.sh $(BUILD) arm64
 
 # `make install` and `make uninstall`; selftests/unit/install_test.sh checks
 # that uninstall removes exactly what install put there.
