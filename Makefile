@@ -61,7 +61,8 @@ selftests:
 	$(MAKE) -C selftests BUILD=$(BUILD)
 
 # nictlctl and the selftests for the guests of another architecture than
-# the host's (scripts/kernels.list, ARCH), cross-built into $(BUILD)/ARCH.
+# the host's (scripts/kernels.list, ARCH; CHECK cross), cross-built into
+# $(BUILD)/ARCH.
 cross-userspace:
 	scripts/cross-userspace.sh $(BUILD)
 
@@ -107,7 +108,8 @@ demo: deps
 
 # The same demo in the arm64 guest, on Debian's arm64 6.12.
 demo-arm64: deps
-	$(MAKE) test-modules cross-userspace
+	$(MAKE) test-modules
+	scripts/cross-userspace.sh $(BUILD) arm64
 	selftests/vm/demo.sh $(BUILD) arm64
 
 # `make install` and `make uninstall`; selftests/unit/install_test.sh checks

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# cross-userspace.sh BUILD: build nictlctl and the guest selftests into
-# BUILD/ARCH (BUILD/ARCH/bin/nictlctl, BUILD/ARCH/selftests/) for each
-# architecture ARCH not the host's that a guest of `make check` runs
-# (scripts/kernels.sh --guests; scripts/kernels.list, ARCH). The same
+# cross-userspace.sh BUILD [ARCH...]: build nictlctl and the guest
+# selftests into BUILD/ARCH (BUILD/ARCH/bin/nictlctl, BUILD/ARCH/selftests/)
+# for each ARCH named, by default for each architecture not the host's that
+# a guest of `make check` runs (scripts/kernels.sh --guests;
+# scripts/kernels.list, ARCH). The same
 # Makefiles as the host's build, with the host's cross compiler
 # (TRIPLET-gcc, from install-deps.sh, with its cross C library) and the
 # guests' own root (selftests/vm/guest-root.sh) for libnl's, libmnl's and
@@ -11,7 +12,7 @@
 # the very libraries they run with. The host's /usr/include is never
 # searched.
 set -eu
-[ $# -eq 1 ] || { echo "usage: cross-userspace.sh BUILD" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: cross-userspace.sh BUILD [ARCH...]" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 host=$(dpkg --print-architecture)
 
@@ -30,11 +31,19 @@ build_for() {
 	echo "built $out/bin/nictlctl and $out/selftests for $arch"
 }
 
+# The architectures of the guests; a kernel the list does not have (the
+# debug kernel) is the host's.
+guest_arches() {
+	for krel in $("$top/scripts/kernels.sh" --guests); do
+		"$top/scripts/kernels.sh" "$krel" arch 2>/dev/null || echo "$host"
+	done | sort -u
+}
+
 mkdir -p "$1"
 build=$(cd "$1" && pwd)
-# A kernel the list does not have (the debug kernel) is the host's.
-for krel in $("$top/scripts/kernels.sh" --guests); do
-	"$top/scripts/kernels.sh" "$krel" arch 2>/dev/null || echo "$host"
-done | sort -u | while read -r arch; do
+shift
+# shellcheck disable=SC2046 # one architecture a word
+[ $# -gt 0 ] || set -- $(guest_arches)
+for arch; do
 	[ "$arch" = "$host" ] || build_for "$arch" "$build/$arch"
 done
