@@ -16,10 +16,10 @@ die() {
 	exit 1
 }
 
-# Print the 6.12 release of architecture $1 among the suite's guests (not
-# the PREEMPT_RT one).
+# Print the 6.12 release of architecture $1 among the kernels the test
+# module is built for (not the PREEMPT_RT one).
 demo_kernel() {
-	"$REPO/scripts/kernels.sh" --guests | grep '^6\.12\.' | grep -v -- '-rt-' |
+	"$REPO/scripts/kernels.sh" --build | grep '^6\.12\.' | grep -v -- '-rt-' |
 		grep -- "-$1\$" || die "scripts/kernels.sh lists no 6.12 kernel for $1"
 }
 
