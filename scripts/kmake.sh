@@ -26,7 +26,7 @@ for arg; do
 	esac
 	set -- "$@" "$arg"
 done
-arch=$("$top/scripts/kernels.sh" "$krel" arch 2>/dev/null) || arch=$(dpkg --print-architecture)
+arch=$("$top/scripts/kernels.sh" "$krel" arch)
 if [ "$arch" != "$(dpkg --print-architecture)" ]; then
 	triplet=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)
 	set -- "$@" CROSS_COMPILE="$triplet-"

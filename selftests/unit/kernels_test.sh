@@ -75,6 +75,7 @@ fields() {
 		says cross "$TMP/kernels.sh" 5.0.0-1-arm64 check
 }
 unknown() { fails_with 1 "5.0.0-1-amd64 is not in" "$TMP/kernels.sh" 5.0.0-1-amd64 suite; }
+unlisted_arch() { says "$host" "$TMP/kernels.sh" 9.9-debug arch; }
 bad_field() { fails_with 2 "unknown field flavour" "$TMP/kernels.sh" 1.0.0-1-amd64 flavour; }
 bad_option() { fails_with 2 "usage:" "$TMP/kernels.sh" --boot; }
 
@@ -108,6 +109,7 @@ tap_check "NICTL_ALL_KERNELS=1: --guests lists all but CHECK build, --build ever
 tap_check "NICTL_KERNELS names the kernels, listed or not" named
 tap_check "KREL suite, arch, build and check print that field" fields
 tap_check "a kernel not in the list fails and says so" unknown
+tap_check "a kernel not in the list is of the host's architecture" unlisted_arch
 tap_check "an unknown field is a usage error" bad_field
 tap_check "an unknown option is a usage error" bad_option
 tap_check "scripts/kernels.list has five valid fields a line, each kernel once, one full" real_list

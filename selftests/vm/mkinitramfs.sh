@@ -74,8 +74,7 @@ main() {
 	[ $# -eq 2 ] || die "usage: mkinitramfs.sh KREL OUT"
 	krel=$1 out=$2
 	[ -x /bin/busybox ] || die "/bin/busybox missing (install busybox-static)"
-	arch=$("$HERE/../../scripts/kernels.sh" "$krel" arch 2>/dev/null) ||
-		arch=$(dpkg --print-architecture)
+	arch=$("$HERE/../../scripts/kernels.sh" "$krel" arch)
 	if [ "$arch" != "$(dpkg --print-architecture)" ]; then
 		BUSYBOX=$("$HERE/guest-root.sh" "$arch")/bin/busybox
 		GUEST_MODULES="$GUEST_MODULES overlay"

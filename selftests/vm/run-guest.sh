@@ -355,7 +355,7 @@ main() {
 	rm -f "$outdir/rc" "$outdir/dmesg.txt" "$outdir/console.log" \
 		"$outdir/console-early-crash.log" "$outdir/guest.env" "$outdir/timed-out"
 
-	ARCH=$("$REPO/scripts/kernels.sh" "$krel" arch 2>/dev/null) || ARCH=$HOST_ARCH
+	ARCH=$("$REPO/scripts/kernels.sh" "$krel" arch)
 	case $ARCH in
 	"$HOST_ARCH") ;;
 	arm64)
