@@ -199,8 +199,27 @@ tap_check "with what the test printed before it, the harness's own lines passed 
 	tail_says "  [7.2-failed] # IRQ 63 kept the default for 4174 ms" host 7.2-failed
 tap_check "and what it wrote of itself to its stderr log" \
 	tail_says "  # nictl_kept.c:370:slow:Expected 0U (0) == drifts (1)" host 7.2-failed
+tap_check "with the lines it wrote to its stderr log just before" \
+	tail_says "  # passed event seq 3: bound kept0" host 7.2-failed
 tap_check "the verdict is still the last line" \
 	verdict "3 passed, 1 failed" fail host 7.2-failed
+tap 7.2-failed/nictl_kept.tap '1..2' 'ok 1 kept.other' '#  RUN           kept.slow ...' \
+	'not ok 2 kept.slow'
+# The summary of the folders $2... has no line that matches regex $1.
+never_says()
+{
+	local regex=$1
+
+	shift
+	summary "$@"
+	grep -qE -- "$regex" <<<"$OUT" || return 0
+	echo "a line matches \"$regex\" in:"
+	echo "$OUT"
+	return 1
+}
+
+tap_check "an earlier result and the RUN line are not what a test printed" \
+	never_says '^  \[7.2-failed\] (ok 1|#  RUN)' 7.2-failed
 
 tap_check "no folder at all is a usage error" \
 	bash -c '! "$1" >/dev/null 2>&1' _ "$SUMMARIZE"

@@ -30,26 +30,42 @@ PASSED=0 FAILED=0 SKIPPED=0
 # The failures and their context, as repeated at the end.
 FAILURES=''
 # How many lines of them the end shows; the rest are above in the log.
-FAILURES_SHOWN=15
+FAILURES_SHOWN=20
 
-# Keep the failure lines of printed results $1 (of TAP file $2) for the end,
-# each with the two lines its test printed before it, passing over the
-# harness's own "Test failed" and "FAIL" lines, and the first two lines its
-# test wrote of itself ("FILE:LINE:TEST:...", what it saw and expected) to
-# the stderr log beside the TAP.
+# Keep the failure lines of printed results $1 (of TAP file $2) for the end.
+# A failed test is followed by what its test wrote to the stderr log beside
+# the TAP: its first two "FILE:LINE:TEST:..." lines (what it saw and
+# expected) and the CONTEXT lines just before the first, where a test
+# prints what it found (the log is the whole program's, so they may end an
+# earlier test's output). Each failure line comes after the two lines its
+# test printed before it to the TAP, if any: the harness's own lines (RUN,
+# "Test failed", FAIL, an earlier result) are passed over.
 note_failures() {
-	found=$(printf '%s\n' "$1" | awk -v errlog="${2%.tap}.log" '
-	function from_log(line,    name, text, n) {
+	found=$(printf '%s\n' "$1" | awk -v errlog="${2%.tap}.log" -v context=4 '
+	function from_log(line,    name, text, n, i, first) {
 		name = line
 		sub(/^\[[^]]*\] not ok [0-9]+ /, "", name)
 		sub(/ .*/, "", name)
 		sub(/.*\./, "", name)
-		while (name != "" && n < 2 && (getline text < errlog) > 0)
-			if (index(text, ":" name ":"))
-				print "  " text (n++ ? "" : "   (" errlog ")")
+		while (name != "" && (getline text < errlog) > 0) {
+			if (index(text, ":" name ":")) {
+				if (!first) {
+					for (i = n - context + 1; i <= n; i++)
+						if (i > 0)
+							print "  " seen[i]
+					print "  " text "   (" errlog ")"
+					first = 1
+				} else {
+					print "  " text
+					break
+				}
+			} else if (!first) {
+				seen[++n] = text
+			}
+		}
 		close(errlog)
 	}
-	/^\[[^]]*\] (not ok|Bail out!|# planned|# no plan)/ {
+	/^\[[^]]*\] (not ok [0-9]|Bail out!|# planned|# no plan)/ {
 		if (prev2 != "")
 			print "  " prev2
 		if (prev1 != "")
@@ -61,6 +77,7 @@ note_failures() {
 		next
 	}
 	/: Test failed|^\[[^]]*\] # +FAIL / { next }
+	/^\[[^]]*\] (ok [0-9]|# +RUN )/ { prev1 = prev2 = ""; next }
 	{ prev2 = prev1; prev1 = $0 }')
 	[ -z "$found" ] || FAILURES="$FAILURES$found
 "
