@@ -8,9 +8,10 @@
 # are unpacked into the cache (docs/kernels.md). What building on the host
 # against the headers of scripts/kernels.list's "host" kernels needs is here
 # instead: gcc-12 (the compiler they name), gcc-12-aarch64-linux-gnu (the
-# same for the arm64 kernels, cross) with libc6-dev-arm64-cross (the C
-# library nictlctl and the tests are cross-built against for the arm64
-# guest), dwarves (pahole, for 6.12's module BTF), libelf-dev and
+# same for the arm64 kernels, cross) with gcc-aarch64-linux-gnu (its
+# unversioned aarch64-linux-gnu-gcc, which cross-userspace.sh calls) and
+# libc6-dev-arm64-cross (the C library nictlctl and the tests are
+# cross-built against for the arm64 guest), dwarves (pahole, for 6.12's module BTF), libelf-dev and
 # libssl-dev (kbuild's tools' libraries); debootstrap
 # makes the chroots the other kernels build in, and the clean Debian 12
 # chroot the packages are installed into (selftests/pkg/pkg_test.sh).
@@ -26,6 +27,7 @@ PACKAGES="
 	debootstrap
 	gcc-12
 	gcc-12-aarch64-linux-gnu
+	gcc-aarch64-linux-gnu
 	libc6-dev-arm64-cross
 	dwarves
 	libnl-genl-3-dev
