@@ -20,6 +20,12 @@
 # Debian's 6.1 does not boot under -icount with more than one vCPU in
 # Debian 12's QEMU (it hangs bringing up the secondary CPUs), so only 6.12
 # can be measured here; the probes are the same code on both.
+# An arm64 kernel (6.12.117+deb12-arm64) is measured in the arm64 guest,
+# with the flood cross-built and bpftrace from the arm64 root's bench
+# flavour (selftests/vm/guest-root.sh ARCH bench): there is no TSC, so
+# nictl-clock would repeat nictl, and BCC, which compiles against the
+# kernel's headers in the guest, is left out; its default modes are
+# "base nictl bpftrace".
 # Environment: NICTL_BENCH_ROUNDS (3), NICTL_BENCH_COUNT (datagrams per
 # timed run, 20000), NICTL_BENCH_REPEAT (timed runs per session, 5),
 # NICTL_BENCH_MODES ("base nictl nictl-clock bpftrace bcc"). Needs root, like the
@@ -29,6 +35,8 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 krel=${1:-$("$top/scripts/kernels.sh" | tail -n 1)}
+arch=$("$top/scripts/kernels.sh" "$krel" arch)
+host_arch=$(dpkg --print-architecture)
 out=$top/build/bench/softirq-cost-$krel
 
 die() {
@@ -52,9 +60,18 @@ install_tools() {
 
 build() {
 	make -C "$top" --no-print-directory test-modules ctl >/dev/null
-	mkdir -p "$top/build/bench"
-	cc -O2 -Wall -Wextra -Werror -o "$top/build/bench/softirq-flood" "$top/bench/softirq-flood.c"
-	kheaders
+	if [ "$arch" = "$host_arch" ]; then
+		mkdir -p "$top/build/bench"
+		cc -O2 -Wall -Wextra -Werror -o "$top/build/bench/softirq-flood" \
+			"$top/bench/softirq-flood.c"
+		kheaders
+		return
+	fi
+	# The guest runs nictlctl and the flood of BUILD/ARCH (run-guest.sh).
+	"$top/scripts/cross-userspace.sh" "$top/build" "$arch" >/dev/null
+	mkdir -p "$top/build/$arch/bench"
+	"$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)-gcc" -O2 -Wall -Wextra \
+		-Werror -o "$top/build/$arch/bench/softirq-flood" "$top/bench/softirq-flood.c"
 }
 
 # BCC wants one headers tree; Debian ships the kernel's in two packages
@@ -140,15 +157,21 @@ report() {
 
 main() {
 	[ "$(id -u)" -eq 0 ] || die "must run as root (guest network namespace, packages)"
-	install_tools
+	local modes="base nictl nictl-clock bpftrace bcc" root=
+	if [ "$arch" = "$host_arch" ]; then
+		install_tools
+	else
+		modes="base nictl bpftrace" root=bench
+	fi
 	build
 	NICTL_VM_ICOUNT=1 NICTL_VM_QUIET=1 NICTL_VM_TIMEOUT=${NICTL_VM_TIMEOUT:-1800} \
+		NICTL_VM_ROOT=$root \
 		"$top/selftests/vm/run-guest.sh" "$krel" "$out" \
 		env NICTL_BENCH_ROUNDS="${NICTL_BENCH_ROUNDS:-3}" \
 		NICTL_BENCH_COUNT="${NICTL_BENCH_COUNT:-20000}" \
 		NICTL_BENCH_REPEAT="${NICTL_BENCH_REPEAT:-5}" \
-		NICTL_BENCH_MODES="${NICTL_BENCH_MODES:-base nictl nictl-clock bpftrace bcc}" \
-		NICTL_BENCH_KHEADERS="$kh" \
+		NICTL_BENCH_MODES="${NICTL_BENCH_MODES:-$modes}" \
+		NICTL_BENCH_KHEADERS="${kh:-}" \
 		bench/softirq-cost-guest.sh >/dev/null ||
 		die "the guest failed; see $out/console.log"
 	report

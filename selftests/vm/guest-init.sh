@@ -72,6 +72,7 @@ mount_guest_root() {
 	done
 	mkdir -p "$ROOT$NICTL_RESULTS"
 	mount --move /results "$ROOT$NICTL_RESULTS" || die "cannot put $NICTL_RESULTS in view"
+	install_modprobe /
 }
 
 mount_host() {
@@ -109,15 +110,16 @@ mount_host() {
 	fi
 	mount --bind "$ROOT$NICTL_MODULES" "$ROOT/lib/modules/$NICTL_KREL" ||
 		echo "guest-init: no /lib/modules/$NICTL_KREL on the host; the kernel's own modprobe reads the cache"
-	install_modprobe
+	install_modprobe "${NICTL_MODULES%/lib/modules/*}"
 }
 
 # What the kernel loads on demand (bonding for `ip link add type bond`,
-# 8021q, macvlan) it loads with this modprobe: the host's, reading this
-# kernel's modules from the cache even where the host has no /lib/modules
-# to mount them on.
+# 8021q, macvlan) it loads with this modprobe, /run/nictl-modprobe, which
+# jobs call too: the root's, reading this kernel's modules under $1 (the
+# cache, even where the host has no /lib/modules to mount them on; / in
+# another architecture's root, where they are bound at /lib/modules).
 install_modprobe() {
-	printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "${NICTL_MODULES%/lib/modules/*}" \
+	printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "$1" \
 		>"$ROOT/run/nictl-modprobe" &&
 		chmod 755 "$ROOT/run/nictl-modprobe" &&
 		echo /run/nictl-modprobe >/proc/sys/kernel/modprobe ||

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# guest-root.sh ARCH: print a cache directory holding a root file system of
-# Debian 12 for architecture ARCH, for the guests of a kernel whose
+# guest-root.sh ARCH [bench]: print a cache directory holding a root file
+# system of Debian 12 for architecture ARCH, for the guests of a kernel whose
 # architecture is not the host's: an x86 guest runs in the host's own root,
 # which an arm64 kernel cannot execute. What the suite runs there: a shell
 # and the tools the tests call (ip, ethtool, taskset, unshare, jq, insmod),
@@ -23,6 +23,9 @@
 # users and groups of base-passwd and the awk of the alternatives.
 # DIR is CACHE/roots/bookworm-ARCH (CACHE: NICTL_CACHE, default
 # /var/cache/nictl); DIR/etc/passwd, made last, says it is complete.
+# "bench" is a second root, DIR-bench, with bpftrace besides: the tool
+# bench/softirq-cost.sh measures the module against. Its LLVM is ten times
+# the size of everything else, so the suite's root does not carry it.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -39,13 +42,14 @@ die() {
 	exit 1
 }
 
-# Unpack ARCH $1's packages into the new directory $2 and put it in place
-# at $3.
+# Unpack ARCH $1's packages, with the extra ones of $3, into the new
+# directory $4 and put it in place at $2.
 make_root() {
-	arch=$1 dest=$2 tmp=$3
+	arch=$1 dest=$2 extra=$3 tmp=$4
 	root=$tmp/root
 	# shellcheck disable=SC2086 # one package a word
-	NICTL_APT_ARCH=$arch "$REPO/scripts/apt-suite.sh" bookworm closure "$tmp/debs" $PACKAGES
+	NICTL_APT_ARCH=$arch "$REPO/scripts/apt-suite.sh" bookworm closure "$tmp/debs" \
+		$PACKAGES $extra
 	NICTL_APT_ARCH=$arch "$REPO/scripts/apt-suite.sh" bookworm download "$tmp/debs" \
 		libmicrohttpd-dev prometheus
 	mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib"
@@ -67,12 +71,19 @@ make_root() {
 }
 
 main() {
-	[ $# -eq 1 ] || die "usage: guest-root.sh ARCH"
-	arch=$1
+	name=bookworm-${1:-} extra=
+	case $# in
+	1) ;;
+	2)
+		[ "$2" = bench ] || die "usage: guest-root.sh ARCH [bench]"
+		name=$name-bench extra=bpftrace
+		;;
+	*) die "usage: guest-root.sh ARCH [bench]" ;;
+	esac
 	cache=${NICTL_CACHE:-/var/cache/nictl}/roots
-	dest=$cache/bookworm-$arch
-	cache_make "$dest/etc/passwd" "$cache/.bookworm-$arch.lock" "$cache/.bookworm-$arch.XXXXXX" \
-		make_root "$arch" "$dest"
+	dest=$cache/$name
+	cache_make "$dest/etc/passwd" "$cache/.$name.lock" "$cache/.$name.XXXXXX" \
+		make_root "$1" "$dest" "$extra"
 	echo "$dest"
 }
 

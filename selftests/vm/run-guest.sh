@@ -44,7 +44,10 @@
 # following the host's: bench/softirq-cost.sh measures costs in them),
 # NICTL_FUZZ_SECONDS and NICTL_STRESS_SECONDS (passed on to the job: the
 # budgets of nictl_fuzz and nictl_stress), NICTL_TIMEOUT_SCALE (passed on:
-# what the tests multiply their timeouts by, selftests/lib/main.h).
+# what the tests multiply their timeouts by, selftests/lib/main.h),
+# NICTL_VM_MONITOR=PATH (QEMU's monitor on a unix socket at PATH, to read a
+# hung guest's registers: `info registers -a`, `info cpus`), NICTL_VM_ROOT
+# (a flavour of another architecture's root: bench, guest-root.sh).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -291,6 +294,9 @@ qemu_args() {
 	if [ "${NICTL_VM_ICOUNT:-0}" = 1 ]; then
 		printf '%s\n' -icount shift=0,sleep=off
 	fi
+	if [ -n "${NICTL_VM_MONITOR:-}" ]; then
+		printf '%s\n' -monitor "unix:$NICTL_VM_MONITOR,server=on,wait=off"
+	fi
 	machine_args
 	nic_args
 	if [ "$ARCH" != "$HOST_ARCH" ]; then
@@ -361,7 +367,8 @@ main() {
 	arm64)
 		[ "$PROFILE" = suite ] || die "$krel: no $PROFILE profile for arm64"
 		export NICTL_QEMU_ARCH=arm64
-		GUEST_ROOT=$("$HERE/guest-root.sh" "$ARCH") || die "no arm64 root for the guest"
+		GUEST_ROOT=$("$HERE/guest-root.sh" "$ARCH" ${NICTL_VM_ROOT:+"$NICTL_VM_ROOT"}) ||
+			die "no arm64 root for the guest"
 		ARM64_FIRMWARE=$("$QEMU" --root)/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 		;;
 	*) die "$krel: no guest for architecture $ARCH" ;;
