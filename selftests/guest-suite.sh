@@ -52,11 +52,14 @@ CORE="nictl_dkms nictl_discovery nictl_bind nictl_stats nictl_events"
 # sticky placement a driver's new MSIs get when it is reloaded.
 CROSS="nictl_discovery nictl_bind nictl_rollback nictl_stats nictl_events nictl_sticky"
 # The controller's own surface: its table and JSON, a second client of the
-# protocol (YNL), the daemon's /metrics and irqbalance's files. What they
-# check is the same code on every kernel, so the oldest kernel, where each
-# process starts four times slower than on the newest (docs/reliability.md),
-# runs the rest of the suite without them (kernels.list, CHECK kernel-side).
-CONTROLLER="nictl_cli nictl_ynl nictl_metrics nictl_banned"
+# protocol (YNL), the daemon's /metrics and irqbalance's files; and its
+# policies over kernel interfaces older than any suite kernel: RPS and XPS
+# masks (steer) and the daemon's rebalancing from the module's counters
+# (balance; the counters themselves are nictl_stats'). What they check is
+# the same code on every kernel, so the oldest kernel, where each process
+# starts four times slower than on the newest (docs/reliability.md), runs
+# the rest of the suite without them (kernels.list, CHECK kernel-side).
+CONTROLLER="nictl_cli nictl_ynl nictl_metrics nictl_banned nictl_steer nictl_balance"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
