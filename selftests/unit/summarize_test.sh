@@ -185,6 +185,12 @@ tail_says()
 	return 1
 }
 
+printf '%s\n' 'CPU 0: PC cpu_do_idle+0x8, LR arch_cpu_idle+0x10' '  stack: do_idle+0x284' \
+	'CPU 1: PC queued_spin_lock_slowpath+0x220, LR sch_direct_xmit+0x244' \
+	>"$TMP/6.12-limit/vcpus.txt"
+tap_check "and where each vCPU was at the limit, at the end too" \
+	tail_says "at the limit: CPU 1: PC queued_spin_lock_slowpath+0x220" 6.12-limit
+
 guest 7.2-failed 1 ''
 tap 7.2-failed/nictl_kept.tap '1..2' '#  RUN           kept.slow ...' \
 	'# IRQ 63 kept the default for 4174 ms' '# slow: Test failed' '#          FAIL  kept.slow' \

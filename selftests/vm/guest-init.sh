@@ -178,10 +178,18 @@ switch_to_host() {
 	exec switch_root $ROOT /bin/sh "$job"
 }
 
+# The kernel's symbols where this boot placed them (KASLR), for
+# vcpu-stacks.py when run-guest.sh finds the guest hung.
+save_kallsyms() {
+	cat /proc/kallsyms >"$ROOT$NICTL_RESULTS/kallsyms" ||
+		echo "guest-init: cannot save /proc/kallsyms"
+}
+
 main() {
 	mount_pseudo_filesystems
 	load_drivers
 	mount_host
+	save_kallsyms
 	setup_nics
 	move_pseudo_filesystems
 	switch_to_host

@@ -45,15 +45,20 @@
 # NICTL_FUZZ_SECONDS and NICTL_STRESS_SECONDS (passed on to the job: the
 # budgets of nictl_fuzz and nictl_stress), NICTL_TIMEOUT_SCALE (passed on:
 # what the tests multiply their timeouts by, selftests/lib/main.h),
-# NICTL_VM_MONITOR=PATH (QEMU's monitor on a unix socket at PATH, to read a
-# hung guest's registers: `info registers -a`, `info cpus`), NICTL_VM_ROOT
-# (a flavour of another architecture's root: bench, guest-root.sh).
+# NICTL_VM_MONITOR=PATH (QEMU's monitor on a unix socket at PATH instead of
+# one of its own under /run, to read a guest's registers by hand: `info
+# registers -a`), NICTL_VM_ROOT (a flavour of another architecture's root:
+# bench, guest-root.sh).
+# A guest still running 30 s before its time limit is hung or far too slow:
+# OUTDIR/vcpus.txt then says where each vCPU is (vcpu-stacks.py, with the
+# guest's /proc/kallsyms that guest-init.sh saved in OUTDIR).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(cd "$HERE/../.." && pwd -P)
 BUILD=${NICTL_BUILD:-$REPO/build}
 TIMEOUT=${NICTL_VM_TIMEOUT:-900}
+MONITOR=${NICTL_VM_MONITOR:-/run/nictl-vm-$$.monitor}
 QEMU=qemu-system-x86_64
 HOST_ARCH=$(dpkg --print-architecture)
 # The kernel's architecture (scripts/kernels.list), set by main().
@@ -193,6 +198,7 @@ cleanup() {
 	if [ -n "$NETNS" ]; then
 		ip netns del "$NETNS" 2>/dev/null || true
 	fi
+	rm -f "$MONITOR"
 }
 
 in_netns() {
@@ -294,9 +300,7 @@ qemu_args() {
 	if [ "${NICTL_VM_ICOUNT:-0}" = 1 ]; then
 		printf '%s\n' -icount shift=0,sleep=off
 	fi
-	if [ -n "${NICTL_VM_MONITOR:-}" ]; then
-		printf '%s\n' -monitor "unix:$NICTL_VM_MONITOR,server=on,wait=off"
-	fi
+	printf '%s\n' -monitor "unix:$MONITOR,server=on,wait=off"
 	machine_args
 	nic_args
 	if [ "$ARCH" != "$HOST_ARCH" ]; then
@@ -317,12 +321,28 @@ qemu_args() {
 
 # Boot the guest; return QEMU's (or timeout's) exit status.
 boot() {
-	local args
+	local args outdir=$3 nap='' first='' status=0
 	mapfile -t args < <(qemu_args "$@")
 	timeout -k 10 "$TIMEOUT" ip netns exec "$NETNS" "$QEMU" "${args[@]}" </dev/null &
 	QEMU_PID=$!
-	local status=0
-	wait "$QEMU_PID" || status=$?
+	# Near the limit, say where the vCPUs are before timeout ends QEMU.
+	if [ "$TIMEOUT" -gt 60 ]; then
+		# Its own output, not the caller's: a pipe it held open would
+		# keep a reader such as `tee` waiting for the whole nap.
+		sleep $((TIMEOUT - 30)) >/dev/null 2>&1 &
+		nap=$!
+		wait -n -p first "$QEMU_PID" "$nap" || status=$?
+		if [ "$first" = "$nap" ]; then
+			"$HERE/vcpu-stacks.py" "$MONITOR" "$outdir/kallsyms" >"$outdir/vcpus.txt" 2>&1 ||
+				true
+			status=0
+			wait "$QEMU_PID" || status=$?
+		else
+			kill "$nap" 2>/dev/null || true
+		fi
+	else
+		wait "$QEMU_PID" || status=$?
+	fi
 	QEMU_PID=
 	return "$status"
 }

@@ -164,6 +164,17 @@ tap_dir() {
 	done
 }
 
+# Where the vCPUs of guest $1 were just before its limit (file $2, from
+# run-guest.sh): the line of each vCPU, here and with the failure at the end.
+vcpus_at_limit() {
+	[ -f "$2" ] || return 0
+	found=$(grep -E '^CPU [0-9]+:' "$2" | sed "s/^/[$1] # at the limit: /")
+	[ -n "$found" ] || return 0
+	printf '%s\n' "$found"
+	FAILURES="$FAILURES$found
+"
+}
+
 # The guest-only checks for results folder $1, after tap_dir. Finishing is
 # only reported when it did not happen, so passes count real tests.
 guest_checks() {
@@ -173,6 +184,7 @@ guest_checks() {
 	fi
 	if [ ! -f "$dir/rc" ] && [ -f "$dir/timed-out" ]; then
 		check "$krel" "$krel: guest finished (stopped by its limit, NICTL_VM_TIMEOUT=$(cat "$dir/timed-out"); see console.log)" no
+		vcpus_at_limit "$krel" "$dir/vcpus.txt"
 	elif [ ! -f "$dir/rc" ]; then
 		check "$krel" "$krel: guest finished (no rc: it crashed, hung or never booted; see console.log)" no
 	elif [ "$DIR_FILES" -eq 0 ]; then
