@@ -32,6 +32,12 @@ FAILURES=''
 # How many lines of them the end shows; the rest are above in the log.
 FAILURES_SHOWN=20
 
+# Lines $1 for the list of failures the summary ends with.
+remember_failure() {
+	FAILURES="$FAILURES$1
+"
+}
+
 # Keep the failure lines of printed results $1 (of TAP file $2) for the end.
 # A failed test is followed by what its test wrote to the stderr log beside
 # the TAP: its first two "FILE:LINE:TEST:..." lines (what it saw and
@@ -79,8 +85,7 @@ note_failures() {
 	/: Test failed|^\[[^]]*\] # +FAIL / { next }
 	/^\[[^]]*\] (ok [0-9]|# +RUN )/ { prev1 = prev2 = ""; next }
 	{ prev2 = prev1; prev1 = $0 }')
-	[ -z "$found" ] || FAILURES="$FAILURES$found
-"
+	[ -z "$found" ] || remember_failure "$found"
 }
 
 # Add "P F S" (as printed by tap_file) to the totals.
@@ -96,8 +101,7 @@ check() {
 		count 1 0 0
 	else
 		echo "[$label] not ok - $name"
-		FAILURES="${FAILURES}[$label] not ok - $name
-"
+		remember_failure "[$label] not ok - $name"
 		count 0 1 0
 	fi
 }
@@ -171,8 +175,7 @@ vcpus_at_limit() {
 	found=$(grep -E '^CPU [0-9]+:' "$2" | sed "s/^/[$1] # at the limit: /")
 	[ -n "$found" ] || return 0
 	printf '%s\n' "$found"
-	FAILURES="$FAILURES$found
-"
+	remember_failure "$found"
 }
 
 # The guest-only checks for results folder $1, after tap_dir. Finishing is
