@@ -177,6 +177,8 @@ nic_args() {
 
 NETNS=
 QEMU_PID=
+# The wait for the time limit's vCPU report (boot()).
+NAP_PID=
 
 die() {
 	echo "run-guest: $*" >&2
@@ -188,9 +190,11 @@ quote() {
 	printf "'%s'" "${1//\'/\'\\\'\'}"
 }
 
-# Kill QEMU if it still runs (we were interrupted) and drop the namespace,
-# which also destroys the taps and the bridge.
+# Kill QEMU and the wait for its limit if they still run (we were
+# interrupted) and drop the namespace, which also destroys the taps and the
+# bridge.
 cleanup() {
+	[ -z "$NAP_PID" ] || kill "$NAP_PID" 2>/dev/null || true
 	if [ -n "$QEMU_PID" ]; then
 		kill "$QEMU_PID" 2>/dev/null || true
 		wait "$QEMU_PID" 2>/dev/null || true
@@ -321,7 +325,7 @@ qemu_args() {
 
 # Boot the guest; return QEMU's (or timeout's) exit status.
 boot() {
-	local args outdir=$3 nap='' first='' status=0
+	local args outdir=$3 first='' status=0
 	mapfile -t args < <(qemu_args "$@")
 	timeout -k 10 "$TIMEOUT" ip netns exec "$NETNS" "$QEMU" "${args[@]}" </dev/null &
 	QEMU_PID=$!
@@ -330,16 +334,17 @@ boot() {
 		# Its own output, not the caller's: a pipe it held open would
 		# keep a reader such as `tee` waiting for the whole nap.
 		sleep $((TIMEOUT - 30)) >/dev/null 2>&1 &
-		nap=$!
-		wait -n -p first "$QEMU_PID" "$nap" || status=$?
-		if [ "$first" = "$nap" ]; then
+		NAP_PID=$!
+		wait -n -p first "$QEMU_PID" "$NAP_PID" || status=$?
+		if [ "$first" = "$NAP_PID" ]; then
 			"$HERE/vcpu-stacks.py" "$MONITOR" "$outdir/kallsyms" >"$outdir/vcpus.txt" 2>&1 ||
 				true
 			status=0
 			wait "$QEMU_PID" || status=$?
 		else
-			kill "$nap" 2>/dev/null || true
+			kill "$NAP_PID" 2>/dev/null || true
 		fi
+		NAP_PID=
 	else
 		wait "$QEMU_PID" || status=$?
 	fi
