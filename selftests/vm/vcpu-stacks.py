@@ -93,11 +93,15 @@ def main():
                 regs[cpu][reg] = int(value, 16)
     if not regs:
         sys.exit("vcpu-stacks: the monitor showed no vCPU's registers")
+    def named(addr):
+        # An address outside the kernel's text (user space, firmware) as it is.
+        return name(addr) or "0x%x" % addr
+
     for cpu, r in sorted(regs.items()):
         pc = r.get("PC", r.get("RIP", 0))
-        line = "CPU %d: PC %s" % (cpu, name(pc))
+        line = "CPU %d: PC %s" % (cpu, named(pc))
         if "X30" in r:
-            line += ", LR %s" % name(r["X30"])
+            line += ", LR %s" % named(r["X30"])
         print(line)
         sp = r.get("SP", r.get("RSP"))
         if sp is None:
