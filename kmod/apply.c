@@ -120,12 +120,7 @@ void nictl_apply_settle(struct net_device *netdev)
 			flush_work(&napi->notify.work);
 }
 
-/**
- * nictl_apply_kept_by_core() - whether the core keeps a device's IRQ affinity
- * @netdev: the device
- *
- * Return: true for a driver that opted in (netif_set_affinity_auto()).
- */
+/* Whether the driver opted in with netif_set_affinity_auto(). */
 bool nictl_apply_kept_by_core(const struct net_device *netdev)
 {
 	return netdev->irq_affinity_auto;

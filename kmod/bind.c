@@ -354,13 +354,6 @@ static int nictl_bind_act(struct genl_info *info, const struct nictl_request *re
 	return err;
 }
 
-/**
- * nictl_bind_doit() - %NICTL_CMD_BIND
- * @skb: the request
- * @info: its parsed form
- *
- * Return: 0 after the reply was sent, or an errno with extack set.
- */
 int nictl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nictl_request req;
@@ -579,13 +572,6 @@ static int nictl_restore_act(struct genl_info *info, const struct nictl_request 
 	return err;
 }
 
-/**
- * nictl_restore_doit() - %NICTL_CMD_RESTORE
- * @skb: the request
- * @info: its parsed form
- *
- * Return: 0 after the reply was sent, or an errno with extack set.
- */
 int nictl_restore_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg = NULL;

@@ -69,7 +69,7 @@ s8 *nictl_dev_claims(const struct nictl_dev *dev, struct net_device *const *held
 		}
 		for (k = i; k < dev->n_irqs; k++)
 			if (nictl_binding_owner(dev->irqs[k].irq) == owner)
-				serves[k] = nictl_dev_has_irq(&other, dev->irqs[k].irq);
+				serves[k] = !!nictl_dev_irq(&other, dev->irqs[k].irq);
 		nictl_dev_release(&other);
 	}
 	return serves;

@@ -178,16 +178,6 @@ struct nictl_match {
 	bool has_queue;
 };
 
-static char nictl_ascii_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-static bool nictl_is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Whether @word (lower case) occurs in s[0..len), ignoring case. */
 static bool nictl_contains_word(const char *s, size_t len, const char *word)
 {
@@ -196,7 +186,7 @@ static bool nictl_contains_word(const char *s, size_t len, const char *word)
 
 	for (i = 0; i + wlen <= len; i++) {
 		for (j = 0; j < wlen; j++)
-			if (nictl_ascii_lower(s[i + j]) != word[j])
+			if (tolower((unsigned char)s[i + j]) != word[j])
 				break;
 		if (j == wlen)
 			return true;
@@ -254,11 +244,11 @@ static bool nictl_match_queue(const char *s, size_t len, size_t *pos,
 	unsigned int v = 0;
 	size_t i = *pos;
 
-	if (i >= len || !nictl_is_digit(s[i]))
+	if (i >= len || !isdigit((unsigned char)s[i]))
 		return false;
-	if (s[i] == '0' && i + 1 < len && nictl_is_digit(s[i + 1]))
+	if (s[i] == '0' && i + 1 < len && isdigit((unsigned char)s[i + 1]))
 		return false;
-	for (; i < len && nictl_is_digit(s[i]); i++) {
+	for (; i < len && isdigit((unsigned char)s[i]); i++) {
 		unsigned int d = (unsigned int)(s[i] - '0');
 
 		if (v > (UINT_MAX - d) / 10)

@@ -7,11 +7,13 @@
 #define _NICTL_CLASSIFY_H
 
 #ifdef __KERNEL__
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #else
+#include <ctype.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,11 +7,7 @@
 static char nictl_extack_bufs[NICTL_EXTACK_BUFS][NICTL_EXTACK_LEN];
 static atomic_t nictl_extack_next = ATOMIC_INIT(0);
 
-/**
- * nictl_extack_buf() - the next buffer of the ring
- *
- * Return: a buffer of %NICTL_EXTACK_LEN bytes whose last byte is NUL.
- */
+/* The next buffer of the ring: %NICTL_EXTACK_LEN bytes, the last one NUL. */
 char *nictl_extack_buf(void)
 {
 	unsigned int i = (unsigned int)atomic_inc_return(&nictl_extack_next) % NICTL_EXTACK_BUFS;

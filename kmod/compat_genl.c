@@ -27,25 +27,12 @@ static int nictl_genl_header_check(const struct nlmsghdr *nlh, struct netlink_ex
 	return 0;
 }
 
-/**
- * nictl_genl_pre_doit() - the family's pre_doit: check the request's header
- * @ops: the command's op
- * @skb: the request
- * @info: its parsed form
- *
- * Return: 0 or -EINVAL, with extack set.
- */
 int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
 {
 	return nictl_genl_header_check(info->nlhdr, info->extack);
 }
 
-/**
- * nictl_genl_dump_start() - each dump op's start: check the request's header
- * @cb: the dump
- *
- * Return: 0 or -EINVAL, without a message: before 6.1 a dump's start has no extack.
- */
+/* Without a message: before 6.1 a dump's start has no extack. */
 int nictl_genl_dump_start(struct netlink_callback *cb)
 {
 	return nictl_genl_header_check(cb->nlh, cb->extack);

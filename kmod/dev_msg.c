@@ -5,12 +5,7 @@
 #include "fault.h"
 #include "nictl.h"
 
-/**
- * nictl_irq_nest_size() - room one nest of nictl_put_irq() takes, without a caller's additions
- * @q: the IRQ
- *
- * Return: the size, without what a caller adds to the nest.
- */
+/* Room one nest of nictl_put_irq() takes, without what its caller adds to it. */
 size_t nictl_irq_nest_size(const struct nictl_qirq *q)
 {
 	return nla_total_size(0) +				/* NICTL_A_IRQ */
@@ -151,6 +146,15 @@ struct nlattr *nictl_put_irq(struct sk_buff *skb, const struct nictl_dev *dev,
 	return nest;
 }
 
+/* The scratch masks nictl_put_irq() takes: both allocated, or neither. */
+static bool nictl_scratch_alloc(cpumask_var_t *affinity, cpumask_var_t *effective)
+{
+	if (alloc_cpumask_var(affinity, GFP_KERNEL) && alloc_cpumask_var(effective, GFP_KERNEL))
+		return true;
+	free_cpumask_var(*affinity);
+	return false;
+}
+
 /* @dev's IRQ nests from @from, as many as fit, at most @max (0: no limit). */
 static unsigned int nictl_put_irqs(struct sk_buff *skb, const struct nictl_dev *dev,
 				   unsigned int from, unsigned int max, struct cpumask *affinity,
@@ -249,12 +253,10 @@ int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev)
 {
 	unsigned char *start = skb_tail_pointer(skb);
 	cpumask_var_t affinity, effective;
-	int next = 0, err = -ENOMEM;
+	int next = 0, err;
 
-	if (!alloc_cpumask_var(&affinity, GFP_KERNEL))
+	if (!nictl_scratch_alloc(&affinity, &effective))
 		return -ENOMEM;
-	if (!alloc_cpumask_var(&effective, GFP_KERNEL))
-		goto free;
 	do
 		next = nictl_put_lower_part(skb, dev, next, affinity, effective);
 	while (next >= 0 && next < dev->n_irqs);
@@ -262,7 +264,6 @@ int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev)
 	if (err)
 		nlmsg_trim(skb, start);
 	free_cpumask_var(effective);
-free:
 	free_cpumask_var(affinity);
 	return err;
 }
@@ -288,12 +289,8 @@ int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid,
 	void *hdr;
 	int err = -EMSGSIZE;
 
-	if (!alloc_cpumask_var(&affinity, GFP_KERNEL))
+	if (!nictl_scratch_alloc(&affinity, &effective))
 		return -ENOMEM;
-	if (!alloc_cpumask_var(&effective, GFP_KERNEL)) {
-		free_cpumask_var(affinity);
-		return -ENOMEM;
-	}
 	hdr = genlmsg_put(skb, portid, seq, &nictl_family, flags, cmd);
 	if (!hdr)
 		goto out;

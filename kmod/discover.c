@@ -275,10 +275,6 @@ int nictl_dev_scan(struct net_device *netdev, struct nictl_dev *dev)
 	return err;
 }
 
-/**
- * nictl_dev_release() - free what nictl_dev_scan() allocated
- * @dev: the description
- */
 void nictl_dev_release(struct nictl_dev *dev)
 {
 	kvfree(dev->irqs);
@@ -290,18 +286,18 @@ void nictl_dev_release(struct nictl_dev *dev)
 }
 
 /**
- * nictl_dev_has_irq() - is an IRQ one of a discovered device's queue IRQs? 1 or 0
+ * nictl_dev_irq() - find an IRQ among a discovered device's queue IRQs
  * @dev: the device
- * @irq: the IRQ
+ * @irq: the IRQ number
  *
- * Return: 1 when it is, else 0.
+ * Return: its entry in @dev->irqs, or NULL when @irq is not one of them.
  */
-int nictl_dev_has_irq(const struct nictl_dev *dev, unsigned int irq)
+const struct nictl_qirq *nictl_dev_irq(const struct nictl_dev *dev, unsigned int irq)
 {
 	unsigned int i;
 
 	for (i = 0; i < dev->n_irqs; i++)
 		if (dev->irqs[i].irq == irq)
-			return 1;
-	return 0;
+			return &dev->irqs[i];
+	return NULL;
 }

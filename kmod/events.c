@@ -297,16 +297,6 @@ void nictl_event_drift(const struct nictl_dev *dev, const struct nictl_qirq *q,
 	nictl_event_finish(&ev, err);
 }
 
-static const struct nictl_qirq *nictl_dev_irq(const struct nictl_dev *dev, unsigned int irq)
-{
-	unsigned int i;
-
-	for (i = 0; i < dev->n_irqs; i++)
-		if (dev->irqs[i].irq == irq)
-			return &dev->irqs[i];
-	return NULL;
-}
-
 /* One IRQ of a bind or restore: as it is now, and the mask it had before. */
 static int nictl_put_changed_irq(struct nictl_event_msg *ev, const struct nictl_dev *dev,
 				 const struct nictl_change *change)

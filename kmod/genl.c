@@ -196,12 +196,7 @@ static const struct genl_ops nictl_ops[] = {
 	},
 };
 
-/**
- * nictl_genl_register() - make the family reachable
- *
- * Context: rtnl not held.
- * Return: 0 or the error of genl_register_family().
- */
+/* Caller does not hold rtnl. */
 int nictl_genl_register(void)
 {
 #ifndef NICTL_HAVE_MCAST_CAP

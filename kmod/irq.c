@@ -29,11 +29,6 @@ struct irq_data *nictl_irq_lock(unsigned int irq, unsigned long *flags)
 	return d;
 }
 
-/**
- * nictl_irq_unlock() - drop what nictl_irq_lock() took
- * @d: what it returned
- * @flags: what it saved
- */
 void nictl_irq_unlock(struct irq_data *d, unsigned long flags)
 {
 	raw_spin_unlock_irqrestore(&irq_data_to_desc(d)->lock, flags);

@@ -15,24 +15,12 @@ static const char *nictl_link_kind(const struct net_device *netdev)
 	return kind && strlen(kind) < IFNAMSIZ ? kind : NULL;
 }
 
-/**
- * nictl_link_size() - room one nictl_put_link() takes
- *
- * Return: the size.
- */
 size_t nictl_link_size(void)
 {
 	return nla_total_size(0) + nla_total_size(sizeof(u32)) + nla_total_size(IFNAMSIZ) * 2;
 }
 
-/**
- * nictl_put_link() - a nest naming a stacked device
- * @skb: the message
- * @attr: %NICTL_A_UPPER or %NICTL_A_LINK
- * @netdev: the device
- *
- * Return: 0 or -EMSGSIZE (nothing added).
- */
+/* A %NICTL_A_UPPER or %NICTL_A_LINK nest naming a stacked device; -EMSGSIZE adds nothing. */
 int nictl_put_link(struct sk_buff *skb, int attr, const struct net_device *netdev)
 {
 	const char *kind = nictl_link_kind(netdev);
@@ -69,11 +57,6 @@ static int nictl_uppers_visit(struct net_device *upper, struct netdev_nested_pri
 	return uppers->n == NICTL_UPPERS_MAX;
 }
 
-/**
- * nictl_uppers_size() - room nictl_put_uppers() takes at most
- *
- * Return: the size.
- */
 size_t nictl_uppers_size(void)
 {
 	return NICTL_UPPERS_MAX * nictl_link_size();
@@ -103,13 +86,7 @@ int nictl_put_uppers(struct sk_buff *skb, struct net_device *netdev)
 	return err;
 }
 
-/**
- * nictl_put_stacked_attrs() - the attributes of a stacked device itself
- * @skb: the message
- * @upper: the device
- *
- * Return: 0 or -EMSGSIZE.
- */
+/* A stacked device's own attributes; its members go in %NICTL_A_LOWER nests. */
 int nictl_put_stacked_attrs(struct sk_buff *skb, struct net_device *upper)
 {
 	const char *kind = nictl_link_kind(upper);

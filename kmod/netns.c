@@ -139,11 +139,6 @@ struct net **nictl_nets_get(unsigned int *n)
 	return nets;
 }
 
-/**
- * nictl_nets_put() - drop what nictl_nets_get() returned
- * @nets: the array, or NULL
- * @n: its entries
- */
 void nictl_nets_put(struct net **nets, unsigned int n)
 {
 	while (n)
@@ -175,11 +170,6 @@ int nictl_put_netns_id(struct sk_buff *skb, const struct net_device *netdev)
 	return nla_put_s32(skb, NICTL_A_NETNS_ID, id);
 }
 
-/**
- * nictl_netns_id_size() - room nictl_put_netns_id() takes at most
- *
- * Return: the size.
- */
 size_t nictl_netns_id_size(void)
 {
 	return nla_total_size(sizeof(s32));

@@ -94,7 +94,7 @@ unsigned int nictl_msi_vectors(struct device *pci, unsigned int *irqs, unsigned 
 void nictl_dev_init(struct net_device *netdev, struct nictl_dev *dev);
 int nictl_dev_scan(struct net_device *netdev, struct nictl_dev *dev);
 void nictl_dev_release(struct nictl_dev *dev);
-int nictl_dev_has_irq(const struct nictl_dev *dev, unsigned int irq);
+const struct nictl_qirq *nictl_dev_irq(const struct nictl_dev *dev, unsigned int irq);
 
 /* irq.c */
 struct irq_data;

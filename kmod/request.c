@@ -120,10 +120,7 @@ int nictl_request_copy(struct nictl_request *dst, const struct nictl_request *sr
 	return 0;
 }
 
-/**
- * nictl_request_free() - free what a request holds
- * @req: parsed or copied; may be all zero
- */
+/* @req parsed or copied, or all zero. */
 void nictl_request_free(struct nictl_request *req)
 {
 	if (req->has_cpus)

@@ -274,10 +274,6 @@ static void nictl_snapshot_free(struct nictl_snapshot *s)
 	kfree(s);
 }
 
-/**
- * nictl_snapshot_drop() - forget a device that goes away
- * @netdev: the device
- */
 void nictl_snapshot_drop(const struct net_device *netdev)
 {
 	struct nictl_snapshot *s;
@@ -289,9 +285,7 @@ void nictl_snapshot_drop(const struct net_device *netdev)
 	mutex_unlock(&nictl_snapshots_mutex);
 }
 
-/**
- * nictl_snapshots_drop_all() - forget every device (module unload)
- */
+/* At module unload. */
 void nictl_snapshots_drop_all(void)
 {
 	struct nictl_snapshot *s, *tmp;

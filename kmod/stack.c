@@ -48,12 +48,7 @@ static int nictl_stack_visit(struct net_device *lower, struct netdev_nested_priv
 	return 0;
 }
 
-/**
- * nictl_stack_one() - a device alone, as the one member of a request; NULL: no memory
- * @netdev: the device
- *
- * Return: the stack, or NULL when out of memory.
- */
+/* @netdev alone, as the one member of a request; NULL when out of memory. */
 struct nictl_stack *nictl_stack_one(struct net_device *netdev)
 {
 	struct nictl_stack *stack = kvzalloc(sizeof(*stack), GFP_KERNEL);
@@ -132,12 +127,7 @@ struct nictl_stack *nictl_request_stack(const struct genl_info *info)
  */
 static DEFINE_MUTEX(nictl_stack_mutex);
 
-/**
- * nictl_stack_lock() - take every member's instance lock, in ifindex order
- * @stack: the members
- *
- * Context: rtnl held.
- */
+/* Takes every member's instance lock, in ifindex order. Caller holds rtnl. */
 void nictl_stack_lock(struct nictl_stack *stack)
 {
 	unsigned int i;
@@ -147,10 +137,6 @@ void nictl_stack_lock(struct nictl_stack *stack)
 		nictl_netdev_lock_nest(stack->netdev[i], &nictl_stack_mutex);
 }
 
-/**
- * nictl_stack_unlock() - drop what nictl_stack_lock() took
- * @stack: the members
- */
 void nictl_stack_unlock(struct nictl_stack *stack)
 {
 	unsigned int i = stack->n;
@@ -183,20 +169,13 @@ int nictl_stack_discover(struct nictl_stack *stack, bool look)
 	return err;
 }
 
-/**
- * nictl_stack_release() - free what nictl_stack_discover() found
- * @stack: the members
- */
 void nictl_stack_release(struct nictl_stack *stack)
 {
 	while (stack->discovered)
 		nictl_dev_release(&stack->dev[--stack->discovered]);
 }
 
-/**
- * nictl_stack_free() - free the members
- * @stack: from nictl_stack_of() or nictl_stack_one(), released; may be an ERR_PTR or NULL
- */
+/* After nictl_stack_release(); @stack may be an ERR_PTR or NULL. */
 void nictl_stack_free(struct nictl_stack *stack)
 {
 	unsigned int i;

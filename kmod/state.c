@@ -123,12 +123,6 @@ static void nictl_binding_free(struct nictl_binding *b)
 	kfree(b);
 }
 
-/**
- * nictl_binding_find() - the binding of a device, or NULL
- * @netdev: the device
- *
- * Return: the binding, or NULL when nictl has not bound @netdev.
- */
 struct nictl_binding *nictl_binding_find(const struct net_device *netdev)
 {
 	struct nictl_binding *b;
@@ -243,12 +237,6 @@ void nictl_binding_annotate(struct nictl_dev *dev)
 	mutex_unlock(&nictl_bindings_mutex);
 }
 
-/**
- * nictl_binding_owner() - the device whose binding holds an IRQ, or NULL
- * @irq: the IRQ
- *
- * Return: the device, or NULL when no binding holds @irq.
- */
 struct net_device *nictl_binding_owner(unsigned int irq)
 {
 	struct nictl_binding *b = xa_load(&nictl_owners, irq);
@@ -428,10 +416,6 @@ void nictl_binding_commit(struct nictl_binding *b, const struct nictl_change *ch
 	list_add(&b->list, &nictl_bindings);
 }
 
-/**
- * nictl_binding_discard() - free a prepared binding that was not committed
- * @b: from nictl_binding_prepare(), or NULL
- */
 void nictl_binding_discard(struct nictl_binding *b)
 {
 	if (b)
@@ -593,12 +577,7 @@ out:
 	mutex_unlock(&nictl_bindings_mutex);
 }
 
-/**
- * nictl_binding_drop() - forget a device's binding, if any
- * @netdev: the device
- *
- * Context: rtnl and the bindings lock held.
- */
+/* Caller holds rtnl and the bindings lock. */
 void nictl_binding_drop(const struct net_device *netdev)
 {
 	struct nictl_binding *b;
@@ -610,9 +589,7 @@ void nictl_binding_drop(const struct net_device *netdev)
 		nictl_binding_unlink(b);
 }
 
-/**
- * nictl_bindings_drop_all() - forget every binding (module unload)
- */
+/* At module unload. */
 void nictl_bindings_drop_all(void)
 {
 	struct nictl_binding *b, *tmp;

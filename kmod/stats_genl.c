@@ -74,15 +74,25 @@ static int nictl_put_poll(struct sk_buff *skb, unsigned int kind,
 	return 0;
 }
 
-static int nictl_put_napi_time(struct sk_buff *skb, u32 id, u64 time_ns, u64 busy_ns)
+/*
+ * A %NICTL_A_NAPI nest: NAPI_GET's sums over @cpus, the CPUs that polled it, and @queue unless
+ * negative; or, with @cpus NULL, one CPU's slot in STATS_GET: only the id and the times.
+ */
+static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi_slot *slot, int queue,
+			  const struct cpumask *cpus)
 {
 	struct nlattr *nest = nla_nest_start(skb, NICTL_A_NAPI);
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, NICTL_A_NAPI_ID, id) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, time_ns, NICTL_A_NAPI_PAD) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_BUSY_NS, busy_ns, NICTL_A_NAPI_PAD)) {
+	if (nla_put_u32(skb, NICTL_A_NAPI_ID, slot->napi_id) ||
+	    (queue >= 0 && nla_put_u32(skb, NICTL_A_NAPI_QUEUE, queue)) ||
+	    (cpus && (nla_put_u64_64bit(skb, NICTL_A_NAPI_POLLS, slot->polls, NICTL_A_NAPI_PAD) ||
+		      nla_put_u64_64bit(skb, NICTL_A_NAPI_PACKETS, slot->packets,
+					NICTL_A_NAPI_PAD) ||
+		      nictl_nla_put_cpumask(skb, NICTL_A_NAPI_CPUS, cpus))) ||
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, slot->time_ns, NICTL_A_NAPI_PAD) ||
+	    nla_put_u64_64bit(skb, NICTL_A_NAPI_BUSY_NS, slot->busy_ns, NICTL_A_NAPI_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -95,16 +105,19 @@ static int nictl_put_cpu_napis(struct sk_buff *skb, unsigned int cpu)
 {
 	const struct nictl_napi_slot *slots = nictl_stats_cpu(cpu)->napi;
 	unsigned char *mark = skb_tail_pointer(skb);
+	struct nictl_napi_slot slot = {};
 	unsigned int seq, i;
-	u32 id;
 
 	do {
 		nlmsg_trim(skb, mark);
 		seq = nictl_stats_read_begin(cpu);
 		for (i = 0; i < NICTL_NAPI_SLOTS; i++) {
-			id = READ_ONCE(slots[i].napi_id);
-			if (id && nictl_put_napi_time(skb, id, READ_ONCE(slots[i].time_ns),
-						      READ_ONCE(slots[i].busy_ns)))
+			slot.napi_id = READ_ONCE(slots[i].napi_id);
+			if (!slot.napi_id)
+				continue;
+			slot.time_ns = READ_ONCE(slots[i].time_ns);
+			slot.busy_ns = READ_ONCE(slots[i].busy_ns);
+			if (nictl_put_napi(skb, &slot, -1, NULL))
 				return -EMSGSIZE;
 		}
 	} while (nictl_stats_read_retry(cpu, seq));
@@ -146,13 +159,7 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/**
- * nictl_stats_get_dumpit() - %NICTL_CMD_STATS_GET; cb->args[0]: the next CPU
- * @skb: the dump buffer
- * @cb: the dump
- *
- * Return: the bytes written, 0 when done.
- */
+/* cb->args[0]: the next CPU. */
 int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned int cpu;
@@ -262,36 +269,13 @@ static size_t nictl_napi_nest_size(void)
 	       4 * nla_total_size_64bit(sizeof(u64)) + nictl_nla_cpumask_size();
 }
 
-static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi *napi,
-			  struct cpumask *cpus)
-{
-	struct nictl_napi_slot sum;
-	struct nlattr *nest;
-
-	nictl_napi_read(napi->id, &sum, cpus);
-	nest = nla_nest_start(skb, NICTL_A_NAPI);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, NICTL_A_NAPI_ID, napi->id) ||
-	    (napi->queue >= 0 && nla_put_u32(skb, NICTL_A_NAPI_QUEUE, napi->queue)) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_POLLS, sum.polls, NICTL_A_NAPI_PAD) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_PACKETS, sum.packets, NICTL_A_NAPI_PAD) ||
-	    nictl_nla_put_cpumask(skb, NICTL_A_NAPI_CPUS, cpus) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_TIME_NS, sum.time_ns, NICTL_A_NAPI_PAD) ||
-	    nla_put_u64_64bit(skb, NICTL_A_NAPI_BUSY_NS, sum.busy_ns, NICTL_A_NAPI_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
 /* One NAPI_GET message: the device, *@sent of @napis (-EMSGSIZE: none). rtnl, NAPI slots held. */
 static int nictl_napi_fill(struct sk_buff *skb, struct net_device *netdev,
 			   const struct nictl_napi *napis, unsigned int n, u32 portid, u32 seq,
 			   int flags, unsigned int *sent)
 {
 	unsigned int max = nictl_fault_dump_items() ?: n, i;
+	struct nictl_napi_slot sum;
 	cpumask_var_t cpus;
 	void *hdr;
 
@@ -304,9 +288,11 @@ static int nictl_napi_fill(struct sk_buff *skb, struct net_device *netdev,
 	    nla_put_string(skb, NICTL_A_IFNAME, netdev->name) ||
 	    nictl_put_netns_id(skb, netdev))
 		goto cancel;
-	for (i = 0; i < n && i < max; i++)
-		if (nictl_put_napi(skb, &napis[i], cpus))
+	for (i = 0; i < n && i < max; i++) {
+		nictl_napi_read(napis[i].id, &sum, cpus);
+		if (nictl_put_napi(skb, &sum, napis[i].queue, cpus))
 			break;
+	}
 	if (n && !i)
 		goto cancel;
 	genlmsg_end(skb, hdr);
@@ -320,14 +306,7 @@ toobig:
 	return -EMSGSIZE;
 }
 
-/**
- * nictl_napi_get_doit() - %NICTL_CMD_NAPI_GET as a do: every NAPI in one reply
- * @skb: the request
- * @info: its parsed form
- *
- * Context: takes the NAPI slots (the stats mutex), then rtnl.
- * Return: 0 after the reply was sent, or an errno with extack set.
- */
+/* Every NAPI in one reply. Takes the NAPI slots (the stats mutex), then rtnl. */
 int nictl_napi_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nictl_napi *napis = NULL;
@@ -383,13 +362,6 @@ static struct net_device *nictl_napi_dump_dev(struct netlink_callback *cb,
 	return netdev;
 }
 
-/**
- * nictl_napi_get_dumpit() - %NICTL_CMD_NAPI_GET as a dump, over many messages
- * @skb: the dump buffer
- * @cb: the dump
- *
- * Return: the bytes written, 0 when done, or an errno.
- */
 int nictl_napi_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long last = cb->args[NICTL_NAPI_CB_LAST_ID];

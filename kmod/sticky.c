@@ -137,14 +137,7 @@ static struct net_device *nictl_sticky_twin(const struct net_device *netdev, con
 	return twin;
 }
 
-/**
- * nictl_sticky_of() - the identity of a device's sticky binding, or NULL
- * @netdev: the device
- *
- * Context: rtnl held, for as long as the string is used.
- *
- * Return: the identity, or NULL when the device has no sticky binding.
- */
+/* Caller holds rtnl for as long as the string is used. */
 const char *nictl_sticky_of(const struct net_device *netdev)
 {
 	struct nictl_sticky *s;
@@ -242,22 +235,12 @@ void nictl_sticky_commit(struct nictl_sticky *s, const struct net_device *netdev
 	WRITE_ONCE(nictl_sticky_count, nictl_sticky_count + 1);
 }
 
-/**
- * nictl_sticky_discard() - free a sticky binding that was not committed
- * @s: from nictl_sticky_prepare(), or NULL
- */
 void nictl_sticky_discard(struct nictl_sticky *s)
 {
 	if (!IS_ERR_OR_NULL(s))
 		nictl_sticky_free(s);
 }
 
-/**
- * nictl_sticky_drop() - forget a device's sticky binding
- * @netdev: the device
- *
- * Return: true when it had one.
- */
 bool nictl_sticky_drop(const struct net_device *netdev)
 {
 	struct nictl_sticky *s;
@@ -285,9 +268,7 @@ void nictl_sticky_detach(const struct net_device *netdev)
 	}
 }
 
-/**
- * nictl_sticky_drop_all() - forget every sticky binding (module unload)
- */
+/* At module unload. */
 void nictl_sticky_drop_all(void)
 {
 	struct nictl_sticky *s, *tmp;
@@ -297,12 +278,7 @@ void nictl_sticky_drop_all(void)
 		nictl_sticky_remove(s);
 }
 
-/**
- * nictl_sticky_any() - is any sticky binding kept? Read without rtnl: a hint for the check
- *
- * Return: true when one is; read without rtnl, a hint good enough to keep
- * the periodic check running.
- */
+/* Read without rtnl: a hint, good enough to keep the periodic check running. */
 bool nictl_sticky_any(void)
 {
 	return READ_ONCE(nictl_sticky_count);

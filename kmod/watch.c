@@ -318,11 +318,7 @@ module_param_cb(watch_period_ms, &nictl_watch_period_ops, &nictl_watch_period_ms
 MODULE_PARM_DESC(watch_period_ms,
 		 "ms between checks for queue changes and affinity drift (0 = off, min 10)");
 
-/**
- * nictl_watch_start() - start the periodic check
- *
- * Context: after the family is registered and events are on.
- */
+/* After the family is registered and events are on. */
 void nictl_watch_start(void)
 {
 	mutex_lock(&nictl_watch_lock);
@@ -332,11 +328,7 @@ void nictl_watch_start(void)
 	mutex_unlock(&nictl_watch_lock);
 }
 
-/**
- * nictl_watch_stop() - stop the periodic check; it does not run after this
- *
- * Context: rtnl not held (the check takes it).
- */
+/* The check does not run after this. Caller does not hold rtnl: the check takes it. */
 void nictl_watch_stop(void)
 {
 	mutex_lock(&nictl_watch_lock);
