@@ -103,7 +103,8 @@ static const struct kernel_param_ops nictl_fault_stall_ops = {
 };
 module_param_cb(fault_stall, &nictl_fault_stall_ops, &fault_stall, 0600);
 MODULE_PARM_DESC(fault_stall,
-		 "test build only: STATS_SET/RESET, STATS_GET and NAPI_GET dumps wait while set");
+		 "test build only: STATS_GET and NAPI_GET dumps wait while set, and attaching the "
+		 "accounting (STATS_SET on, STATS_RESET) waits after its first probe");
 
 static int nictl_fault_stalled_get(char *buf, const struct kernel_param *kp)
 {

@@ -85,30 +85,6 @@ FIXTURE_TEARDOWN(genl)
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
-static long param_long(const char *name)
-{
-	char buf[32];
-
-	return nictl_param_read(name, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 10);
-}
-
-/* Wait until @n nictl ops are held by fault_stall; false, printing why, when they are not. */
-static bool ops_held(long n)
-{
-	unsigned int i;
-	long now = -1;
-
-	for (i = 0; i < STUCK_S * timeout_scale() * (1000000 / POLL_US); i++) {
-		now = param_long("fault_stalled");
-		if (now == n)
-			return true;
-		usleep(POLL_US);
-	}
-	fprintf(stderr, "# %ld nictl ops held after %d s, want %ld: the others wait\n",
-		now, STUCK_S, n);
-	return false;
-}
-
 /* The child *@pid exits 0 within @secs (then *@pid becomes 0); prints what it saw. */
 static bool exits_ok(pid_t *pid, const char *what, unsigned int secs)
 {
@@ -213,7 +189,7 @@ TEST_F_TIMEOUT(genl, a_held_stats_op_holds_up_no_other_request, 900)
 	self->child[1] = fork_op(op_napi_dump);
 	ASSERT_LT(0, self->child[0]);
 	ASSERT_LT(0, self->child[1]);
-	EXPECT_TRUE(ops_held(2));
+	EXPECT_TRUE(nictl_ops_held(2, STUCK_S * timeout_scale()));
 	self->child[2] = fork_op(op_others);
 	ASSERT_LT(0, self->child[2]);
 	EXPECT_TRUE(exits_ok(&self->child[2], "nlctrl GETFAMILY and a DEV_GET dump", STUCK_S));
@@ -223,7 +199,7 @@ TEST_F_TIMEOUT(genl, a_held_stats_op_holds_up_no_other_request, 900)
 	/* Reaped already when it did not wait for the held ops. */
 	if (self->child[2])
 		EXPECT_TRUE(exits_ok(&self->child[2], "the requests after the release", STUCK_S));
-	EXPECT_EQ(0, param_long("fault_stalled"));
+	EXPECT_TRUE(nictl_ops_held(0, STUCK_S * timeout_scale()));
 	ASSERT_EQ(0, nictl_stats_get(&self->env.nl, st, &self->res));
 	EXPECT_TRUE(stats_consistent(st));
 	EXPECT_TRUE(stats_enabled_is(st, true));

@@ -9,7 +9,12 @@
  * the CPUs it steers to, and nictlctl stats prints what the module says in
  * the formats it documents.
  */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -84,6 +89,8 @@ static const unsigned int RPS_CPUS[] = { 4, 6, 7 };
  * that happens depends on how busy the host is.)
  */
 #define BUSY_TIMED_PERCENT	40
+/* How long an operation held by the test build may take to reach the hold. */
+#define HELD_S		60
 
 /* What the module and the device say at one moment. */
 struct sample {
@@ -1066,9 +1073,10 @@ static const struct nictl_napi *napi_of(const struct nictl_napis *n, uint32_t id
  * timed, the time within the task's own CPU time, the same time in that
  * NAPI's counters and none in the others', and no busy polling on any
  * other CPU. nictlctl stats DEV names BUSY_CPU as where that queue was
- * busy-polled.
+ * busy-polled. @reset: reset the counters first (else the caller did).
  */
-TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
+static void busy_polls_checked(struct __test_metadata *_metadata, FIXTURE_DATA(stats) *self,
+			       bool reset)
 {
 	struct sample *before = &self->s[0], *after = &self->s[1];
 	const struct nictl_napi *napi, *was;
@@ -1083,7 +1091,9 @@ TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
 	ASSERT_EQ(0, busy_rx_addr(DEV, true));
 	/* No ASSERT until the address is gone. */
 	EXPECT_EQ(0, rx_settle(DEV));
-	EXPECT_EQ(0, nictl_stats_reset(&self->env.nl, &self->res)) TH_LOG("%s", self->res.msg);
+	if (reset)
+		EXPECT_EQ(0, nictl_stats_reset(&self->env.nl, &self->res))
+			TH_LOG("%s", self->res.msg);
 	EXPECT_EQ(0, busy_rx_start(&rx, DEV, BUSY_CPU, BUSY_US));
 	EXPECT_EQ(0, take_sample(&self->env.nl, before));
 	EXPECT_EQ(0, traffic_rounds(SENDER, SENDER_CPU, ROUNDS, DEV));
@@ -1141,6 +1151,147 @@ TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
 	EXPECT_EQ(0, stats_jq(&self->run, &self->tool, filter, got, sizeof(got)));
 	snprintf(want, sizeof(want), "[%u] true true", BUSY_CPU);
 	EXPECT_STREQ(want, got);
+}
+
+TEST_F_TIMEOUT(stats, busy_polls_are_timed_on_the_polling_cpu, 900)
+{
+	busy_polls_checked(_metadata, self, true);
+}
+
+/* @cpu's NET_RX runs so far (/proc/softirqs), or -1. */
+static long long net_rx_runs(unsigned int cpu)
+{
+	FILE *f = fopen("/proc/softirqs", "r");
+	char line[4096], *p = NULL, *end;
+	long long n = -1;
+	unsigned int i;
+
+	if (!f)
+		return -1;
+	while (!p && fgets(line, sizeof(line), f))
+		p = strstr(line, "NET_RX:");
+	fclose(f);
+	if (!p)
+		return -1;
+	p += strlen("NET_RX:");
+	for (i = 0; i <= cpu; i++, p = end) {
+		n = strtoll(p, &end, 10);
+		if (end == p)
+			return -1;
+	}
+	return n;
+}
+
+/* A child that resets the counters through a client of its own: its pid, or -1. */
+static pid_t fork_reset(void)
+{
+	struct nl_result res;
+	struct nl_client nl;
+	pid_t pid = fork_flushed();
+
+	if (pid)
+		return pid;
+	_exit(nictl_open(&nl) || nictl_stats_reset(&nl, &res));
+}
+
+/* Pin @ifname's NAPI threads (napi/IFNAME-ID) to @cpu: how many, or -errno. */
+static int pin_napi_threads(const char *ifname, unsigned int cpu)
+{
+	char path[64], comm[32], prefix[32];
+	struct dirent *e;
+	cpu_set_t set;
+	int n = 0;
+	DIR *d;
+
+	snprintf(prefix, sizeof(prefix), "napi/%s-", ifname);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		if (pathf(path, sizeof(path), "/proc/%s/comm", e->d_name) ||
+		    read_str(path, comm, sizeof(comm)) || strncmp(comm, prefix, strlen(prefix)))
+			continue;
+		if (sched_setaffinity(atoi(e->d_name), sizeof(set), &set)) {
+			n = -errno;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * DEV's NAPIs polled in threads pinned to BUSY_CPU, its IRQs elsewhere: no
+ * NET_RX runs there, so every device poll on BUSY_CPU is one outside NET_RX,
+ * untimed. (5.10 has no threaded NAPI: nothing to check there.)
+ */
+static void thread_polls_untimed(struct __test_metadata *_metadata, FIXTURE_DATA(stats) *self)
+{
+	const char *threaded = "/sys/class/net/" DEV "/threaded";
+	const struct nictl_cpu_stats *a, *b;
+	uint64_t polls = 0, untimed = 0;
+
+	if (access(threaded, F_OK))
+		return;
+	ASSERT_EQ(0, write_str(threaded, "1"));
+	/* No ASSERT from here: threaded must go back to 0 whatever fails. */
+	EXPECT_LT(0, pin_napi_threads(DEV, BUSY_CPU));
+	EXPECT_EQ(0, take_sample(&self->env.nl, &self->s[0]));
+	EXPECT_EQ(0, traffic_rounds(SENDER, SENDER_CPU, 1, DEV));
+	EXPECT_EQ(0, take_sample(&self->env.nl, &self->s[1]));
+	EXPECT_EQ(0, write_str(threaded, "0"));
+	a = cpu_of(&self->s[0].stats, BUSY_CPU);
+	b = cpu_of(&self->s[1].stats, BUSY_CPU);
+	if (a && b) {
+		polls = b->poll[NICTL_POLL_DEVICE].polls - a->poll[NICTL_POLL_DEVICE].polls;
+		untimed = b->poll[NICTL_POLL_DEVICE].untimed - a->poll[NICTL_POLL_DEVICE].untimed;
+	}
+	EXPECT_LT(0U, polls) TH_LOG("no device poll on CPU %u, where DEV's threads are", BUSY_CPU);
+	EXPECT_EQ(polls, untimed) TH_LOG("CPU %u: %" PRIu64 " threaded polls, %" PRIu64
+					 " untimed: the others counted as NET_RX's", BUSY_CPU,
+					 polls, untimed);
+}
+
+/*
+ * A NET_RX run on BUSY_CPU while STATS_RESET attaches the accounting (the
+ * test build holds it after its first probe) leaves nothing behind that
+ * misleads a later poll there: threaded and busy polls are still told from
+ * NET_RX's. Attached entry probe first, that run's entry time stayed, and
+ * every such poll counted as NET_RX until BUSY_CPU's next run.
+ */
+TEST_F_TIMEOUT(stats, a_net_rx_run_while_attaching_misleads_no_later_poll, 900)
+{
+	const char *const *nic;
+	long long runs;
+	pid_t reset;
+
+	/* No other NIC's receive work on BUSY_CPU: its runs there would hide the leftover. */
+	for (nic = test_nics; *nic; nic++)
+		if (strcmp(*nic, DEV))
+			bind_all_to(_metadata, self, *nic, SENDER_CPU);
+	bind_all_to(_metadata, self, DEV, FIRST_CPU);
+	ASSERT_EQ(0, nictl_param_write("fault_stall", "1"));
+	reset = fork_reset();
+	ASSERT_LT(0, reset);
+	EXPECT_TRUE(nictl_ops_held(1, HELD_S * timeout_scale()));
+	runs = net_rx_runs(BUSY_CPU);
+	/* The move back sends one burst more, whose first IRQ may still land on BUSY_CPU. */
+	bind_all_to(_metadata, self, DEV, BUSY_CPU);
+	EXPECT_EQ(0, traffic_rounds(SENDER, SENDER_CPU, 1, DEV));
+	bind_all_to(_metadata, self, DEV, FIRST_CPU);
+	EXPECT_EQ(0, rx_settle(DEV));
+	EXPECT_LT(runs, net_rx_runs(BUSY_CPU)) TH_LOG("no NET_RX run on CPU %u meanwhile",
+						      BUSY_CPU);
+	EXPECT_EQ(0, nictl_param_write("fault_stall", "0"));
+	ASSERT_TRUE(child_ok(reset)) TH_LOG("STATS_RESET failed");
+	/* Threads first: a busy poll may itself run NET_RX on BUSY_CPU. */
+	thread_polls_untimed(_metadata, self);
+	busy_polls_checked(_metadata, self, false);
 }
 
 /* `stats DEV -j` has the members stats.c documents, in its order, with our numbers. */

@@ -78,6 +78,24 @@ int nictl_param_write(const char *name, const char *value)
 	       write_str(path, value);
 }
 
+bool nictl_ops_held(long n, unsigned int secs)
+{
+	const unsigned int poll_us = 50 * 1000;
+	char buf[32];
+	long now = -1;
+	unsigned int i;
+
+	for (i = 0; i < secs * (1000000 / poll_us); i++) {
+		now = nictl_param_read("fault_stalled", buf, sizeof(buf)) ? -1 :
+		      strtol(buf, NULL, 10);
+		if (now == n)
+			return true;
+		usleep(poll_us);
+	}
+	fprintf(stderr, "# %ld nictl ops held after %u s, want %ld\n", now, secs, n);
+	return false;
+}
+
 int nictl_set_param(const char *name, unsigned int value)
 {
 	char buf[16];

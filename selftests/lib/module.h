@@ -30,5 +30,10 @@ int nictl_faults_off(void);
 /* Read or write the loaded module's parameter @name: 0 or -errno. */
 int nictl_param_read(const char *name, char *buf, size_t len);
 int nictl_param_write(const char *name, const char *value);
+/*
+ * Wait up to @secs until @n operations wait on the test build's fault_stall:
+ * true, or false after printing how many did.
+ */
+bool nictl_ops_held(long n, unsigned int secs);
 
 #endif /* NICTL_TEST_MODULE_H */

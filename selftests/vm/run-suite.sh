@@ -17,7 +17,8 @@
 #     newest kernel that runs the whole suite, results in BUILD/results/KREL.big/
 #     (not with NICTL_GUEST_HALVES=1)
 # then summarize.sh over all of them; its verdict is the exit status.
-# A guest keeps one host core busy (QEMU's single-threaded TCG), so at most
+# An x86 guest keeps one host core busy (QEMU's single-threaded TCG; an
+# arm64 guest's threads take what the other guests leave), so at most
 # NICTL_GUEST_JOBS guests (default: one per host core) run at a time, the
 # others wait for a free core: more guests than cores would only slow every
 # one of them down, towards their tests' time limits.
