@@ -1037,8 +1037,8 @@ TEST_F_TIMEOUT(stats, rps_work_shows_as_backlog_time_and_ipis, 1800)
 		       PRIu64 " then %" PRIu64, shown, lo, hi);
 }
 
-/* The untimed and busy polls, and the busy time, of @cpu's device NAPIs between two dumps. */
-static struct nictl_poll busy_delta(const struct nictl_stats *a, const struct nictl_stats *b,
+/* The polls, untimed and busy ones, and the busy time, of @cpu's device NAPIs between two dumps. */
+static struct nictl_poll poll_delta(const struct nictl_stats *a, const struct nictl_stats *b,
 				    unsigned int cpu)
 {
 	const struct nictl_cpu_stats *x = cpu_of(a, cpu), *y = cpu_of(b, cpu);
@@ -1048,7 +1048,8 @@ static struct nictl_poll busy_delta(const struct nictl_stats *a, const struct ni
 		return (struct nictl_poll){ 0 };
 	p = &x->poll[NICTL_POLL_DEVICE];
 	q = &y->poll[NICTL_POLL_DEVICE];
-	return (struct nictl_poll){ .untimed = q->untimed - p->untimed,
+	return (struct nictl_poll){ .polls = q->polls - p->polls,
+				    .untimed = q->untimed - p->untimed,
 				    .busy_polls = q->busy_polls - p->busy_polls,
 				    .busy_ns = q->busy_ns - p->busy_ns };
 }
@@ -1105,7 +1106,7 @@ static void busy_polls_checked(struct __test_metadata *_metadata, FIXTURE_DATA(s
 
 	for (i = 0; i < after->stats.n; i++) {
 		cpu = after->stats.cpu[i].cpu;
-		d = busy_delta(&before->stats, &after->stats, cpu);
+		d = poll_delta(&before->stats, &after->stats, cpu);
 		/* DEV's NAPIs are not threaded: BUSY_CPU's untimed polls are busy ones. */
 		if (cpu == BUSY_CPU) {
 			busy = d;
@@ -1182,18 +1183,6 @@ static long long net_rx_runs(unsigned int cpu)
 	return n;
 }
 
-/* A child that resets the counters through a client of its own: its pid, or -1. */
-static pid_t fork_reset(void)
-{
-	struct nl_result res;
-	struct nl_client nl;
-	pid_t pid = fork_flushed();
-
-	if (pid)
-		return pid;
-	_exit(nictl_open(&nl) || nictl_stats_reset(&nl, &res));
-}
-
 /* Pin @ifname's NAPI threads (napi/IFNAME-ID) to @cpu: how many, or -errno. */
 static int pin_napi_threads(const char *ifname, unsigned int cpu)
 {
@@ -1233,8 +1222,7 @@ static int pin_napi_threads(const char *ifname, unsigned int cpu)
 static void thread_polls_untimed(struct __test_metadata *_metadata, FIXTURE_DATA(stats) *self)
 {
 	const char *threaded = "/sys/class/net/" DEV "/threaded";
-	const struct nictl_cpu_stats *a, *b;
-	uint64_t polls = 0, untimed = 0;
+	struct nictl_poll d;
 
 	if (access(threaded, F_OK))
 		return;
@@ -1245,16 +1233,12 @@ static void thread_polls_untimed(struct __test_metadata *_metadata, FIXTURE_DATA
 	EXPECT_EQ(0, traffic_rounds(SENDER, SENDER_CPU, 1, DEV));
 	EXPECT_EQ(0, take_sample(&self->env.nl, &self->s[1]));
 	EXPECT_EQ(0, write_str(threaded, "0"));
-	a = cpu_of(&self->s[0].stats, BUSY_CPU);
-	b = cpu_of(&self->s[1].stats, BUSY_CPU);
-	if (a && b) {
-		polls = b->poll[NICTL_POLL_DEVICE].polls - a->poll[NICTL_POLL_DEVICE].polls;
-		untimed = b->poll[NICTL_POLL_DEVICE].untimed - a->poll[NICTL_POLL_DEVICE].untimed;
-	}
-	EXPECT_LT(0U, polls) TH_LOG("no device poll on CPU %u, where DEV's threads are", BUSY_CPU);
-	EXPECT_EQ(polls, untimed) TH_LOG("CPU %u: %" PRIu64 " threaded polls, %" PRIu64
-					 " untimed: the others counted as NET_RX's", BUSY_CPU,
-					 polls, untimed);
+	d = poll_delta(&self->s[0].stats, &self->s[1].stats, BUSY_CPU);
+	EXPECT_LT(0U, d.polls) TH_LOG("no device poll on CPU %u, where DEV's threads are",
+				      BUSY_CPU);
+	EXPECT_EQ(d.polls, d.untimed) TH_LOG("CPU %u: %" PRIu64 " threaded polls, %" PRIu64
+					     " untimed: the others counted as NET_RX's", BUSY_CPU,
+					     d.polls, d.untimed);
 }
 
 /*
@@ -1276,7 +1260,7 @@ TEST_F_TIMEOUT(stats, a_net_rx_run_while_attaching_misleads_no_later_poll, 900)
 			bind_all_to(_metadata, self, *nic, SENDER_CPU);
 	bind_all_to(_metadata, self, DEV, FIRST_CPU);
 	ASSERT_EQ(0, nictl_param_write("fault_stall", "1"));
-	reset = fork_reset();
+	reset = nictl_fork_op(nictl_op_reset);
 	ASSERT_LT(0, reset);
 	EXPECT_TRUE(nictl_ops_held(1, HELD_S * timeout_scale()));
 	runs = net_rx_runs(BUSY_CPU);

@@ -85,11 +85,13 @@ bool nictl_ops_held(long n, unsigned int secs)
 	long now = -1;
 	unsigned int i;
 
-	for (i = 0; i < secs * (1000000 / poll_us); i++) {
+	for (i = 0;; i++) {
 		now = nictl_param_read("fault_stalled", buf, sizeof(buf)) ? -1 :
 		      strtol(buf, NULL, 10);
 		if (now == n)
 			return true;
+		if (i >= secs * (1000000 / poll_us))
+			break;
 		usleep(poll_us);
 	}
 	fprintf(stderr, "# %ld nictl ops held after %u s, want %ld\n", now, secs, n);

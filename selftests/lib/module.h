@@ -31,8 +31,8 @@ int nictl_faults_off(void);
 int nictl_param_read(const char *name, char *buf, size_t len);
 int nictl_param_write(const char *name, const char *value);
 /*
- * Wait up to @secs until @n operations wait on the test build's fault_stall:
- * true, or false after printing how many did.
+ * Wait up to @secs (0: look once) until @n operations wait on the test
+ * build's fault_stall: true, or false after printing how many did.
  */
 bool nictl_ops_held(long n, unsigned int secs);
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/genetlink.h>
 
@@ -1000,4 +1001,27 @@ const struct nictl_irq *nictl_dev_irq(const struct nictl_dev *dev, uint32_t num)
 		if (dev->irqs[i].num == num)
 			return &dev->irqs[i];
 	return NULL;
+}
+
+/* Run @op(@nl) in a child with its own client; it exits 0 when @op returned 0. */
+pid_t nictl_fork_op(int (*op)(struct nl_client *nl))
+{
+	struct nl_client nl;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (nictl_open(&nl))
+		_exit(2);
+	_exit(op(&nl) ? 1 : 0);
+}
+
+int nictl_op_reset(struct nl_client *nl)
+{
+	struct nl_result res;
+	int ret = nictl_stats_reset(nl, &res);
+
+	if (ret)
+		fprintf(stderr, "# STATS_RESET: %s (%s)\n", strerror(-ret), res.msg);
+	return ret;
 }

@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <linux/nictl.h>
 
@@ -271,5 +272,9 @@ const struct nictl_irq *nictl_dev_irq(const struct nictl_dev *dev, uint32_t num)
 const struct nictl_dev *nictl_devs_find(const struct nictl_devs *devs, const char *ifname);
 /* Open a client of the nictl family (-ENOENT: module not loaded). */
 int nictl_open(struct nl_client *c);
+/* Run @op(@nl) in a child with its own client; it exits 0 when @op returned 0. Its pid. */
+pid_t nictl_fork_op(int (*op)(struct nl_client *nl));
+/* STATS_RESET, printing why it failed: an op for nictl_fork_op(). */
+int nictl_op_reset(struct nl_client *nl);
 
 #endif /* NICTL_TEST_NICTL_H */
