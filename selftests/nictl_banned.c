@@ -324,4 +324,4 @@ TEST_F_TIMEOUT(banned, ignore, 600)
 	EXPECT_TRUE(cpus_equal(&on, &self->start));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

@@ -219,11 +219,16 @@ static int move_irqs(FIXTURE_DATA(doctor) *self, const char *cpus)
 	return err ?: traffic_burst(test_nics);
 }
 
+/*
+ * Under traffic, a share of the guest's time: on a kernel the suite calls N times slower (the
+ * debug kernel, NICTL_TIMEOUT_SCALE), 200 frames per CPU kept a node-0 CPU over hot-cpu's 50 %
+ * of NET_RX, a finding about the kernel's speed and not about vnode1.
+ */
 TEST_F_TIMEOUT(doctor, healthy_bound_device_has_no_problem, 300)
 {
 	ASSERT_EQ(0, CTL(self, "bind", DEV, "--numa-local", "--steer"));
 	ASSERT_EQ(0, traffic_burst(test_nics));
-	EXPECT_EQ(0, DOCTOR(self, 200, DEV));
+	EXPECT_EQ(0, DOCTOR(self, 200 / timeout_scale(), DEV));
 	EXPECT_STREQ("0", jq(self, "[.findings[] | select(.severity != \"info\")] | length"));
 }
 
@@ -483,4 +488,4 @@ TEST_F_TIMEOUT(doctor, tiny_backlog_under_a_flood_drops, 300)
 		     jq(self, "[.findings[] | select(.id == \"softnet-backlog-drops\")][0].fix"));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

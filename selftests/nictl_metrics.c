@@ -363,4 +363,4 @@ TEST_F_TIMEOUT(metrics, cannot_listen_keeps_the_daemon_running, 600)
 	EXPECT_TRUE(has_line(self->page, "nictl_module_loaded 1"));
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN

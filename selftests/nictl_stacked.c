@@ -632,4 +632,4 @@ TEST_F_TIMEOUT(bond, nictlctl_stats_shows_the_queues_of_each_port, 300)
 	free(r);
 }
 
-TEST_HARNESS_MAIN
+NICTL_TEST_MAIN
