@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 #include "btf.h"
@@ -106,24 +107,30 @@ static int body_declares(const char *body, size_t len, const char *member)
 /*
  * Without BTF (a kernel built without debug information, as the project's
  * debug kernel is), the running kernel's own headers: its struct @type
- * from the opening line to the first "};" at the start of a line.
+ * from the opening line to the first "};" at the start of a line. The
+ * build tree is found through /lib/modules/RELEASE, or, on a host root
+ * without /lib/modules (a container), through $NICTL_MODULES, the modules
+ * folder the guest booted with (selftests/vm/guest-init.sh).
  */
 static int header_struct_has(const char *header, const char *type, const char *member)
 {
-	char path[512], open[128], *buf, *start, *end;
+	/* A tree built with O= keeps the sources behind its "source" link. */
+	static const char *const trees[] = { "build", "build/source" };
+	const char *modules = getenv("NICTL_MODULES");
+	char dir[256], path[512], open[128], *buf = NULL, *start, *end;
 	struct utsname u;
+	unsigned int i;
 	size_t len;
 	int found;
 
 	if (uname(&u))
 		return -errno;
 	snprintf(open, sizeof(open), "\nstruct %s {\n", type);
-	snprintf(path, sizeof(path), "/lib/modules/%s/build/include/%s", u.release, header);
-	buf = read_all(path, &len);
-	if (!buf) {
-		/* A tree built with O= keeps the sources behind its "source" link. */
-		snprintf(path, sizeof(path), "/lib/modules/%s/build/source/include/%s",
-			 u.release, header);
+	snprintf(dir, sizeof(dir), "/lib/modules/%s", u.release);
+	if (access(dir, F_OK) && modules)
+		snprintf(dir, sizeof(dir), "%s", modules);
+	for (i = 0; !buf && i < sizeof(trees) / sizeof(trees[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s/include/%s", dir, trees[i], header);
 		buf = read_all(path, &len);
 	}
 	if (!buf)

@@ -10,7 +10,8 @@
 # also the guest paths once the root is the host's):
 #   NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL
 #                  exported to the job
-#   NICTL_MODULES  this kernel's module tree in the host's cache
+#   NICTL_MODULES  this kernel's module tree in the host's cache, exported
+#                  too: a host without /lib/modules has no other path to it
 #   NICTL_NICS     "MAC=name ..." the interfaces to rename and bring up
 #   NICTL_CMD      the job's command line, already shell-quoted
 #   NICTL_GUEST_ROOT  set for a kernel of another architecture than the
@@ -174,7 +175,8 @@ move_pseudo_filesystems() {
 switch_to_host() {
 	job=$NICTL_REPO/selftests/vm/guest-job.sh
 	[ -r "$ROOT$job" ] || die "no $job on the host"
-	export NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL NICTL_CMD
+	export NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL NICTL_MODULES \
+		NICTL_CMD
 	exec switch_root $ROOT /bin/sh "$job"
 }
 
