@@ -9,7 +9,7 @@
 #
 # Environment, exported by guest-init.sh from results/guest.env:
 #   NICTL_KREL NICTL_REPO NICTL_BUILD NICTL_RESULTS NICTL_KO NICTL_CTL
-#                  exported to the job
+#   NICTL_MODULES  exported to the job
 #   NICTL_CMD      the job's command line, already shell-quoted
 
 BUSYBOX=/bin/busybox
