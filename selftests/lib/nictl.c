@@ -8,6 +8,7 @@
 #include <linux/genetlink.h>
 
 #include "nictl.h"
+#include "run.h"
 
 /* Copy a validated string attribute, failing when it does not fit. */
 static int get_str(const struct nlattr *attr, char *dst, size_t len)
@@ -1007,7 +1008,7 @@ const struct nictl_irq *nictl_dev_irq(const struct nictl_dev *dev, uint32_t num)
 pid_t nictl_fork_op(int (*op)(struct nl_client *nl))
 {
 	struct nl_client nl;
-	pid_t pid = fork();
+	pid_t pid = fork_flushed();
 
 	if (pid)
 		return pid;
