@@ -140,12 +140,12 @@ static void nictl_event_free(struct nictl_event_msg *ev)
 /*
  * Start an event about @dev with room for @extra bytes of its own; on success the events lock
  * is held until nictl_event_finish(). Each group that will get it (someone listens and may see
- * the device) takes a sequence number at once, so a failed allocation shows as a gap.
+ * what it names: @elsewhere, something outside the initial namespace, is for audit alone) takes
+ * a sequence number at once, so a failed allocation shows as a gap.
  */
-static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
-			     const struct nictl_dev *dev, size_t extra)
+static int nictl_event_start(struct nictl_event_msg *ev, enum nictl_event type,
+			     const struct nictl_dev *dev, size_t extra, bool elsewhere)
 {
-	bool elsewhere = !net_eq(dev_net(dev->netdev), &init_net);
 	struct nlattr *seq;
 	int err = -ENOENT;
 
@@ -185,6 +185,12 @@ free:
 unlock:
 	mutex_unlock(&nictl_events_mutex);
 	return err;
+}
+
+static int nictl_event_begin(struct nictl_event_msg *ev, enum nictl_event type,
+			     const struct nictl_dev *dev, size_t extra)
+{
+	return nictl_event_start(ev, type, dev, extra, !net_eq(dev_net(dev->netdev), &init_net));
 }
 
 /* Send the event, or drop it when adding to it failed (@err); unlock. */
@@ -369,14 +375,16 @@ void nictl_event_sticky_failed(const struct nictl_dev *dev, int err, const char 
  * nictl_event_link() - a device was stacked on @dev, or left it
  * @type: %NICTL_EVENT_LINKED or %NICTL_EVENT_UNLINKED
  * @dev: the physical device, without its IRQs (nictl_dev_init())
- * @upper: the stacked device
+ * @upper: the stacked device; in another namespace than @dev's, the event is for audit alone
  */
 void nictl_event_link(enum nictl_event type, const struct nictl_dev *dev,
 		      const struct net_device *upper)
 {
+	const struct net *net = dev_net(dev->netdev);
 	struct nictl_event_msg ev;
 
-	if (nictl_event_begin(&ev, type, dev, nictl_link_size()))
+	if (nictl_event_start(&ev, type, dev, nictl_link_size(),
+			      !net_eq(net, &init_net) || !net_eq(dev_net(upper), net)))
 		return;
 	nictl_event_finish(&ev, nictl_put_link(ev.skb, NICTL_A_LINK, upper));
 }

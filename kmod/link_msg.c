@@ -39,8 +39,9 @@ int nictl_put_link(struct sk_buff *skb, int attr, const struct net_device *netde
 	return 0;
 }
 
-/* The uppers a message names: each once, at most NICTL_UPPERS_MAX. */
+/* The uppers a message names: each once, at most NICTL_UPPERS_MAX, all in @net. */
 struct nictl_uppers {
+	const struct net *net;
 	unsigned int n;
 	struct net_device *netdev[NICTL_UPPERS_MAX];
 };
@@ -50,6 +51,12 @@ static int nictl_uppers_visit(struct net_device *upper, struct netdev_nested_pri
 	struct nictl_uppers *uppers = priv->data;
 	unsigned int i;
 
+	/*
+	 * As sysfs links uppers: a macvlan created in a container on this NIC is the
+	 * container's to name, not this namespace's readers'.
+	 */
+	if (!net_eq(dev_net(upper), uppers->net))
+		return 0;
 	for (i = 0; i < uppers->n; i++)
 		if (uppers->netdev[i] == upper)
 			return 0;
@@ -67,13 +74,14 @@ size_t nictl_uppers_size(void)
  * @skb: the message
  * @netdev: the device
  *
- * Under RCU, as a drift event is sent without rtnl; a direct upper before those stacked on it.
+ * Under RCU, as a drift event is sent without rtnl; a direct upper before those stacked on it;
+ * only those in @netdev's namespace.
  *
  * Return: 0 or -EMSGSIZE.
  */
 int nictl_put_uppers(struct sk_buff *skb, struct net_device *netdev)
 {
-	struct nictl_uppers uppers = {};
+	struct nictl_uppers uppers = { .net = dev_net(netdev) };
 	struct netdev_nested_priv priv = { .data = &uppers };
 	unsigned int i;
 	int err = 0;

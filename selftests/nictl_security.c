@@ -584,6 +584,38 @@ TEST_F_TIMEOUT(reads, accounting_within_proc_softirqs_and_sysfs, 300)
 }
 
 /* A listener that dropped root, and what it must make of root's bind and restore. */
+/*
+ * Fork a child that drops root and runs @fn(@arg), which writes a byte to
+ * *@ready (set to a pipe's write end here) once it listens; wait for that
+ * byte. The child's pid, *@ready then the read end for any later byte; -1
+ * when the child could not start or listen (reaped).
+ */
+static pid_t start_user_listener(void (*fn)(void *arg), void *arg, int *ready)
+{
+	int pipefd[2];
+	char byte;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	*ready = pipefd[1];
+	pid = fork_flushed();
+	if (!pid) {
+		if (drop_privileges())
+			_exit(1);
+		fn(arg);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	*ready = pipefd[0];
+	if (pid > 0 && read(pipefd[0], &byte, 1) == 1)
+		return pid;
+	close(pipefd[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return -1;
+}
+
 struct listener_args {
 	struct __test_metadata *_metadata;
 	int ready;		/* a byte once in the group, one after the bound event */
@@ -681,30 +713,20 @@ TEST_F_TIMEOUT(reads, events_show_what_proc_shows, 300)
 	struct listener_args a = { _metadata, -1, mnl_socket_get_portid(self->env.nl.sock),
 				   self->bound.ifindex };
 	struct nictl_bind_args args = { .ifname = "vnode1" };
-	int pipefd[2], status;
 	struct cpus node0;
+	int status;
 	char byte;
 	pid_t pid;
 
 	ASSERT_EQ(0, nictl_restore(&self->env.nl, "vnode1", &self->bound, &self->res));
 	ASSERT_EQ(0, node_cpus(0, &node0));
 	args.cpus = &node0;
-	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
-	a.ready = pipefd[1];
-	pid = fork_flushed();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		if (drop_privileges())
-			_exit(1);
-		listen_as_user(&a);
-		_exit(0);
-	}
-	close(pipefd[1]);
-	ASSERT_EQ(1, read(pipefd[0], &byte, 1)) TH_LOG("the listener did not start");
+	pid = start_user_listener(listen_as_user, &a, &a.ready);
+	ASSERT_LT(0, pid) TH_LOG("the listener did not start");
 	EXPECT_EQ(0, nictl_bind(&self->env.nl, &args, &self->bound, &self->res));
 	/* The listener reads /proc before the restore changes it. */
-	EXPECT_EQ(1, read(pipefd[0], &byte, 1)) TH_LOG("the listener missed the bind");
-	close(pipefd[0]);
+	EXPECT_EQ(1, read(a.ready, &byte, 1)) TH_LOG("the listener missed the bind");
+	close(a.ready);
 	EXPECT_EQ(0, nictl_restore(&self->env.nl, "vnode1", &self->bound, &self->res));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
@@ -874,6 +896,101 @@ TEST_F_TIMEOUT(netns, moved_device_is_out_of_reach, 300)
 	free(devs);
 	free(before);
 	free(moved);
+}
+
+/* Two macvlans on vnode0: one created in the child namespace, one here. */
+#define HIDDEN		"nictl-hidden"
+#define SHOWN		"nictl-shown"
+
+static bool names_upper(const struct nictl_dev *dev, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->n_uppers; i++)
+		if (!strcmp(dev->uppers[i], name))
+			return true;
+	return false;
+}
+
+struct uppers_args {
+	struct __test_metadata *_metadata;
+	int ready;		/* written once the user listens */
+	unsigned int ifindex;	/* vnode0's */
+};
+
+/*
+ * As the unprivileged user: every event up to SHOWN's linked one, and a
+ * DEV_GET after it, name SHOWN among vnode0's uppers and never HIDDEN.
+ */
+static void uppers_as_user(void *arg)
+{
+	struct uppers_args *a = arg;
+	struct __test_metadata *_metadata = a->_metadata;
+	struct nictl_event_msg *ev = malloc(sizeof(*ev));
+	struct nictl_listener l;
+	struct nl_result res;
+	int ret = -ENOMEM;
+
+	if (ev)
+		ret = nictl_listen(&l);
+	EXPECT_EQ(0, ret);
+	if (ret)
+		goto out;
+	EXPECT_EQ(1, write(a->ready, "", 1));
+	while ((ret = nictl_next_event(&l, ev, NOW_MS * timeout_scale())) == 1) {
+		EXPECT_STRNE(HIDDEN, ev->link);
+		EXPECT_FALSE(names_upper(&ev->dev, HIDDEN))
+			TH_LOG("a %s event of %s names " HIDDEN, nictl_event_name(ev->type),
+			       ev->dev.ifname);
+		if (ev->type == NICTL_EVENT_LINKED && !strcmp(ev->link, SHOWN))
+			break;
+	}
+	EXPECT_EQ(1, ret) TH_LOG("no linked event of vnode0 naming " SHOWN);
+	if (ret == 1)
+		EXPECT_TRUE(names_upper(&ev->dev, SHOWN));
+	ret = nictl_dev_get_index(&l.nl, a->ifindex, &ev->dev, &res);
+	EXPECT_EQ(0, ret) TH_LOG("%s", res.msg);
+	if (!ret) {
+		EXPECT_TRUE(names_upper(&ev->dev, SHOWN));
+		EXPECT_FALSE(names_upper(&ev->dev, HIDDEN)) TH_LOG("DEV_GET names " HIDDEN);
+	}
+	nictl_unlisten(&l);
+out:
+	free(ev);
+}
+
+/*
+ * A macvlan created in a container on a NIC of the initial namespace is
+ * the container's: as sysfs links uppers within one namespace only, no
+ * reader of the initial namespace learns its name, neither among vnode0's
+ * uppers nor from a linked event; the audit group hears of it. One made in
+ * the initial namespace is named as before.
+ */
+TEST_F_TIMEOUT(netns, uppers_elsewhere_stay_unnamed, 300)
+{
+	struct uppers_args a = { _metadata, -1, self->ifindex };
+	struct nictl_event_msg *ev = malloc(sizeof(*ev));
+	struct nictl_listener audit;
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, ev);
+	ASSERT_EQ(0, nictl_listen_group(&audit, NICTL_MCGRP_AUDIT));
+	pid = start_user_listener(uppers_as_user, &a, &a.ready);
+	ASSERT_LT(0, pid) TH_LOG("the listener did not start");
+	close(a.ready);
+	EXPECT_EQ(0, SH("ip", "link", "add", "link", "vnode0", "name", HIDDEN, "netns", NETNS,
+			"type", "macvlan", "mode", "bridge"));
+	EXPECT_EQ(0, SH("ip", "link", "add", "link", "vnode0", "name", SHOWN,
+			"type", "macvlan", "mode", "bridge"));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(1, nictl_wait_event(&audit, NICTL_EVENT_LINKED, self->ifindex, NOW_MS, ev));
+	EXPECT_STREQ(HIDDEN, ev->link);
+	EXPECT_FALSE(names_upper(&ev->dev, HIDDEN));
+	nictl_unlisten(&audit);
+	EXPECT_EQ(0, SH("ip", "link", "del", SHOWN));
+	free(ev);
 }
 
 NICTL_TEST_MAIN

@@ -279,8 +279,9 @@ enum nictl_cmd {
  * @NICTL_A_UPPER: nest, &enum nictl_link_attr, a device stacked on this
  *	one, directly or through others (the bond or team it is a port of, a
  *	VLAN or macvlan on it or on that bond), each direct upper before the
- *	devices stacked on it; one per such device, at most %NICTL_UPPERS_MAX,
- *	in every message describing a device
+ *	devices stacked on it; one per such device of the same network
+ *	namespace (the uppers sysfs links), at most %NICTL_UPPERS_MAX, in
+ *	every message describing a device
  * @NICTL_A_LOWER: nest, one physical device beneath the stacked device a
  *	%NICTL_CMD_DEV_GET, %NICTL_CMD_BIND or %NICTL_CMD_RESTORE request named
  *	(&enum nictl_dev_flags %NICTL_DEV_F_STACKED): it holds the attributes
@@ -831,9 +832,12 @@ enum nictl_bind_flags {
  * @NICTL_EVENT_LINKED: a device was stacked on this one (it was enslaved
  *	to a bond or team, added to a bridge, a VLAN or macvlan was created on
  *	it). Carries %NICTL_A_LINK, that upper device; %NICTL_A_UPPER lists
- *	the uppers it has now
+ *	the uppers it has now. An upper in another network namespace than this
+ *	device (a macvlan created in a container) is named to
+ *	%NICTL_MCGRP_AUDIT alone
  * @NICTL_EVENT_UNLINKED: an upper device left this one (released from
- *	the bond, deleted). Carries %NICTL_A_LINK, that upper device
+ *	the bond, deleted). Carries %NICTL_A_LINK, that upper device; to
+ *	%NICTL_MCGRP_AUDIT alone as for %NICTL_EVENT_LINKED
  * @__NICTL_EVENT_MAX: one past the last event
  */
 enum nictl_event {
