@@ -134,6 +134,12 @@ static inline int nictl_rx_queue_napi_id(struct net_device *dev, unsigned int qu
 #ifdef NICTL_HAVE_RESV_START_OP
 #define NICTL_GENL_FAMILY_COMPAT
 #define NICTL_GENL_DUMP_COMPAT
+
+/* For a dump with a start of its own, which calls this one first. */
+static inline int nictl_genl_dump_start(struct netlink_callback *cb)
+{
+	return 0;
+}
 #else
 /* Before 6.1 ops without a policy took any attribute: add 6.1's reject-all one and header check. */
 int nictl_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);

@@ -171,8 +171,8 @@ static const struct genl_ops nictl_ops[] = {
 	/* Ops without a policy accept no attribute at all. */
 	{
 		.cmd = NICTL_CMD_STATS_GET,
+		.start = nictl_stats_get_start,		/* the compat check's too */
 		.dumpit = nictl_stats_get_dumpit,
-		NICTL_GENL_DUMP_COMPAT
 	},
 	{
 		.cmd = NICTL_CMD_STATS_SET,

@@ -191,7 +191,11 @@ static bool nictl_busy_poll(struct nictl_cpu_stats *s, const struct napi_struct 
 	return true;
 }
 
-/* Only backlog NAPIs lack a device; NAPIs without an id (virtio_net's tx) are device polls only. */
+/*
+ * Only backlog NAPIs lack a device; NAPIs without an id (virtio_net's tx) are device polls only.
+ * netpoll (netconsole) polls with budget 0 from any context, a hard IRQ that interrupted this
+ * probe on its CPU included: it touches nothing, so that no update here is lost to it.
+ */
 static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int budget)
 {
 	struct nictl_cpu_stats *s = this_cpu_ptr(nictl_cpu_stats);
@@ -202,6 +206,8 @@ static void nictl_napi_poll(void *data, struct napi_struct *napi, int work, int 
 	u64 ns = 0, busy_ns = 0;
 	bool timed;
 
+	if (unlikely(!budget))
+		return;
 	WRITE_ONCE(acc->polls, acc->polls + 1);
 	WRITE_ONCE(acc->packets, acc->packets + work);
 	if (nictl_poll_time(s, &ns)) {
@@ -325,10 +331,13 @@ int nictl_stats_reset(void)
 	for_each_possible_cpu(cpu) {
 		struct nictl_cpu_stats *s = nictl_stats_cpu(cpu);
 
+		/* The only writer now, but STATS_GET reads on: a copy is all old or all zero. */
+		nictl_stats_write_begin(s);
 		memset(s->vec, 0, sizeof(s->vec));
 		memset(s->poll, 0, sizeof(s->poll));
 		memset(s->napi, 0, sizeof(s->napi));
 		s->napi_unattributed = 0;
+		nictl_stats_write_end(s);
 	}
 	WRITE_ONCE(nictl_stats_started, ktime_get_ns());
 	if (nictl_stats_on)
@@ -545,6 +554,40 @@ static bool nictl_napi_table_has_dead(const struct nictl_cpu_stats *s, const u32
 	return false;
 }
 
+/*
+ * The ids the last scan found on no device, and when. A NAPI is on no device list for a moment
+ * while its device moves between namespaces (unlisted from one, then listed in the other) or
+ * comes back from a dying one: an id is dead once two scans, one to ten seconds apart, missed
+ * it. Under the stats mutex.
+ */
+static u32 *nictl_napi_missed;
+static unsigned int nictl_napi_n_missed;
+static u64 nictl_napi_missed_at;
+
+/* Keep in @ids those the last scan missed too, and remember all @n; how many kept, -1 not yet. */
+static int nictl_napi_confirm(u32 *ids, unsigned int n)
+{
+	u64 now = ktime_get_ns(), since = now - nictl_napi_missed_at;
+	unsigned int i, k = 0;
+	u32 *missed;
+
+	if (since < NSEC_PER_SEC)
+		return -1;
+	missed = kvmalloc_array(max(n, 1U), sizeof(*missed), GFP_KERNEL);
+	if (!missed)
+		return -1;
+	memcpy(missed, ids, n * sizeof(*ids));
+	for (i = 0; since <= 10 * NSEC_PER_SEC && i < n; i++)
+		if (bsearch(&ids[i], nictl_napi_missed, nictl_napi_n_missed, sizeof(*ids),
+			    nictl_u32_cmp))
+			ids[k++] = ids[i];
+	kvfree(nictl_napi_missed);
+	nictl_napi_missed = missed;
+	nictl_napi_n_missed = n;
+	nictl_napi_missed_at = now;
+	return k;
+}
+
 /* Free dead NAPIs' slots once a CPU uses over half its table; on allocation failure, next time. */
 static void nictl_napi_reclaim(void)
 {
@@ -552,7 +595,7 @@ static void nictl_napi_reclaim(void)
 	unsigned int cpu;
 	bool *live;
 	u32 *ids;
-	int n;
+	int n, dead;
 
 	lockdep_assert_held(&nictl_stats_lock);
 	if (!nictl_napi_slots_crowded())
@@ -565,9 +608,10 @@ static void nictl_napi_reclaim(void)
 	if (!live || !r)
 		goto out;
 	r->dead = ids;
-	r->n_dead = nictl_napi_ids_dead(ids, live, n);
-	if (!r->n_dead)
+	dead = nictl_napi_confirm(ids, nictl_napi_ids_dead(ids, live, n));
+	if (dead <= 0)
 		goto out;
+	r->n_dead = dead;
 	/* Tables are rebuilt on their CPU, or offline: hold off hotplug. */
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
@@ -701,4 +745,5 @@ void nictl_stats_exit(void)
 	cancel_delayed_work_sync(&nictl_stats_work);
 	nictl_stats_set(false);
 	free_percpu(nictl_cpu_stats);
+	kvfree(nictl_napi_missed);
 }

@@ -120,6 +120,7 @@ void nictl_napi_slots_unlock(void);
 void nictl_napi_read(unsigned int id, struct nictl_napi_slot *sum, struct cpumask *cpus);
 
 /* stats_genl.c */
+int nictl_stats_get_start(struct netlink_callback *cb);
 int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int nictl_stats_set_doit(struct sk_buff *skb, struct genl_info *info);
 int nictl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info);

@@ -100,7 +100,7 @@ static int nictl_put_napi(struct sk_buff *skb, const struct nictl_napi_slot *slo
 	return 0;
 }
 
-/* No stats mutex: a reclaim meanwhile restarts the copy. %NICTL_NAPI_SLOTS nests fit a page. */
+/* No stats mutex: a reclaim meanwhile restarts the copy. */
 static int nictl_put_cpu_napis(struct sk_buff *skb, unsigned int cpu)
 {
 	const struct nictl_napi_slot *slots = nictl_stats_cpu(cpu)->napi;
@@ -159,6 +159,27 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* The most nictl_put_cpu_stats() puts: every NAPI slot in use. */
+static size_t nictl_cpu_stats_size(void)
+{
+	size_t u32 = nla_total_size(sizeof(u32)), u64 = nla_total_size_64bit(sizeof(u64));
+	size_t hist = nla_total_size(0) + 2 * u32 + u64;
+	size_t softirq = nla_total_size(0) + u32 + 3 * u64 + NICTL_HIST_BUCKETS * hist;
+	size_t poll = nla_total_size(0) + u32 + 6 * u64;
+	size_t napi = nla_total_size(0) + u32 + 2 * u64;
+
+	return nlmsg_total_size(GENL_HDRLEN + u32 + nla_total_size(sizeof(u8)) + 3 * u64 +
+				__NICTL_SOFTIRQ_MAX * softirq + __NICTL_POLL_MAX * poll +
+				NICTL_NAPI_SLOTS * napi);
+}
+
+/* Every part of the dump holds a CPU's message, whatever NLMSG_GOODSIZE is. */
+int nictl_stats_get_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = nictl_cpu_stats_size();
+	return nictl_genl_dump_start(cb);
+}
+
 /* cb->args[0]: the next CPU. */
 int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -168,6 +189,9 @@ int nictl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++)
 		if (cpu_possible(cpu) && nictl_put_cpu_stats(skb, cb, cpu))
 			break;
+	/* A CPU that fits no part would end the dump early, as if done. */
+	if (cpu < nr_cpu_ids && !skb->len)
+		return -EMSGSIZE;
 	cb->args[0] = cpu;
 	return skb->len;
 }
