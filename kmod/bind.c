@@ -172,18 +172,19 @@ struct nictl_member_txn {
 /* A member's sticky binding: its part of the set (--numa-local: its node's). */
 static struct nictl_sticky *nictl_member_sticky(const struct nictl_stack *stack,
 						const struct nictl_dev *dev,
-						const struct nictl_request *req)
+						const struct nictl_request *req,
+						unsigned int *added)
 {
 	struct nictl_sticky *sticky;
 	struct nictl_request own = *req;
 	int err;
 
 	if (!stack->upper)
-		return nictl_sticky_prepare(dev->netdev, req);
+		return nictl_sticky_prepare(dev->netdev, req, added);
 	if (!alloc_cpumask_var(&own.cpus, GFP_KERNEL))
 		return ERR_PTR(-ENOMEM);
 	err = nictl_member_cpus(stack, dev, req, own.cpus);
-	sticky = err ? ERR_PTR(err) : nictl_sticky_prepare(dev->netdev, &own);
+	sticky = err ? ERR_PTR(err) : nictl_sticky_prepare(dev->netdev, &own, added);
 	free_cpumask_var(own.cpus);
 	return sticky;
 }
@@ -194,12 +195,12 @@ static int nictl_bind_prepare(const struct nictl_stack *stack, const struct nict
 			      struct nictl_change **changesp, unsigned int *np)
 {
 	bool dry_run = req->flags & NICTL_BIND_F_DRY_RUN;
+	unsigned int i, n = 0, added = 0;
 	struct nictl_change *changes;
-	unsigned int i, n = 0;
 
 	for (i = 0; i < stack->n; i++) {
 		if (keep && (req->flags & NICTL_BIND_F_STICKY)) {
-			txn[i].sticky = nictl_member_sticky(stack, &stack->dev[i], req);
+			txn[i].sticky = nictl_member_sticky(stack, &stack->dev[i], req, &added);
 			if (IS_ERR(txn[i].sticky)) {
 				int err = PTR_ERR(txn[i].sticky);
 
@@ -309,7 +310,7 @@ out:
 
 /*
  * Under rtnl: the devices, locked and discovered, then @act (takes cpus_read_lock), the core's
- * record of the new affinities, the reply.
+ * record of the new affinities, the reply (its room taken before @act writes anything).
  */
 static int nictl_stack_do(struct genl_info *info, const struct nictl_request *req,
 			  int (*act)(struct genl_info *info, const struct nictl_request *req,
@@ -326,17 +327,20 @@ static int nictl_stack_do(struct genl_info *info, const struct nictl_request *re
 	nictl_stack_lock(stack);
 	err = nictl_stack_discover(stack, false);
 	if (!err) {
-		err = act(info, req, stack);
+		*msg = nictl_stack_reply_new(stack);
+		err = *msg ? act(info, req, stack) : -ENOMEM;
 		for (i = 0; !err && i < stack->n; i++)
 			nictl_apply_settle(stack->netdev[i]);
-		if (!err) {
-			*msg = nictl_stack_reply(info, stack);
-			err = PTR_ERR_OR_ZERO(*msg);
-		}
+		if (!err)
+			err = WARN_ON_ONCE(nictl_stack_reply(*msg, info, stack)) ? -EMSGSIZE : 0;
 		nictl_stack_release(stack);
 	}
 	nictl_stack_unlock(stack);
 	nictl_stack_free(stack);
+	if (err) {
+		nlmsg_free(*msg);
+		*msg = NULL;
+	}
 	return err;
 }
 
@@ -460,7 +464,11 @@ static int nictl_restore_member(struct nictl_dev *dev, struct nictl_binding *b,
 	if (!b)
 		return !!nictl_sticky_of(dev->netdev);
 	err = nictl_binding_restore_changes(b, dev, changes, n);
-	if (err == -ENOENT)
+	/* igb and e1000e free their IRQs at down and request the same ones at up. */
+	if (err == -ENOENT && !(dev->netdev->flags & IFF_UP))
+		NL_SET_ERR_MSG_FMT(extack, "%s is down and its driver freed its IRQs: bring it up to restore it",
+				   dev->netdev->name);
+	else if (err == -ENOENT)
 		NL_SET_ERR_MSG_FMT(extack, "no IRQ that nictl bound on %s exists now",
 				   dev->netdev->name);
 	return err ?: 1;
@@ -552,7 +560,7 @@ static int nictl_restore_locked(struct genl_info *info, struct nictl_stack *stac
 	if (!err)
 		nictl_restore_done(stack, b, all, n, info->snd_portid);
 out:
-	for (i = 0; each && i < stack->n; i++)
+	for (i = 0; each && n && i < stack->n; i++)
 		nictl_changes_free(each[i], n[i]);
 	nictl_changes_free(all, total);
 	kfree(each);

@@ -35,7 +35,7 @@ size_t nictl_dev_attrs_size(const struct nictl_dev *dev)
 	       nla_total_size(dev->netdev->addr_len) +	/* PERM_ADDR */
 	       nla_total_size(strlen(dev->driver) + 1) +
 	       (dev->bus_addr ? nla_total_size(strlen(dev->bus_addr) + 1) : 0) +
-	       (dev->sticky_id ? nla_total_size(strlen(dev->sticky_id) + 1) : 0) +
+	       nla_total_size(NICTL_STICKY_ID_LEN) +	/* a bind may give it one */
 	       nictl_uppers_size() + nictl_netns_id_size();
 }
 
@@ -335,39 +335,46 @@ static int nictl_stacked_fill(struct sk_buff *msg, const struct genl_info *info,
 }
 
 /**
- * nictl_stack_reply() - build the reply describing the devices of a request
+ * nictl_stack_reply_new() - room for the reply describing the devices of a request
+ * @stack: the device, or the members of the stacked device it named, discovered
+ *
+ * BIND and RESTORE take it before their first write: once they have written, a reply that could
+ * not be allocated would report a failure that is not. The room holds the devices as the request
+ * leaves them (a binding, a sticky identity).
+ *
+ * Return: the message, or NULL.
+ */
+struct sk_buff *nictl_stack_reply_new(const struct nictl_stack *stack)
+{
+	size_t size = nictl_uppers_size() + nla_total_size(sizeof(u32)) * 2 +
+		      nla_total_size(IFNAMSIZ) * 2;		/* IFINDEX FLAGS IFNAME KIND */
+	unsigned int i;
+
+	for (i = 0; i < stack->n; i++)
+		size += nictl_lower_size(&stack->dev[i]);
+	return genlmsg_new(size, GFP_KERNEL);
+}
+
+/**
+ * nictl_stack_reply() - fill the reply describing the devices of a request
+ * @msg: from nictl_stack_reply_new() for the same devices
  * @info: the request
  * @stack: the device, or the members of the stacked device it named
  *
  * DEV_GET, BIND and RESTORE share one shape; a stacked device is itself plus one
  * %NICTL_A_LOWER nest per member. The reply carries the request's command, as YNL expects.
  *
- * Return: the message, or ERR_PTR(-ENOMEM / -EMSGSIZE).
+ * Return: 0, or -EMSGSIZE: a size above is wrong.
  */
-struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack)
+int nictl_stack_reply(struct sk_buff *msg, const struct genl_info *info,
+		      const struct nictl_stack *stack)
 {
-	size_t size = nictl_uppers_size() + nla_total_size(sizeof(u32)) * 2 +
-		      nla_total_size(IFNAMSIZ) * 2;		/* IFINDEX FLAGS IFNAME KIND */
-	unsigned int i, next = 0;
-	struct sk_buff *msg;
+	unsigned int next = 0;
 	int err;
 
-	for (i = 0; i < stack->n; i++)
-		size += nictl_lower_size(&stack->dev[i]);
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		return ERR_PTR(-ENOMEM);
-	if (stack->upper) {
-		err = nictl_stacked_fill(msg, info, stack);
-	} else {
-		err = nictl_dev_fill(msg, &stack->dev[0], info->snd_portid, info->snd_seq, 0,
-				     info->genlhdr->cmd, NULL, &next);
-		if (!err && next < stack->dev[0].n_irqs)
-			err = -EMSGSIZE;
-	}
-	if (err) {
-		nlmsg_free(msg);
-		return ERR_PTR(err);
-	}
-	return msg;
+	if (stack->upper)
+		return nictl_stacked_fill(msg, info, stack);
+	err = nictl_dev_fill(msg, &stack->dev[0], info->snd_portid, info->snd_seq, 0,
+			     info->genlhdr->cmd, NULL, &next);
+	return err ?: next < stack->dev[0].n_irqs ? -EMSGSIZE : 0;
 }

@@ -50,13 +50,17 @@ static int nictl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		err = nictl_stack_discover(stack, true);
 	if (!err) {
-		msg = nictl_stack_reply(info, stack);
-		err = PTR_ERR_OR_ZERO(msg);
+		msg = nictl_stack_reply_new(stack);
+		err = msg ? nictl_stack_reply(msg, info, stack) : -ENOMEM;
 		nictl_stack_release(stack);
 	}
 	nictl_stack_free(stack);
 	rtnl_unlock();
-	return err ?: genlmsg_reply(msg, info);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
 }
 
 /* What identifies a device's queue IRQs, to tell whether they changed. */

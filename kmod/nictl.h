@@ -282,7 +282,9 @@ size_t nictl_lower_size(const struct nictl_dev *dev);
 int nictl_put_lower(struct sk_buff *skb, const struct nictl_dev *dev);
 int nictl_dev_fill(struct sk_buff *skb, const struct nictl_dev *dev, u32 portid, u32 seq,
 		   int flags, u8 cmd, struct netlink_callback *cb, unsigned int *next_irq);
-struct sk_buff *nictl_stack_reply(const struct genl_info *info, const struct nictl_stack *stack);
+struct sk_buff *nictl_stack_reply_new(const struct nictl_stack *stack);
+int nictl_stack_reply(struct sk_buff *msg, const struct genl_info *info,
+		      const struct nictl_stack *stack);
 
 /* family.c */
 /* Index of the "events" and "audit" groups in the family's mcgrps[]. */
@@ -380,7 +382,7 @@ struct nictl_sticky;
 int nictl_sticky_id(const struct net_device *netdev, char *buf, size_t len);
 const char *nictl_sticky_of(const struct net_device *netdev);
 struct nictl_sticky *nictl_sticky_prepare(const struct net_device *netdev,
-					  const struct nictl_request *req);
+					  const struct nictl_request *req, unsigned int *added);
 void nictl_sticky_commit(struct nictl_sticky *s, const struct net_device *netdev);
 void nictl_sticky_discard(struct nictl_sticky *s);
 bool nictl_sticky_drop(const struct net_device *netdev);

@@ -34,10 +34,12 @@ static int nictl_stack_visit(struct net_device *lower, struct netdev_nested_priv
 			walk->orphan = lower;
 		return 0;
 	}
-	for (i = 0; i < stack->n && stack->netdev[i]->ifindex < lower->ifindex; i++)
+	/* Reached again through another upper? Not by ifindex: members of two namespaces share. */
+	for (i = 0; i < stack->n; i++)
+		if (stack->netdev[i] == lower)
+			return 0;
+	for (i = 0; i < stack->n && stack->netdev[i]->ifindex <= lower->ifindex; i++)
 		;
-	if (i < stack->n && stack->netdev[i] == lower)
-		return 0;	/* reached again through another upper */
 	if (stack->n == NICTL_STACK_MAX) {
 		walk->full = true;
 		return 1;

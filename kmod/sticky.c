@@ -151,15 +151,18 @@ const char *nictl_sticky_of(const struct net_device *netdev)
  * nictl_sticky_prepare() - check that a bind may be sticky, and make its sticky binding
  * @netdev: the device being bound
  * @req: the request; its extack says why not
+ * @added: the new identities the request has prepared so far (a bond's ports), counted up
+ *	when this is one more
  *
  * Return: the sticky binding, or ERR_PTR(-EOPNOTSUPP: no identity; -EEXIST:
  * another device has it; -ENOSPC: sticky_max reached; -ENOMEM).
  */
 struct nictl_sticky *nictl_sticky_prepare(const struct net_device *netdev,
-					  const struct nictl_request *req)
+					  const struct nictl_request *req, unsigned int *added)
 {
 	struct net_device *twin;
 	struct nictl_sticky *s;
+	bool new;
 	int err;
 
 	ASSERT_RTNL();
@@ -181,7 +184,8 @@ struct nictl_sticky *nictl_sticky_prepare(const struct net_device *netdev,
 		goto free;
 	}
 	/* Replacing the device's own takes no new room. */
-	if (!nictl_sticky_by_id(s->id) && nictl_sticky_count >= READ_ONCE(nictl_sticky_max)) {
+	new = !nictl_sticky_by_id(s->id);
+	if (new && nictl_sticky_count + *added >= READ_ONCE(nictl_sticky_max)) {
 		NL_SET_ERR_MSG_FMT(req->extack,
 				   "nictl keeps %u sticky bindings at most (sticky_max)",
 				   READ_ONCE(nictl_sticky_max));
@@ -189,8 +193,10 @@ struct nictl_sticky *nictl_sticky_prepare(const struct net_device *netdev,
 		goto free;
 	}
 	err = nictl_request_copy(&s->req, req);
-	if (!err)
+	if (!err) {
+		*added += new;
 		return s;
+	}
 free:
 	kfree(s);
 	return ERR_PTR(err);

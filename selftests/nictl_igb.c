@@ -198,6 +198,36 @@ TEST_F_TIMEOUT(igb, bind_of_every_queue_and_restore, 300)
 }
 
 /*
+ * igb frees its IRQs at down and requests the same ones at up, their masks
+ * kept. A restore while it is down either puts them back (a kernel whose
+ * NAPI links still name them) or is refused with what to do, the binding
+ * kept; up again, the restore puts back what the bind moved.
+ */
+TEST_F_TIMEOUT(igb, restore_of_a_down_port, 300)
+{
+	struct nictl_dev reply;
+	struct cpus online;
+	int ret;
+
+	ASSERT_EQ(0, sys_online_cpus(&online));
+	ASSERT_EQ(0, bind_to(self, PF, &online, &reply));
+	ASSERT_EQ(0, netdev_set_up(PF, false));
+	ret = nictl_restore(&self->env.nl, PF, &reply, &self->res);
+	TH_LOG("restore of %s while down: %s (%s)", PF, strerror(-ret), self->res.msg);
+	if (ret) {
+		EXPECT_EQ(-ENOENT, ret);
+		EXPECT_NE(NULL, strstr(self->res.msg, "is down and its driver freed its IRQs"));
+		ASSERT_EQ(0, nictl_dev_get(&self->env.nl, PF, &reply, &self->res));
+		EXPECT_TRUE(reply.dev_flags & NICTL_DEV_F_BOUND);
+	}
+	ASSERT_EQ(0, netdev_set_up(PF, true));
+	if (ret)
+		ASSERT_EQ(0, nictl_restore(&self->env.nl, PF, &reply, &self->res))
+			TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+/*
  * All or nothing on igb: with the k-th affinity write failing, for every k
  * up to its number of queue IRQs (each starts on all of node 1, so each
  * is written), a bind of every queue is refused and leaves every IRQ as

@@ -169,6 +169,7 @@ FIXTURE_TEARDOWN(bond)
 	EXPECT_EQ(0, SH("ip", "link", "del", BOND));
 	for (i = 0; i < 2; i++)
 		EXPECT_EQ(0, SH("ip", "link", "set", ports[i], "up"));
+	EXPECT_EQ(0, nictl_set_param("sticky_max", 64));
 	EXPECT_EQ(0, env_teardown(&self->env));
 }
 
@@ -227,6 +228,36 @@ TEST_F_TIMEOUT(bond, sticky_bind_keeps_each_port, 300)
 	EXPECT_TRUE(port_sticky(&self->env.nl, 0, false));
 	EXPECT_TRUE(port_sticky(&self->env.nl, 1, false));
 	EXPECT_EQ(0, irq_snapshot_changes(&self->env.snap));
+}
+
+/*
+ * sticky_max counts every port a sticky bind of the bond would keep: with
+ * room for one, the bond's two ports are refused whole, before anything
+ * moves or is kept; with room for two, they bind.
+ */
+TEST_F_TIMEOUT(bond, sticky_max_counts_every_port, 300)
+{
+	int ret;
+
+	/* The sticky bindings of devices gone (an earlier test's VFs) count too: none left. */
+	ASSERT_EQ(0, nictl_module_unload());
+	ASSERT_EQ(0, nictl_module_load());
+	nl_close(&self->env.nl);
+	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	ASSERT_EQ(0, nictl_set_param("sticky_max", 1));
+	ret = bind_on(&self->env.nl, BOND, NUMA_LOCAL | NICTL_BIND_F_STICKY, &self->online,
+		      &self->reply, &self->res);
+	EXPECT_TRUE(refused(ret, &self->res, ENOSPC, true, &self->env.snap));
+	EXPECT_NE(NULL, strstr(self->res.msg, "sticky_max")) TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(port_sticky(&self->env.nl, 0, false));
+	EXPECT_TRUE(port_sticky(&self->env.nl, 1, false));
+	ASSERT_EQ(0, nictl_set_param("sticky_max", 2));
+	ASSERT_EQ(0, bind_on(&self->env.nl, BOND, NUMA_LOCAL | NICTL_BIND_F_STICKY,
+			     &self->online, &self->reply, &self->res)) TH_LOG("%s", self->res.msg);
+	EXPECT_TRUE(port_sticky(&self->env.nl, 0, true));
+	EXPECT_TRUE(port_sticky(&self->env.nl, 1, true));
+	ASSERT_EQ(0, nictl_restore(&self->env.nl, BOND, &self->reply, &self->res))
+		TH_LOG("%s", self->res.msg);
 }
 
 /*
