@@ -236,6 +236,8 @@ int nictl_watch_join(int group)
 		nictl_watch_look(stale[i]);
 	rtnl_unlock();
 	kfree(stale);
+	/* Waiting for rtnl may have taken the second: the socket is not in the group yet. */
+	WRITE_ONCE(nictl_watch_join_end_ns, ktime_get_ns() + NICTL_WATCH_JOIN_NS);
 	return 0;
 }
 #endif
