@@ -561,10 +561,7 @@ TEST_F_TIMEOUT(daemon, pid_namespace_ignores_own_binds, 600)
 TEST_F_TIMEOUT(daemon, module_reload, 600)
 {
 	START(self);
-	nl_close(&self->env.nl);
-	ASSERT_EQ(0, nictl_module_unload());
-	ASSERT_EQ(0, nictl_module_load());
-	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	ASSERT_EQ(0, env_reload(&self->env, ""));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &vnode1));
 	EXPECT_TRUE(back_in_policy(&self->env.nl, &e1k));
 	EXPECT_TRUE(daemon_log_has(DAEMON_LOG, "module nictl is here"));

@@ -518,10 +518,7 @@ TEST_F_TIMEOUT(genl, an_unstable_tsc_is_left_for_local_clock, 900)
 
 	ASSERT_NE(NULL, a);
 	ASSERT_NE(NULL, b);
-	nl_close(&self->env.nl);
-	ASSERT_EQ(0, nictl_module_unload());
-	ASSERT_EQ(0, nictl_module_load_params("fault_tsc_trusted=1"));
-	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	ASSERT_EQ(0, env_reload(&self->env, "fault_tsc_trusted=1"));
 	read_str("/sys/devices/system/clocksource/clocksource0/current_clocksource", cs,
 		 sizeof(cs));
 	ASSERT_TRUE(clock_is("tsc", 0)) TH_LOG("the kernel's clocksource: %s", cs);
@@ -542,10 +539,7 @@ TEST_F_TIMEOUT(genl, an_unstable_tsc_is_left_for_local_clock, 900)
 
 	/* Back to a module loaded as users load it. */
 	EXPECT_EQ(0, nictl_param_write("fault_tsc_unstable", "0"));
-	nl_close(&self->env.nl);
-	ASSERT_EQ(0, nictl_module_unload());
-	ASSERT_EQ(0, nictl_module_load());
-	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	ASSERT_EQ(0, env_reload(&self->env, ""));
 	free(a);
 	free(b);
 }

@@ -240,10 +240,7 @@ TEST_F_TIMEOUT(bond, sticky_max_counts_every_port, 300)
 	int ret;
 
 	/* The sticky bindings of devices gone (an earlier test's VFs) count too: none left. */
-	ASSERT_EQ(0, nictl_module_unload());
-	ASSERT_EQ(0, nictl_module_load());
-	nl_close(&self->env.nl);
-	ASSERT_EQ(0, nictl_open(&self->env.nl));
+	ASSERT_EQ(0, env_reload(&self->env, ""));
 	ASSERT_EQ(0, nictl_set_param("sticky_max", 1));
 	ret = bind_on(&self->env.nl, BOND, NUMA_LOCAL | NICTL_BIND_F_STICKY, &self->online,
 		      &self->reply, &self->res);

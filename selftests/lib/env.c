@@ -38,6 +38,14 @@ int env_setup(struct test_env *env)
 	       step("IRQ snapshot", irq_snapshot_take(&env->snap));
 }
 
+int env_reload(struct test_env *env, const char *params)
+{
+	nl_close(&env->nl);
+	return step("rmmod nictl", nictl_module_unload()) ?:
+	       step("insmod $NICTL_KO", nictl_module_load_params(params)) ?:
+	       step("open nictl family", nictl_open(&env->nl));
+}
+
 /* Forget nictl's binding of @ifname, if any, and make sure it is up. */
 static int reset_nic(struct nl_client *nl, const char *ifname)
 {

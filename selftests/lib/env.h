@@ -26,5 +26,11 @@ int env_setup(struct test_env *env);
  * of things it could not put right (each printed).
  */
 int env_teardown(struct test_env *env);
+/*
+ * Unload the module and load it again with @params ("" for none), so that
+ * nothing of its state is left, and give @env a client of the new family:
+ * 0 or -errno (what failed printed).
+ */
+int env_reload(struct test_env *env, const char *params);
 
 #endif /* NICTL_TEST_ENV_H */
