@@ -59,6 +59,11 @@ static enum nictl_event nictl_watch_event_type(unsigned long event)
 /* Until then (ktime_get_ns()), notifier events discover as if heard. */
 static u64 nictl_watch_join_end_ns;
 
+static void nictl_watch_open_join_window(void)
+{
+	WRITE_ONCE(nictl_watch_join_end_ns, ktime_get_ns() + NICTL_WATCH_JOIN_NS);
+}
+
 static bool nictl_watch_heard(const struct net_device *netdev)
 {
 	return nictl_events_listening() || ktime_get_ns() < READ_ONCE(nictl_watch_join_end_ns) ||
@@ -225,7 +230,7 @@ int nictl_watch_join(int group)
 	struct net_device **stale;
 	unsigned int i, n;
 
-	WRITE_ONCE(nictl_watch_join_end_ns, ktime_get_ns() + NICTL_WATCH_JOIN_NS);
+	nictl_watch_open_join_window();
 	/* Pairs with the notifier's, between its mark and its question. */
 	smp_mb();
 	if (!nictl_snapshots_any_stale())
@@ -237,7 +242,7 @@ int nictl_watch_join(int group)
 	rtnl_unlock();
 	kfree(stale);
 	/* Waiting for rtnl may have taken the second: the socket is not in the group yet. */
-	WRITE_ONCE(nictl_watch_join_end_ns, ktime_get_ns() + NICTL_WATCH_JOIN_NS);
+	nictl_watch_open_join_window();
 	return 0;
 }
 #endif
